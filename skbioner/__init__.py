@@ -1,0 +1,7 @@
+"""skbioner: scikit-learn compatible biomedical named entity recognition."""
+
+from ._sentence import Sentence, as_sentence, check_sentences
+
+__version__ = "0.1.0.dev0"
+
+__all__ = ["Sentence", "as_sentence", "check_sentences", "__version__"]

@@ -1,0 +1,173 @@
+"""The unit of ``X``: one tokenised sentence with named per-token annotations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+__all__ = ["Sentence", "as_sentence", "check_sentences"]
+
+
+class Sentence(tuple):
+    """A tokenised sentence: a tuple of words plus named token annotations.
+
+    A ``Sentence`` *is* a tuple of its words, so everything that works on a
+    list of token strings (``len``, iteration, indexing, sklearn-crfsuite
+    style feature functions) works on it unchanged.  Token-level annotations
+    such as part of speech, chunk, HMM state or a normalised word travel with
+    it as named columns of the same length.
+
+    Sentences are immutable: annotators return a new sentence through
+    :meth:`with_annotations` and never modify their input.
+
+    Parameters
+    ----------
+    words : iterable of str
+        The tokens of the sentence.
+    **annotations : iterable of str
+        Named columns, one value per token (e.g. ``pos=["NN", "VBZ"]``).
+
+    Attributes
+    ----------
+    annotations : dict of str -> tuple of str
+        The named columns (a fresh dict on every access; the sentence itself
+        cannot be changed through it).
+
+    Examples
+    --------
+    >>> s = Sentence(["IL-2", "gene"], pos=["NN", "NN"])
+    >>> list(s), s.column("pos")
+    (['IL-2', 'gene'], ('NN', 'NN'))
+    >>> s.with_annotations(norm=["IL-1", "gene"]).column("norm")
+    ('IL-1', 'gene')
+    """
+
+    # No __slots__: a tuple subclass cannot have non-empty slots, so the
+    # annotation columns live in the instance __dict__ as ``_cols``.
+
+    def __new__(cls, words: Iterable[str] = (), **annotations: Iterable[str]):
+        self = super().__new__(cls, words)
+        cols = {}
+        for name, values in annotations.items():
+            values = tuple(values)
+            if len(values) != len(self):
+                raise ValueError(
+                    f"annotation {name!r} has {len(values)} values for a sentence of "
+                    f"{len(self)} tokens: {_preview(self)}"
+                )
+            if name == "word":
+                raise ValueError("'word' is the sentence itself and cannot be an annotation")
+            cols[name] = values
+        self._cols = cols
+        return self
+
+    def __reduce__(self):
+        return (_rebuild, (tuple(self), self._cols))
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The tokens as a plain tuple."""
+        return tuple(self)
+
+    @property
+    def annotations(self) -> dict[str, tuple[str, ...]]:
+        return dict(self._cols)
+
+    def column(self, name: str) -> tuple[str, ...]:
+        """Return one column by name (``"word"`` gives the tokens)."""
+        if name == "word":
+            return tuple(self)
+        try:
+            return self._cols[name]
+        except KeyError:
+            raise KeyError(
+                f"sentence has no annotation {name!r} (it has {sorted(self._cols) or 'none'}): "
+                f"{_preview(self)}"
+            ) from None
+
+    def has(self, name: str) -> bool:
+        return name == "word" or name in self._cols
+
+    def with_annotations(self, **annotations: Iterable[str]) -> Sentence:
+        """Return a new sentence with these columns added or replaced."""
+        cols = dict(self._cols)
+        cols.update(annotations)
+        return Sentence(self, **cols)
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={list(v)!r}" for k, v in self._cols.items())
+        return f"Sentence({list(self)!r}{extra})"
+
+    def __eq__(self, other):
+        if isinstance(other, Sentence):
+            return tuple.__eq__(self, other) and self._cols == other._cols
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = tuple.__hash__
+
+
+def _rebuild(words, cols):
+    return Sentence(words, **cols)
+
+
+def _preview(words: Sequence[str], n: int = 12) -> str:
+    head = " ".join(str(w) for w in list(words)[:n])
+    return repr(head + (" ..." if len(words) > n else ""))
+
+
+def as_sentence(sentence) -> Sentence:
+    """Return ``sentence`` as a :class:`Sentence` (a list of str is accepted)."""
+    if isinstance(sentence, Sentence):
+        return sentence
+    if isinstance(sentence, str) or not isinstance(sentence, Sequence | Iterable):
+        raise TypeError(
+            "a sentence must be a sequence of token strings, got "
+            f"{type(sentence).__name__}: {sentence!r:.80}"
+        )
+    return Sentence(sentence)
+
+
+def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
+    """Validate ``X`` (and ``y``) as lists of sentences / label lists.
+
+    Returns ``X`` as a list of :class:`Sentence` and ``y`` as a list of lists
+    of str.  Inputs are never modified.  Errors name the offending sentence.
+    """
+    if isinstance(X, str | bytes) or isinstance(X, Mapping):
+        raise TypeError("X must be a list of sentences (each a list of token strings)")
+    out = []
+    for i, s in enumerate(X):
+        try:
+            s = as_sentence(s)
+        except TypeError as exc:
+            raise TypeError(f"X[{i}]: {exc}") from None
+        for j, w in enumerate(s):
+            if not isinstance(w, str):
+                raise TypeError(f"X[{i}][{j}] is {type(w).__name__}, not str: {_preview(s)}")
+            if not w:
+                raise ValueError(f"X[{i}][{j}] is an empty token: {_preview(s)}")
+        for name in require_annotations:
+            if not s.has(name):
+                raise ValueError(
+                    f"X[{i}] has no {name!r} annotation (annotations: "
+                    f"{sorted(s.annotations) or 'none'}): {_preview(s)}"
+                )
+        out.append(s)
+    if y is None:
+        return out
+    if isinstance(y, str | bytes):
+        raise TypeError("y must be a list of label lists")
+    y = [list(labels) for labels in y]
+    if len(y) != len(out):
+        raise ValueError(f"X has {len(out)} sentences but y has {len(y)} label sequences")
+    for i, (s, labels) in enumerate(zip(out, y, strict=True)):
+        if len(labels) != len(s):
+            raise ValueError(
+                f"sentence {i} has {len(s)} tokens but {len(labels)} labels: {_preview(s)}"
+            )
+        for j, lab in enumerate(labels):
+            if not isinstance(lab, str):
+                raise TypeError(f"y[{i}][{j}] is {type(lab).__name__}, not str: {_preview(s)}")
+    return out, y

@@ -1,0 +1,35 @@
+"""Shared test helpers: real-data location and a printed, overridable seed."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA_DIR = Path(os.environ.get("SKBIONER_DATA", _DEFAULT_DATA))
+
+
+def data_path(*parts) -> Path:
+    """Path to a file under the shared data directory, or skip the test."""
+    p = DATA_DIR.joinpath(*parts)
+    if not p.exists():
+        pytest.skip(f"real data not available: {p}")
+    return p
+
+
+@pytest.fixture(scope="session")
+def seed():
+    """Seed from SKBIONER_SEED (default 0), printed so a failure can be replayed."""
+    s = int(os.environ.get("SKBIONER_SEED", "0"))
+    print(f"SKBIONER_SEED={s}")
+    return s
+
+
+@pytest.fixture
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def pytest_report_header(config):
+    return [f"skbioner data dir: {DATA_DIR} ({'present' if DATA_DIR.exists() else 'absent'})"]

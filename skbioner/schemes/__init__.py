@@ -1,0 +1,39 @@
+"""Segment representations (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BI, IE, BIES)."""
+
+from ._encoder import SegmentEncoder
+from ._schemes import (
+    LOSSLESS_SCHEMES,
+    SCHEMES,
+    check_labels,
+    check_scheme,
+    convert,
+    has_o_class,
+    is_valid_label,
+    labels_to_spans,
+    projection_map,
+    projection_table,
+    repair,
+    scheme_labels,
+    spans_to_labels,
+    split_label,
+    transition_mask,
+)
+
+__all__ = [
+    "LOSSLESS_SCHEMES",
+    "SCHEMES",
+    "SegmentEncoder",
+    "check_labels",
+    "check_scheme",
+    "convert",
+    "has_o_class",
+    "is_valid_label",
+    "labels_to_spans",
+    "projection_map",
+    "projection_table",
+    "repair",
+    "scheme_labels",
+    "spans_to_labels",
+    "split_label",
+    "transition_mask",
+]

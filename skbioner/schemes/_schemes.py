@@ -1,0 +1,466 @@
+"""Segment representations: scheme tables, spans <-> labels, conversion.
+
+A *scheme* says how a segmentation of a sentence into typed spans is written
+as one label per token.  Nine schemes are supported:
+
+=======  ==============================================================
+IO       ``I-x`` inside an entity, ``O`` outside (lossy: adjacent
+         entities of one type merge).
+IOB1     ``I-x``; ``B-x`` only on the first token of an entity that
+         directly follows an entity of the same type.
+IOB2     ``B-x`` on the first token of every entity, ``I-x`` after it.
+IOE1     ``I-x``; ``E-x`` only on the last token of an entity that is
+         directly followed by an entity of the same type.
+IOE2     ``E-x`` on the last token of every entity, ``I-x`` before it.
+IOBES    ``S-x`` single-token entity, else ``B-x I-x ... E-x``.
+BI       like IOB2, but each run of O tokens is an "O-class" segment too:
+         ``B-O I-O ...`` (Cho et al. 2013).
+IE       like IOE2 with O-class segments: ``I-O ... E-O``.
+BIES     like IOBES with O-class segments: ``S-O`` or ``B-O I-O E-O``.
+=======  ==============================================================
+
+Spans are half-open ``(type, start, end)`` tuples, sorted by start.
+
+Repair policy for ill-formed sequences
+--------------------------------------
+:func:`labels_to_spans` reads *any* label sequence (it never fails on an
+ill-formed one) with one rule shared by all schemes: a token starts a new
+segment when its type differs from the previous token's type, when its prefix
+is ``B`` or ``S``, or when the previous token's prefix is ``E`` or ``S``.
+Consecutive tokens of one type that no marker separates form one segment.
+Hence ``O I-DNA`` reads as a DNA entity on the second token, and
+``B-DNA I-RNA`` as two entities, DNA then RNA (the conlleval reading).
+The official JNLPBA scorer reads ill-formed answers differently; see
+:mod:`skbioner.metrics`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "SCHEMES",
+    "LOSSLESS_SCHEMES",
+    "check_scheme",
+    "split_label",
+    "is_valid_label",
+    "check_labels",
+    "scheme_labels",
+    "labels_to_spans",
+    "spans_to_labels",
+    "convert",
+    "repair",
+    "projection_table",
+    "transition_mask",
+]
+
+SCHEMES = ("IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BI", "IE", "BIES")
+LOSSLESS_SCHEMES = tuple(s for s in SCHEMES if s != "IO")
+
+_ALIASES = {"BIO": "IOB2"}
+
+# prefixes each scheme writes, and whether O runs are segments of class "O"
+_PREFIXES = {
+    "IO": ("I",),
+    "IOB1": ("B", "I"),
+    "IOB2": ("B", "I"),
+    "IOE1": ("I", "E"),
+    "IOE2": ("I", "E"),
+    "IOBES": ("B", "I", "E", "S"),
+    "BI": ("B", "I"),
+    "IE": ("I", "E"),
+    "BIES": ("B", "I", "E", "S"),
+}
+_O_CLASS = {"BI", "IE", "BIES"}
+O_TYPE = "O"
+
+_LABEL_RE = re.compile(r"^([BIES])-(.+)$")
+
+
+def check_scheme(scheme: str) -> str:
+    """Return the canonical name of ``scheme`` or raise ``ValueError``."""
+    if not isinstance(scheme, str):
+        raise ValueError(f"scheme must be a string, one of {SCHEMES}; got {scheme!r}")
+    name = scheme.upper()
+    name = _ALIASES.get(name, name)
+    if name not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r}; choose one of {', '.join(SCHEMES)}")
+    return name
+
+
+def has_o_class(scheme: str) -> bool:
+    """True for schemes (BI, IE, BIES) that label O runs as O-class segments."""
+    return check_scheme(scheme) in _O_CLASS
+
+
+def split_label(label: str) -> tuple[str, str | None]:
+    """Split a label into ``(prefix, type)``; ``"O"`` gives ``("O", None)``.
+
+    A label that is neither ``O`` nor ``<B|I|E|S>-<type>`` gives
+    ``(label[:1], None)``; use :func:`is_valid_label` to reject it.
+    """
+    if label == "O":
+        return "O", None
+    m = _LABEL_RE.match(label)
+    if m is None:
+        return label[:1], None
+    return m.group(1), m.group(2)
+
+
+def is_valid_label(label: str, scheme: str) -> bool:
+    """Whether ``label`` is a label that ``scheme`` writes.
+
+    ``O`` belongs to the schemes without O-class (IO ... IOBES); BI, IE and
+    BIES write ``<prefix>-O`` instead.  An entity type named ``O`` is only
+    valid in those three.
+    """
+    scheme = check_scheme(scheme)
+    if not isinstance(label, str):
+        return False
+    if label == "O":
+        return scheme not in _O_CLASS
+    m = _LABEL_RE.match(label)
+    if m is None or m.group(1) not in _PREFIXES[scheme]:
+        return False
+    typ = m.group(2)
+    if typ == O_TYPE:
+        return scheme in _O_CLASS
+    return not any(c.isspace() for c in typ)
+
+
+def check_labels(labels: Iterable[str], scheme: str) -> None:
+    """Raise ``ValueError`` naming the first label ``scheme`` does not write."""
+    scheme = check_scheme(scheme)
+    for i, label in enumerate(labels):
+        if not is_valid_label(label, scheme):
+            raise ValueError(f"label {label!r} at token {i} is not a valid {scheme} label")
+
+
+def scheme_labels(scheme: str, types: Iterable[str]) -> list[str]:
+    """All labels ``scheme`` writes for entity ``types``, in a canonical order.
+
+    ``O`` (or the O-class labels) first, then per type the scheme's prefixes
+    in B, I, E, S order.
+    """
+    scheme = check_scheme(scheme)
+    types = sorted(set(types) - {O_TYPE})
+    prefixes = _PREFIXES[scheme]
+    if scheme in _O_CLASS:
+        out = [f"{p}-{O_TYPE}" for p in prefixes]
+    else:
+        out = ["O"]
+    for t in types:
+        out.extend(f"{p}-{t}" for p in prefixes)
+    return out
+
+
+# --------------------------------------------------------------------------
+# spans <-> labels
+# --------------------------------------------------------------------------
+
+
+def _segments(labels: Sequence[str]):
+    """Yield ``(type, start, end)`` for every segment, O runs as type None.
+
+    Implements the module's repair policy.  O-class labels (``B-O``...) and
+    plain ``O`` both give type None.
+    """
+    prev_type: object = _NOTHING
+    prev_prefix = "O"
+    start = 0
+    for i, label in enumerate(labels):
+        prefix, typ = split_label(label)
+        if typ == O_TYPE:
+            typ = None
+        if prefix not in ("B", "I", "E", "S"):
+            # "O" or an unknown prefix: the token is outside, by policy
+            typ = None
+        if i > 0 and (typ != prev_type or prefix in ("B", "S") or prev_prefix in ("E", "S")):
+            yield prev_type, start, i
+            start = i
+        prev_type, prev_prefix = typ, prefix
+    if len(labels):
+        yield prev_type, start, len(labels)
+
+
+_NOTHING = object()
+
+
+def labels_to_spans(labels: Sequence[str], scheme: str = "IOB2") -> list[tuple[str, int, int]]:
+    """Entity spans ``(type, start, end)`` (half-open) of a label sequence.
+
+    Any sequence is read, ill-formed ones by the repair policy in the module
+    docstring; O-class segments are not returned.
+
+    Examples
+    --------
+    >>> labels_to_spans(["B-DNA", "I-DNA", "O", "I-RNA"], "IOB2")
+    [('DNA', 0, 2), ('RNA', 3, 4)]
+    >>> labels_to_spans(["B-O", "I-O", "B-protein"], "BI")
+    [('protein', 2, 3)]
+    """
+    check_scheme(scheme)
+    return [(t, s, e) for t, s, e in _segments(labels) if t is not None]
+
+
+def spans_to_labels(spans: Iterable[tuple[str, int, int]], n_tokens: int, scheme: str) -> list[str]:
+    """Write entity spans as ``n_tokens`` labels of ``scheme``.
+
+    Raises ``ValueError`` for overlapping, empty or out-of-range spans.
+
+    Examples
+    --------
+    >>> spans_to_labels([("DNA", 0, 2), ("DNA", 2, 3)], 4, "IOB1")
+    ['I-DNA', 'I-DNA', 'B-DNA', 'O']
+    >>> spans_to_labels([("DNA", 0, 2)], 4, "BIES")
+    ['B-DNA', 'E-DNA', 'B-O', 'E-O']
+    """
+    scheme = check_scheme(scheme)
+    spans = sorted(spans, key=lambda s: (s[1], s[2]))
+    last_end = 0
+    for t, s, e in spans:
+        if not (0 <= s < e <= n_tokens):
+            raise ValueError(f"span {(t, s, e)!r} is empty or outside 0..{n_tokens}")
+        if s < last_end:
+            raise ValueError(f"span {(t, s, e)!r} overlaps the previous span")
+        if not isinstance(t, str) or not t or t == O_TYPE or any(c.isspace() for c in t):
+            raise ValueError(f"invalid entity type {t!r} in span {(t, s, e)!r}")
+        last_end = e
+    segs = list(spans)
+    if scheme in _O_CLASS:
+        segs, pos = [], 0
+        for t, s, e in spans:
+            if s > pos:
+                segs.append((O_TYPE, pos, s))
+            segs.append((t, s, e))
+            pos = e
+        if pos < n_tokens:
+            segs.append((O_TYPE, pos, n_tokens))
+    labels = ["O"] * n_tokens
+    prev_end, prev_type = -1, None
+    for k, (t, s, e) in enumerate(segs):
+        n = e - s
+        if scheme in ("IO",):
+            body = ["I"] * n
+        elif scheme in ("IOB2", "BI"):
+            body = ["B"] + ["I"] * (n - 1)
+        elif scheme in ("IOE2", "IE"):
+            body = ["I"] * (n - 1) + ["E"]
+        elif scheme in ("IOBES", "BIES"):
+            body = ["S"] if n == 1 else ["B"] + ["I"] * (n - 2) + ["E"]
+        elif scheme == "IOB1":
+            body = ["I"] * n
+            if prev_end == s and prev_type == t:
+                body[0] = "B"
+        else:  # IOE1
+            body = ["I"] * n
+            nxt = segs[k + 1] if k + 1 < len(segs) else None
+            if nxt is not None and nxt[1] == e and nxt[0] == t:
+                body[-1] = "E"
+        for i, p in enumerate(body):
+            labels[s + i] = f"{p}-{t}"
+        prev_end, prev_type = e, t
+    return labels
+
+
+def convert(labels: Sequence[str], from_scheme: str = "IOB2", to_scheme: str = "IOB2") -> list[str]:
+    """Convert one label sequence between schemes (through its spans).
+
+    Ill-formed input is read by the repair policy, so ``convert(y, s, s)``
+    repairs ``y``.  Converting to ``IO`` merges adjacent entities of the same
+    type (IO cannot tell them apart); every other scheme is lossless.
+    """
+    from_scheme = check_scheme(from_scheme)
+    return spans_to_labels(labels_to_spans(labels, from_scheme), len(labels), to_scheme)
+
+
+def repair(labels: Sequence[str], scheme: str = "IOB2") -> list[str]:
+    """Return the well-formed sequence the repair policy reads ``labels`` as."""
+    return convert(labels, scheme, scheme)
+
+
+# --------------------------------------------------------------------------
+# projections between schemes (Cho et al. 2013)
+# --------------------------------------------------------------------------
+
+# direct, label-wise projections from a richer scheme to a simpler one:
+# (prefix, is_o_class) -> new prefix, or None for plain "O"
+_EDGES = {
+    ("BIES", "IOBES"): {"B": "B", "I": "I", "E": "E", "S": "S", "O:*": None},
+    ("BIES", "BI"): {"B": "B", "I": "I", "E": "I", "S": "B"},
+    ("BIES", "IE"): {"B": "I", "I": "I", "E": "E", "S": "E"},
+    ("IOBES", "IOB2"): {"B": "B", "I": "I", "E": "I", "S": "B"},
+    ("IOBES", "IOE2"): {"B": "I", "I": "I", "E": "E", "S": "E"},
+    ("BI", "IOB2"): {"B": "B", "I": "I", "O:*": None},
+    ("IE", "IOE2"): {"I": "I", "E": "E", "O:*": None},
+    ("IOB2", "IO"): {"B": "I", "I": "I"},
+    ("IOE2", "IO"): {"I": "I", "E": "I"},
+}
+
+
+def _project_label(label: str, src: str, dst: str) -> str:
+    rule = _EDGES[(src, dst)]
+    if label == "O":
+        return "O"
+    prefix, typ = split_label(label)
+    if typ == O_TYPE and "O:*" in rule:
+        return "O"
+    return f"{rule[prefix]}-{typ}"
+
+
+def _projection_path(source: str, target: str) -> list[str]:
+    if source == target:
+        return [source]
+    prev = {source: None}
+    queue = deque([source])
+    while queue:
+        node = queue.popleft()
+        for a, b in _EDGES:
+            if a == node and b not in prev:
+                prev[b] = a
+                queue.append(b)
+    if target not in prev:
+        raise ValueError(
+            f"no label-wise projection from {source} to {target}: a {target} label is not "
+            f"determined by one {source} label (IOB1/IOE1 depend on neighbours; projections "
+            "only go from richer to simpler schemes, BIES -> IOBES/BI/IE -> IOB2/IOE2 -> IO)"
+        )
+    path = [target]
+    while path[-1] != source:
+        path.append(prev[path[-1]])
+    return path[::-1]
+
+
+def projection_table(source: str, target: str, types: Iterable[str]):
+    """Deterministic label-wise projection from scheme ``source`` to ``target``.
+
+    For every label of ``source`` (over entity ``types``) the one label of
+    ``target`` it stands for, such that projecting ``convert(y, "IOB2",
+    source)`` label by label gives ``convert(y, "IOB2", target)`` for every
+    well-formed ``y``.  The projections form the chain
+    BIES -> IOBES / BI / IE -> IOB2 / IOE2 -> IO and its transitive closure.
+
+    Returns
+    -------
+    source_labels : list of str
+        ``scheme_labels(source, types)``.
+    target_labels : list of str
+        ``scheme_labels(target, types)``.
+    index : ndarray of shape (len(source_labels),), dtype intp
+        ``target_labels[index[i]]`` is the projection of ``source_labels[i]``.
+    """
+    source, target = check_scheme(source), check_scheme(target)
+    types = sorted(set(types))
+    path = _projection_path(source, target)
+    src_labels = scheme_labels(source, types)
+    dst_labels = scheme_labels(target, types)
+    where = {lab: i for i, lab in enumerate(dst_labels)}
+    index = np.empty(len(src_labels), dtype=np.intp)
+    for i, lab in enumerate(src_labels):
+        for a, b in zip(path[:-1], path[1:], strict=True):
+            lab = _project_label(lab, a, b)
+        index[i] = where[lab]
+    return src_labels, dst_labels, index
+
+
+def projection_map(source: str, target: str, types: Iterable[str]) -> dict[str, str]:
+    """:func:`projection_table` as a ``{source_label: target_label}`` dict."""
+    src, dst, index = projection_table(source, target, types)
+    return {s: dst[j] for s, j in zip(src, index, strict=True)}
+
+
+# --------------------------------------------------------------------------
+# well-formedness as a transition mask (for constrained decoding)
+# --------------------------------------------------------------------------
+
+
+def transition_mask(scheme: str, labels: Sequence[str]):
+    """Which label bigrams a well-formed ``scheme`` sequence can contain.
+
+    Parameters
+    ----------
+    scheme : str
+    labels : sequence of str
+        Labels of ``scheme`` (e.g. from :func:`scheme_labels`).
+
+    Returns
+    -------
+    start : ndarray of bool, shape (n_labels,)
+        Labels that may begin a sentence.
+    trans : ndarray of bool, shape (n_labels, n_labels)
+        ``trans[i, j]``: label ``j`` may follow label ``i``.
+    end : ndarray of bool, shape (n_labels,)
+        Labels that may end a sentence.
+
+    A sequence is well formed (``repair`` leaves it unchanged) exactly when
+    its first label is allowed to start, every bigram is allowed and its last
+    label is allowed to end.
+    """
+    scheme = check_scheme(scheme)
+    check_labels(labels, scheme)
+    parsed = [split_label(lab) for lab in labels]
+    n = len(labels)
+    start = np.ones(n, dtype=bool)
+    end = np.ones(n, dtype=bool)
+    trans = np.ones((n, n), dtype=bool)
+    for i, (p, t) in enumerate(parsed):
+        start[i] = _ok(scheme, ("O", None), (p, t), first=True)
+        end[i] = _ok(scheme, (p, t), ("O", None), last=True)
+        for j, (q, u) in enumerate(parsed):
+            trans[i, j] = _ok(scheme, (p, t), (q, u))
+    return start, trans, end
+
+
+def _ok(scheme, a, b, first=False, last=False) -> bool:
+    """Whether label b may follow label a in a well-formed sequence."""
+    (p, t), (q, u) = a, b
+    if first:
+        # an imaginary outside token before the sentence
+        if scheme in ("IOB2", "BI"):
+            return q != "I"
+        if scheme in ("IOBES", "BIES"):
+            return q in ("B", "S", "O")
+        if scheme == "IOB1":
+            return q != "B"
+        if scheme == "IE":
+            return True
+        return True
+    if last:
+        if scheme in ("IOE2", "IE"):
+            return p != "I"
+        if scheme in ("IOBES", "BIES"):
+            return p in ("E", "S", "O")
+        if scheme == "IOE1":
+            return p != "E"
+        return True
+    same = t is not None and t == u
+    if scheme == "IO":
+        return True
+    if scheme == "IOB2":
+        return q != "I" or (same and p in ("B", "I"))
+    if scheme == "IOB1":
+        return q != "B" or same
+    if scheme == "IOE2":
+        return p != "I" or (same and q in ("I", "E"))
+    if scheme == "IOE1":
+        return p != "E" or same
+    if scheme == "IOBES":
+        if p in ("B", "I"):
+            return same and q in ("I", "E")
+        return q in ("B", "S", "O")
+    if scheme == "BI":
+        if q == "I":
+            return same
+        return not (t == O_TYPE and u == O_TYPE)  # O runs are one segment
+    if scheme == "IE":
+        if p == "I":
+            return same and q in ("I", "E")
+        return not (t == O_TYPE and u == O_TYPE)
+    # BIES
+    if p in ("B", "I"):
+        return same and q in ("I", "E")
+    return q in ("B", "S") and not (t == O_TYPE and u == O_TYPE)

@@ -1,0 +1,153 @@
+"""Entity-level scores: the report object, its text and JSON forms."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+__all__ = ["MatchScore", "ClassScore", "EntityReport"]
+
+MATCHES = ("exact", "left", "right")
+
+
+def _prf(tp: int, n_gold: int, n_pred: int):
+    """Recall, precision, F1 as the official scorer computes them (0 when undefined)."""
+    recall = tp / n_gold if n_gold else 0.0
+    precision = tp / n_pred if n_pred else 0.0
+    f1 = 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+    return precision, recall, f1
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """True positives and P/R/F1 for one matching criterion."""
+
+    tp: int
+    precision: float
+    recall: float
+    f1: float
+
+    def to_dict(self):
+        return {"tp": self.tp, "precision": self.precision, "recall": self.recall, "f1": self.f1}
+
+
+@dataclass(frozen=True)
+class ClassScore:
+    """Counts of one class (or overall) under exact, left and right matching."""
+
+    n_gold: int
+    n_pred: int
+    tp: dict = field(default_factory=dict)  # match -> int
+
+    def __getitem__(self, match: str) -> MatchScore:
+        if match not in MATCHES:
+            raise KeyError(f"match must be one of {MATCHES}, got {match!r}")
+        tp = int(self.tp.get(match, 0))
+        p, r, f = _prf(tp, self.n_gold, self.n_pred)
+        return MatchScore(tp, p, r, f)
+
+    @property
+    def exact(self) -> MatchScore:
+        return self["exact"]
+
+    @property
+    def left(self) -> MatchScore:
+        return self["left"]
+
+    @property
+    def right(self) -> MatchScore:
+        return self["right"]
+
+    def to_dict(self):
+        out = {"n_gold": int(self.n_gold), "n_pred": int(self.n_pred)}
+        out.update({m: self[m].to_dict() for m in MATCHES})
+        return out
+
+
+@dataclass(frozen=True)
+class EntityReport:
+    """Entity-level evaluation, overall and per class.
+
+    Attributes
+    ----------
+    overall : ClassScore
+    per_class : dict of str -> ClassScore
+        In official mode, gold counts are keyed by the gold class and answer
+        counts and hits by the answer's class (as the official script does).
+    mode : {"official", "spans"}
+    tagging : dict
+        ``{"tags", "correct_tags", "correct_iob"}`` token-level agreement
+        (official mode: of the IOBES-rewritten tags).
+    """
+
+    overall: ClassScore
+    per_class: dict
+    mode: str
+    tagging: dict = field(default_factory=dict)
+
+    def f1(self, match: str = "exact", cls: str | None = None) -> float:
+        score = self.overall if cls is None else self.per_class[cls]
+        return score[match].f1
+
+    def to_dict(self) -> dict:
+        """``{"overall": S, "per_class": {cls: S}}`` with ``S`` as in :meth:`ClassScore.to_dict`."""
+        return {
+            "overall": self.overall.to_dict(),
+            "per_class": {c: s.to_dict() for c, s in sorted(self.per_class.items())},
+        }
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def to_text(self) -> str:
+        """A report laid out like the official script's output.
+
+        Per-class sections are printed (sorted by class) when the gold has
+        more than one class, for the gold classes, as the script does.
+        """
+        lines = []
+        t = self.tagging
+        if t:
+            n = t["tags"]
+            lines += [
+                "",
+                "[Tagging Performance]",
+                f"# of tags: {n},\t correct tags: {t['correct_tags']},\t "
+                f"correct IOBs: {t['correct_iob']}",
+                "precision with class info: {:6.4f},\t w/o class info: {:6.4f}".format(
+                    t["correct_tags"] / n if n else 0.0, t["correct_iob"] / n if n else 0.0
+                ),
+            ]
+        lines += ["", "[Object Identification Performance]"]
+        lines += _section(self.overall)
+        lines.append("")
+        gold_classes = sorted(c for c, s in self.per_class.items() if s.n_gold > 0)
+        if len(gold_classes) > 1:
+            for c in gold_classes:
+                lines += ["", f"[<{c}> Identification Performance]"]
+                lines += _section(self.per_class[c])
+                lines.append("")
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _section(s: ClassScore):
+    out = [
+        f"# of OBJECTs: {s.n_gold},\t ANSWERs: {s.n_pred}.",
+        "",
+        "# (recall / precision / f-score) of ...",
+    ]
+    names = {
+        "exact": "     FULLY CORRECT answer",
+        "left": "    correct LEFT boundary",
+        "right": "   correct RIGHT boundary",
+    }
+    for m in MATCHES:
+        ms = s[m]
+        out.append(
+            f"{names[m]} with class info: {ms.tp} "
+            f"({ms.recall:6.4f} / {ms.precision:6.4f} / {ms.f1:6.4f}),"
+        )
+    return out

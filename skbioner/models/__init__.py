@@ -1,0 +1,5 @@
+"""Sequence taggers."""
+
+from ._baseline import MajorityTagger
+
+__all__ = ["MajorityTagger"]

@@ -1,0 +1,84 @@
+"""A memorising baseline tagger: each word's most frequent training label."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from .._sentence import check_sentences
+from ..metrics import entity_f1_score
+from ..schemes import check_labels, repair
+
+__all__ = ["MajorityTagger"]
+
+
+class MajorityTagger(BaseEstimator):
+    """Tag each word with its most frequent training label (a baseline).
+
+    Words seen fewer than ``min_count`` times (and unseen words) get ``O``;
+    the sequence is then repaired to well-formed IOB2.  This is the classic
+    memorisation baseline against which learned taggers are measured.
+
+    Parameters
+    ----------
+    min_count : int, default=1
+        Minimum number of training occurrences for a word to keep its label.
+    lowercase : bool, default=False
+        Look words up lowercased.
+
+    Attributes
+    ----------
+    vocabulary_ : dict of str -> str
+        The label memorised for each word.
+    classes_ : list of str
+        Labels seen in training.
+    """
+
+    def __init__(self, min_count=1, lowercase=False):
+        self.min_count = min_count
+        self.lowercase = lowercase
+
+    def _key(self, word):
+        return word.lower() if self.lowercase else word
+
+    def fit(self, X, y):
+        """Memorise ``y`` (IOB2 label lists) for the sentences ``X``."""
+        if not isinstance(self.min_count, int) or self.min_count < 1:
+            raise ValueError(f"min_count must be a positive int, got {self.min_count!r}")
+        X, y = check_sentences(X, y)
+        for i, labels in enumerate(y):
+            try:
+                check_labels(labels, "IOB2")
+            except ValueError as exc:
+                raise ValueError(f"y[{i}]: {exc}") from None
+        counts = defaultdict(Counter)
+        for sent, labels in zip(X, y, strict=True):
+            for w, lab in zip(sent, labels, strict=True):
+                counts[self._key(w)][lab] += 1
+        self.vocabulary_ = {
+            w: max(c.items(), key=lambda kv: (kv[1], kv[0] == "O", kv[0]))[0]
+            for w, c in counts.items()
+            if sum(c.values()) >= self.min_count
+        }
+        self.classes_ = sorted({lab for labels in y for lab in labels})
+        return self
+
+    def predict(self, X):
+        """Return IOB2 label lists for the sentences ``X``."""
+        check_is_fitted(self, "vocabulary_")
+        X = check_sentences(X)
+        vocab = self.vocabulary_
+        return [repair([vocab.get(self._key(w), "O") for w in s], "IOB2") for s in X]
+
+    def score(self, X, y):
+        """Exact-match entity F1 (official JNLPBA counting) of ``predict(X)``."""
+        return entity_f1_score(y, self.predict(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags

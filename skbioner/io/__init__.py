@@ -1,0 +1,32 @@
+"""Reading and writing corpus files.
+
+* Column files -- JNLPBA / GENIA IOB2 (``token<TAB>label``, ``###MEDLINE:``
+  document lines) and CoNLL style (space-separated columns, ``-DOCSTART-``
+  lines): :func:`read_columns`, :func:`read_jnlpba`, :func:`read_conll`,
+  :func:`write_columns`.  Files are written back byte for byte, optionally
+  with new labels.
+* brat standoff (``<id>.txt`` + ``<id>.ann``): :func:`read_brat`,
+  :func:`read_brat_dir`, :func:`write_brat`, :func:`entities_from_spans`.
+
+Every malformed input raises :class:`CorpusFormatError`, naming the file and
+the line.
+"""
+
+from ._brat import BratDocument, Entity, entities_from_spans, read_brat, read_brat_dir, write_brat
+from ._columns import ColumnCorpus, read_columns, read_conll, read_jnlpba, write_columns
+from ._errors import CorpusFormatError
+
+__all__ = [
+    "BratDocument",
+    "ColumnCorpus",
+    "CorpusFormatError",
+    "Entity",
+    "entities_from_spans",
+    "read_brat",
+    "read_brat_dir",
+    "read_columns",
+    "read_conll",
+    "read_jnlpba",
+    "write_brat",
+    "write_columns",
+]

@@ -1,0 +1,442 @@
+"""brat standoff files: ``<id>.txt`` (the text) and ``<id>.ann`` (the spans).
+
+An ``.ann`` file has one annotation per line.  Entity (``T``) lines read::
+
+    T1<TAB>protein 26 30<TAB>NFAT
+
+with 0-based character offsets into the decoded UTF-8 text of the ``.txt``
+file, the end excluded, and the covered text as the last field.  Other lines
+(relations ``R``, events ``E``, attributes ``A``, normalisations ``N``, notes
+``#``, ...) are kept verbatim in :attr:`BratDocument.other_lines` and written
+back; they are never dropped.  Discontinuous entities (``T1<TAB>x 0 5;7 9``)
+are not supported and raise an error.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ._columns import _atomic_write_bytes
+from ._errors import CorpusFormatError
+
+__all__ = [
+    "Entity",
+    "BratDocument",
+    "read_brat",
+    "read_brat_dir",
+    "write_brat",
+    "entities_from_spans",
+]
+
+_OFFSET = re.compile(r"[0-9]+")
+_T_ID = re.compile(r"T\S+")
+_T_NUMBER = re.compile(r"T([0-9]+)")
+_T_FORMAT = "'T<n><TAB><type> <start> <end><TAB><text>'"
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One entity mention of a brat document.
+
+    Parameters
+    ----------
+    id : str
+        The annotation id (``"T1"``); ``""`` lets :func:`write_brat` number it.
+    type : str
+        The entity type (``"protein"``).
+    start, end : int
+        Character offsets into the document text, 0-based, end excluded.
+    text : str
+        The covered text, ``document.text[start:end]``.
+    """
+
+    id: str
+    type: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class BratDocument:
+    """A brat document: its text, its entities and its other annotation lines.
+
+    Parameters
+    ----------
+    id : str
+        The document id, the file stem of ``<id>.txt`` / ``<id>.ann``.
+    text : str
+        The full text, exactly as in the ``.txt`` file (line breaks not
+        translated).
+    entities : list of Entity
+        The ``T`` annotations, in file order.
+    other_lines : list of str
+        Every other line of the ``.ann`` file (relations, events,
+        attributes, notes, empty lines), verbatim and in file order, without
+        its line break.
+    """
+
+    id: str
+    text: str
+    entities: list[Entity] = field(default_factory=list)
+    other_lines: list[str] = field(default_factory=list)
+
+    def spans(self) -> list[tuple[str, int, int]]:
+        """The entities as ``(type, start, end)`` tuples sorted by offsets."""
+        return sorted((e.type, e.start, e.end) for e in self.entities)
+
+
+# --------------------------------------------------------------------------
+# reading
+# --------------------------------------------------------------------------
+
+
+def read_brat(txt_path, ann_path=None) -> BratDocument:
+    """Read one brat document.
+
+    Parameters
+    ----------
+    txt_path : str or path-like
+        The ``.txt`` file.  Its stem is the document id.
+    ann_path : str or path-like, optional
+        The ``.ann`` file; by default the file of the same stem beside
+        ``txt_path``.
+
+    Returns
+    -------
+    BratDocument
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``txt_path`` (or an explicitly given ``ann_path``) does not exist.
+    CorpusFormatError
+        If the default ``.ann`` file is missing, if a file cannot be decoded
+        as UTF-8, or at the first bad ``T`` line (naming the ``.ann`` file and
+        line): a line not of the form ``T<n><TAB><type> <start> <end><TAB>
+        <text>``, offsets that are not non-negative integers, ``start >=
+        end``, ``end`` beyond the text, a discontinuous span, a text field that
+        differs from ``text[start:end]`` or an id used twice.
+
+    Notes
+    -----
+    The ``.txt`` file is decoded without newline translation, so offsets
+    count a ``\\r\\n`` line break as two characters, as brat does.
+    """
+    txt_path = Path(txt_path)
+    if ann_path is None:
+        ann_path = txt_path.with_suffix(".ann")
+        text = _read_text(txt_path)
+        if not ann_path.is_file():
+            raise CorpusFormatError(txt_path, None, f"no annotation file {ann_path.name} beside it")
+    else:
+        ann_path = Path(ann_path)
+        text = _read_text(txt_path)
+    ann = _read_text(ann_path)
+
+    lines = ann.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    entities: list[Entity] = []
+    other_lines: list[str] = []
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(lines, 1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not line.startswith("T"):
+            other_lines.append(line)
+            continue
+        entity = _parse_entity(line, text, ann_path, lineno)
+        if entity.id in seen:
+            raise CorpusFormatError(
+                ann_path,
+                lineno,
+                f"annotation id {entity.id!r} already used on line {seen[entity.id]}",
+            )
+        seen[entity.id] = lineno
+        entities.append(entity)
+    return BratDocument(id=txt_path.stem, text=text, entities=entities, other_lines=other_lines)
+
+
+def read_brat_dir(directory) -> list[BratDocument]:
+    """Read every brat document of a directory, sorted by document id.
+
+    Every ``<id>.txt`` file needs its ``<id>.ann``, and every ``.ann`` file
+    its ``.txt``.  Other files (``annotation.conf``, ...) are ignored, and so
+    are subdirectories.
+
+    Parameters
+    ----------
+    directory : str or path-like
+
+    Returns
+    -------
+    list of BratDocument
+
+    Raises
+    ------
+    FileNotFoundError, NotADirectoryError
+        If ``directory`` does not exist or is not a directory.
+    CorpusFormatError
+        If the directory holds no ``.txt`` file, if a ``.txt`` or ``.ann``
+        file has no partner, or for any error of :func:`read_brat`.
+    """
+    directory = Path(directory)
+    if not directory.exists():
+        raise FileNotFoundError(f"no such directory: {str(directory)!r}")
+    if not directory.is_dir():
+        raise NotADirectoryError(f"not a directory: {str(directory)!r}")
+    txts: dict[str, Path] = {}
+    anns: dict[str, Path] = {}
+    for p in directory.iterdir():
+        if p.suffix == ".txt" and p.is_file():
+            txts[p.stem] = p
+        elif p.suffix == ".ann" and p.is_file():
+            anns[p.stem] = p
+    for stem in sorted(anns.keys() - txts.keys()):
+        raise CorpusFormatError(anns[stem], None, f"no text file {stem}.txt beside it")
+    if not txts:
+        raise CorpusFormatError(directory, None, "no brat documents (.txt files) found")
+    return [read_brat(txts[stem], anns.get(stem)) for stem in sorted(txts)]
+
+
+def _read_text(path: Path) -> str:
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lineno = data.count(b"\n", 0, exc.start) + 1
+        raise CorpusFormatError(
+            path,
+            lineno,
+            f"cannot decode {data[exc.start : exc.end]!r} at byte offset {exc.start} "
+            f"as utf-8 ({exc.reason})",
+        ) from None
+
+
+def _parse_entity(line: str, text: str, path: Path, lineno: int) -> Entity:
+    parts = line.split("\t", 2)
+    if len(parts) != 3 or not _T_ID.fullmatch(parts[0]):
+        raise CorpusFormatError(
+            path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
+        )
+    ann_id, middle, covered = parts
+    if ";" in middle:
+        raise CorpusFormatError(
+            path,
+            lineno,
+            f"discontinuous entity {middle!r} (several ';'-separated fragments) is not supported",
+        )
+    pieces = middle.split(" ")
+    if len(pieces) != 3 or not pieces[0]:
+        raise CorpusFormatError(
+            path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
+        )
+    typ, start_s, end_s = pieces
+    for value in (start_s, end_s):
+        if not _OFFSET.fullmatch(value):
+            raise CorpusFormatError(
+                path,
+                lineno,
+                f"offset {value!r} of {ann_id} is not a non-negative integer: {line!r}",
+            )
+    start, end = int(start_s), int(end_s)
+    if start >= end:
+        raise CorpusFormatError(path, lineno, f"{ann_id}: start {start} is not before end {end}")
+    if end > len(text):
+        raise CorpusFormatError(
+            path,
+            lineno,
+            f"{ann_id}: end {end} is beyond the end of the text ({len(text)} characters)",
+        )
+    if text[start:end] != covered:
+        raise CorpusFormatError(
+            path,
+            lineno,
+            f"{ann_id}: text field {covered!r} differs from the text at {start}:{end}, "
+            f"{text[start:end]!r}",
+        )
+    return Entity(id=ann_id, type=typ, start=start, end=end, text=covered)
+
+
+# --------------------------------------------------------------------------
+# building and writing
+# --------------------------------------------------------------------------
+
+
+def entities_from_spans(text: str, spans: Iterable[tuple[str, int, int]]) -> list[Entity]:
+    """Entities for character spans of ``text``, numbered ``T1``... in order.
+
+    Parameters
+    ----------
+    text : str
+        The document text.
+    spans : iterable of (str, int, int)
+        ``(type, start, end)`` character offsets, 0-based, end excluded.
+
+    Returns
+    -------
+    list of Entity
+        Sorted by ``(start, end, type)``, with ids ``T1``, ``T2``, ... in
+        that order and ``text[start:end]`` as their text.
+
+    Raises
+    ------
+    ValueError
+        For a span outside the text, an empty span or an entity type that is
+        empty or contains whitespace.
+    TypeError
+        For offsets that are not integers or a type that is not a str.
+
+    Examples
+    --------
+    >>> entities_from_spans("IL-2 gene", [("DNA", 0, 9), ("protein", 0, 4)])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [Entity(id='T1', type='protein', start=0, end=4, text='IL-2'),
+     Entity(id='T2', type='DNA', start=0, end=9, text='IL-2 gene')]
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    checked = []
+    for k, span in enumerate(spans):
+        try:
+            typ, start, end = span
+        except (TypeError, ValueError):
+            raise ValueError(f"span {k} is not a (type, start, end) triple: {span!r}") from None
+        _check_type(typ, f"span {k}")
+        if isinstance(start, bool) or isinstance(end, bool):
+            raise TypeError(f"span {k}: offsets must be integers, got {span!r}")
+        try:
+            start, end = operator.index(start), operator.index(end)
+        except TypeError:
+            raise TypeError(f"span {k}: offsets must be integers, got {span!r}") from None
+        if not 0 <= start < end <= len(text):
+            raise ValueError(
+                f"span {k} {span!r} is empty or outside the text ({len(text)} characters)"
+            )
+        checked.append((start, end, typ))
+    checked.sort()
+    return [
+        Entity(id=f"T{n}", type=typ, start=start, end=end, text=text[start:end])
+        for n, (start, end, typ) in enumerate(checked, 1)
+    ]
+
+
+def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tuple[Path, Path]:
+    """Write a document as ``<id>.ann`` (and ``<id>.txt``) in ``directory``.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Destination directory, created if missing.
+    doc : BratDocument
+        The document.  Entities that have ids keep them and are written in
+        list order; if no entity has an id they are numbered ``T1``, ``T2``,
+        ... in ``(start, end)`` order.  If only some have ids, the others get
+        fresh numbers above the largest ``T<n>`` id, and all are written in
+        ``(start, end)`` order.  :attr:`BratDocument.other_lines` follow the
+        entity lines, verbatim.
+    write_text : bool, default=True
+        Also write the text to ``<id>.txt`` (UTF-8, line breaks as they are).
+
+    Returns
+    -------
+    (Path, Path)
+        The ``.txt`` and ``.ann`` paths (the ``.txt`` path even when it was
+        not written).
+
+    Raises
+    ------
+    ValueError
+        For a document id that is not a plain file name, an entity whose
+        offsets or text do not match the document text, a type that is empty
+        or contains whitespace, an entity text with a line break, an id that
+        does not start with ``T`` or is used twice, or an other line
+        containing a line break.
+
+    Notes
+    -----
+    Both files are written atomically (temporary file, then
+    :func:`os.replace`).
+    """
+    if not isinstance(doc, BratDocument):
+        raise TypeError(f"doc must be a BratDocument, got {type(doc).__name__}")
+    doc_id = doc.id
+    if (
+        not isinstance(doc_id, str)
+        or not doc_id
+        or doc_id in (".", "..")
+        or "/" in doc_id
+        or os.sep in doc_id
+        or (os.altsep is not None and os.altsep in doc_id)
+    ):
+        raise ValueError(f"document id {doc_id!r} cannot be used as a file name")
+    text = doc.text
+    for k, e in enumerate(doc.entities):
+        if not isinstance(e, Entity):
+            raise TypeError(f"entity {k} of document {doc_id!r} is {type(e).__name__}, not Entity")
+        where = f"document {doc_id!r}, entity {k} ({e.id or 'no id'})"
+        _check_type(e.type, where)
+        if not (isinstance(e.start, int) and isinstance(e.end, int)) or not (
+            0 <= e.start < e.end <= len(text)
+        ):
+            raise ValueError(f"{where}: offsets {e.start}:{e.end} are not a span of the text")
+        if text[e.start : e.end] != e.text:
+            raise ValueError(
+                f"{where}: text {e.text!r} differs from the document text at "
+                f"{e.start}:{e.end}, {text[e.start : e.end]!r}"
+            )
+        if "\n" in e.text or "\r" in e.text:
+            raise ValueError(f"{where}: an entity text with a line break cannot be written")
+        if e.id and not _T_ID.fullmatch(e.id):
+            raise ValueError(f"{where}: entity id {e.id!r} must be 'T' followed by a name")
+    entities = _number_entities(doc.entities, doc_id)
+    for line in doc.other_lines:
+        if not isinstance(line, str) or "\n" in line or "\r" in line:
+            raise ValueError(
+                f"document {doc_id!r}: other line {line!r} is not a single line of text"
+            )
+
+    ann = "".join(f"{e.id}\t{e.type} {e.start} {e.end}\t{e.text}\n" for e in entities)
+    ann += "".join(line + "\n" for line in doc.other_lines)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    txt_path = directory / f"{doc_id}.txt"
+    ann_path = directory / f"{doc_id}.ann"
+    if write_text:
+        _atomic_write_bytes(txt_path, text.encode("utf-8"))
+    _atomic_write_bytes(ann_path, ann.encode("utf-8"))
+    return txt_path, ann_path
+
+
+def _check_type(typ, where: str) -> None:
+    if not isinstance(typ, str):
+        raise TypeError(f"{where}: entity type must be a str, got {type(typ).__name__}")
+    if not typ or any(c.isspace() for c in typ):
+        raise ValueError(f"{where}: entity type {typ!r} is empty or contains whitespace")
+
+
+def _number_entities(entities: list[Entity], doc_id: str) -> list[Entity]:
+    """Give every entity an id (see :func:`write_brat`) and check uniqueness."""
+    ids = [e.id for e in entities]
+    given = [i for i in ids if i]
+    if len(set(given)) != len(given):
+        dup = next(i for i in given if given.count(i) > 1)
+        raise ValueError(f"document {doc_id!r}: entity id {dup!r} is used twice")
+    if len(given) == len(entities):
+        return list(entities)
+    ordered = sorted(entities, key=lambda e: (e.start, e.end, e.type))
+    numbers = [int(m.group(1)) for i in given if (m := _T_NUMBER.fullmatch(i))]
+    n = max(numbers, default=0)
+    out = []
+    for e in ordered:
+        if not e.id:
+            n += 1
+            e = Entity(id=f"T{n}", type=e.type, start=e.start, end=e.end, text=e.text)
+        out.append(e)
+    return out

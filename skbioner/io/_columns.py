@@ -1,0 +1,899 @@
+"""Column corpus files: JNLPBA / GENIA IOB2 files and CoNLL-style files.
+
+A *column file* has one token per line, its fields separated by a fixed
+separator (a tab in JNLPBA and GENIA files, a space in CoNLL files), an empty
+line after every sentence and, optionally, document marker lines:
+
+* ``###MEDLINE:<id>`` (JNLPBA, GENIA) -- the document id is ``<id>``;
+* a line whose first field is ``-DOCSTART-`` (CoNLL, possibly followed by
+  more fields such as ``-DOCSTART- -X- -X- O``) -- documents are numbered
+  ``doc0``, ``doc1``, ... in file order.
+
+:func:`read_columns` reads such a file into a :class:`ColumnCorpus`: the
+tokens as :class:`~skbioner.Sentence` objects (``X``), the label column
+(``y``), one document id per sentence (``doc_ids``, usable as ``groups`` in
+:class:`sklearn.model_selection.GroupKFold`) and a private record of the
+file's layout.  :func:`write_columns` uses that record to write the corpus
+back byte for byte, optionally with the labels replaced (which is how
+predictions are written in the input's own format).
+
+Reading is strict: the first problem found raises
+:class:`~skbioner.io.CorpusFormatError` naming the file and the line.
+Ill-formed label *sequences* made of valid labels (``O I-DNA``) are not an
+error: gold and system files contain them and scorers must see them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import gzip
+import io
+import operator
+import os
+import re
+import secrets
+import stat
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .._sentence import Sentence
+from ..schemes import check_scheme, is_valid_label, scheme_labels
+from ._errors import CorpusFormatError
+
+__all__ = [
+    "ColumnCorpus",
+    "read_columns",
+    "read_jnlpba",
+    "read_conll",
+    "write_columns",
+]
+
+_MEDLINE = "###MEDLINE:"
+_DOCSTART = "-DOCSTART-"
+_MARKER_PREFIXES = (_MEDLINE, _DOCSTART)
+_BAD_CRLF = re.compile(r"(?<!\r)\n|\r(?!\n)")
+
+
+# --------------------------------------------------------------------------
+# corpus object
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _ColumnLayout:
+    """Everything about a column file that ``X``, ``y`` and ``doc_ids`` omit.
+
+    With it, :func:`write_columns` reproduces the file byte for byte.
+
+    Attributes
+    ----------
+    sep, newline, encoding : str
+        Field separator, line terminator (``"\\n"`` or ``"\\r\\n"``) and
+        text encoding of the file.
+    n_columns : int
+        Fields on every token line.
+    token_col, label_col : int, int or None
+        Non-negative indices of the token and label columns.
+    keep : tuple of (str, int)
+        Annotation name and non-negative column index of each kept column.
+    fields : list of tuple of tuple of str
+        Per sentence, the raw fields of each of its token lines (one tuple
+        per token; the strings are shared with ``X`` and ``y``).
+    before : list of tuple of str
+        Per sentence, the raw lines between the previous sentence (or the
+        start of the file) and its first token line: the empty line that
+        ended the previous sentence, document markers, further empty lines.
+        Equal tuples are shared, so the common ``("",)`` costs nothing.
+    after : tuple of str
+        The raw lines after the last sentence (at least its closing empty
+        line).
+    final_newline : bool
+        Whether the last line of the file is terminated.
+    """
+
+    sep: str
+    newline: str
+    encoding: str
+    n_columns: int
+    token_col: int
+    label_col: int | None
+    keep: tuple[tuple[str, int], ...]
+    fields: list[tuple[tuple[str, ...], ...]]
+    before: list[tuple[str, ...]]
+    after: tuple[str, ...]
+    final_newline: bool
+
+
+@dataclass
+class ColumnCorpus:
+    """A column file read into memory.
+
+    Made by :func:`read_columns` (and :func:`read_jnlpba`,
+    :func:`read_conll`); written back by :func:`write_columns`.
+
+    Parameters
+    ----------
+    X : list of Sentence
+        The sentences; kept columns are named annotations
+        (``X[i].column("pos")``).
+    y : list of list of str or None
+        The label column, one list per sentence; None when the corpus was
+        read with ``label_col=None``.
+    doc_ids : list of str
+        For each sentence, the id of its document: the MEDLINE id after
+        ``###MEDLINE:``, ``"doc0"``, ``"doc1"``, ... for ``-DOCSTART-``
+        documents, ``""`` for sentences before any marker.  Pass it as
+        ``groups`` to :class:`sklearn.model_selection.GroupKFold` to keep the
+        sentences of one abstract in one fold.
+    path : str
+        The file read.
+
+    Notes
+    -----
+    A private record of the file's layout (separators, marker lines, the
+    raw fields of every token line) travels with the corpus so that
+    :func:`write_columns` can reproduce the file exactly.  A corpus built
+    directly from ``X``, ``y`` and ``doc_ids`` has no such record and is
+    written in the JNLPBA layout instead (see :func:`write_columns`).
+
+    Examples
+    --------
+    >>> corpus = read_jnlpba("train.iob2")                     # doctest: +SKIP
+    >>> from sklearn.model_selection import GroupKFold         # doctest: +SKIP
+    >>> folds = GroupKFold(5).split(corpus.X, corpus.y, groups=corpus.doc_ids)
+    ... # doctest: +SKIP
+    """
+
+    X: list[Sentence]
+    y: list[list[str]] | None
+    doc_ids: list[str]
+    path: str
+    _layout: _ColumnLayout | None = field(default=None, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.X)
+
+    def __repr__(self) -> str:
+        n_tokens = sum(len(s) for s in self.X)
+        return (
+            f"{type(self).__name__}(path={self.path!r}, n_sentences={len(self.X)}, "
+            f"n_tokens={n_tokens}, n_documents={len(self.documents())}, "
+            f"labels={'yes' if self.y is not None else 'no'})"
+        )
+
+    def documents(self) -> list[tuple[str, list[int]]]:
+        """The documents, in file order, with the indices of their sentences.
+
+        A new document starts at every document marker in the file (and
+        wherever the document id changes).  A document id that occurs twice
+        in a file (the JNLPBA test file repeats two abstracts) therefore gives
+        two entries.  Markers followed by no sentence give no entry.
+
+        Returns
+        -------
+        list of (str, list of int)
+            ``(doc_id, sentence_indices)`` pairs.
+        """
+        before = self._layout.before if self._layout is not None else None
+        if before is not None and len(before) != len(self.doc_ids):
+            before = None
+        docs: list[tuple[str, list[int]]] = []
+        for i, doc_id in enumerate(self.doc_ids):
+            new = not docs or docs[-1][0] != doc_id
+            if not new and before is not None:
+                new = any(_is_marker(line) for line in before[i])
+            if new:
+                docs.append((doc_id, [i]))
+            else:
+                docs[-1][1].append(i)
+        return docs
+
+
+# --------------------------------------------------------------------------
+# reading
+# --------------------------------------------------------------------------
+
+
+def read_columns(
+    path,
+    *,
+    token_col: int = 0,
+    label_col: int | None = -1,
+    keep: Mapping[str, int] | None = None,
+    sep: str = "\t",
+    scheme: str | None = "IOB2",
+    encoding: str = "utf-8",
+) -> ColumnCorpus:
+    """Read a column file (JNLPBA/GENIA IOB2, CoNLL style) strictly.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (a name ending in ``.gz`` is read through gzip).  A
+        missing file raises :class:`FileNotFoundError`.
+    token_col : int, default=0
+        Column of the tokens (negative counts from the end).
+    label_col : int or None, default=-1
+        Column of the labels, or None for a file without labels (``y`` is
+        then None).
+    keep : dict of str -> int, optional
+        Further columns to keep as named token annotations, e.g.
+        ``{"pos": 1}``.  They appear as ``X[i].column(name)``.
+    sep : str, default="\\t"
+        The field separator, exactly (``" "`` for CoNLL files).  Fields are
+        split on every occurrence, so two separators in a row make an empty
+        field.
+    scheme : str or None, default="IOB2"
+        Segment representation the labels must follow (see
+        :mod:`skbioner.schemes`); every label is checked with
+        :func:`~skbioner.schemes.is_valid_label`.  None reads the label
+        column as raw strings without validation (e.g. a POS column).
+    encoding : str, default="utf-8"
+        Text encoding; the file is decoded strictly.
+
+    Returns
+    -------
+    ColumnCorpus
+        Sentences, labels, per-sentence document ids and the file layout.
+
+    Raises
+    ------
+    CorpusFormatError
+        At the first problem, naming the file and the 1-based line: bytes
+        that cannot be decoded, mixed ``\\n`` / ``\\r\\n`` line endings, a
+        token line with a different number of fields than the first one, a
+        column index out of range, an empty (or whitespace-only) token or
+        label, a label not valid under ``scheme``, a whitespace-only line, a
+        document marker inside a sentence, a file that ends inside a
+        sentence (the last token line must be followed by an empty line), an
+        empty file or a file without any sentence.
+    TypeError, ValueError
+        For invalid arguments (``keep`` not a dict of name -> int, an
+        unknown scheme, an empty separator).
+
+    Notes
+    -----
+    Both ``\\n`` and ``\\r\\n`` line endings are read (the first line decides;
+    a file mixing them is an error) and written back as found.  Empty lines
+    between sentences may be repeated and document markers may be followed
+    by a token line directly; all of it is recorded and written back.
+
+    A GENIA part-of-speech file (``token<TAB>tag``) is read as tokens with a
+    ``pos`` annotation and no labels by
+    ``read_columns(path, keep={"pos": 1}, label_col=None)``; with
+    ``label_col=-1, scheme=None`` the tags come back as ``y`` instead.
+
+    Examples
+    --------
+    >>> corpus = read_columns("train.iob2")                    # doctest: +SKIP
+    >>> corpus.X[0][:3], corpus.y[0][:3], corpus.doc_ids[0]    # doctest: +SKIP
+    (('IL-2', 'gene', 'expression'), ['B-DNA', 'I-DNA', 'O'], '95369245')
+    """
+    token_col = _check_index(token_col, "token_col")
+    if label_col is not None:
+        label_col = _check_index(label_col, "label_col")
+    keep_items = _check_keep(keep)
+    if not isinstance(sep, str) or not sep or "\n" in sep or "\r" in sep:
+        raise ValueError(f"sep must be a non-empty string without line breaks, got {sep!r}")
+    if label_col is not None and scheme is not None:
+        scheme = check_scheme(scheme)
+    else:
+        scheme = None
+    path_str = os.fspath(path)
+    if isinstance(path_str, bytes):
+        path_str = os.fsdecode(path_str)
+
+    opener = gzip.open if path_str.endswith(".gz") else open
+    try:
+        with opener(path, "rb") as f:
+            data = f.read()
+    except (gzip.BadGzipFile, EOFError) as exc:
+        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
+    text = _decode(data, encoding, path_str)
+    del data
+    if not text:
+        raise CorpusFormatError(path_str, None, "the file is empty")
+    newline = _detect_newline(text, path_str)
+    lines = text.split(newline)
+    del text
+    final_newline = lines[-1] == ""
+    if final_newline:
+        lines.pop()
+    with _gc_paused():
+        return _parse_lines(
+            lines,
+            path_str,
+            token_col=token_col,
+            label_col=label_col,
+            keep_items=keep_items,
+            sep=sep,
+            scheme=scheme,
+            encoding=encoding,
+            newline=newline,
+            final_newline=final_newline,
+        )
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while building many small objects.
+
+    Parsing allocates about one tuple per token and none of it is cyclic
+    garbage; the collector's generation scans would otherwise take about as
+    long as the parsing itself on a corpus of half a million tokens.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse_lines(
+    lines: list[str],
+    path_str: str,
+    *,
+    token_col: int,
+    label_col: int | None,
+    keep_items: tuple[tuple[str, int], ...],
+    sep: str,
+    scheme: str | None,
+    encoding: str,
+    newline: str,
+    final_newline: bool,
+) -> ColumnCorpus:
+    """The line loop of :func:`read_columns` (arguments already checked)."""
+    X: list[Sentence] = []
+    y: list[list[str]] | None = [] if label_col is not None else None
+    doc_ids: list[str] = []
+    all_fields: list[tuple[tuple[str, ...], ...]] = []
+    befores: list[tuple[str, ...]] = []
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    pending: list[str] = []  # non-token lines since the last sentence
+    current: list[tuple[str, ...]] | None = None  # token fields of the open sentence
+    doc_id = ""
+    n_docstart = 0
+    n_columns = -1
+    tc = lc = -1
+    kept: tuple[tuple[str, int], ...] = ()
+    valid_labels: set[str] = set()
+
+    def close_sentence() -> None:
+        fields = tuple(current)
+        all_fields.append(fields)
+        annotations = {name: [f[c] for f in fields] for name, c in kept}
+        X.append(Sentence([f[tc] for f in fields], **annotations))
+        if y is not None:
+            y.append([f[lc] for f in fields])
+
+    for lineno, line in enumerate(lines, 1):
+        if not line:
+            if current is not None:
+                close_sentence()
+                current = None
+            pending.append(line)
+            continue
+        if line.startswith(_MARKER_PREFIXES) and _is_marker(line):
+            if current is not None:
+                raise CorpusFormatError(
+                    path_str,
+                    lineno,
+                    f"document marker {line!r} inside a sentence: a sentence must be "
+                    "ended by an empty line before the next document starts",
+                )
+            if line.startswith(_MEDLINE):
+                doc_id = line[len(_MEDLINE) :].strip()
+                if not doc_id:
+                    raise CorpusFormatError(
+                        path_str, lineno, f"document marker {line!r} has no document id"
+                    )
+            else:
+                doc_id = f"doc{n_docstart}"
+                n_docstart += 1
+            pending.append(line)
+            continue
+        if line.isspace():
+            raise CorpusFormatError(
+                path_str,
+                lineno,
+                f"line contains only whitespace ({line!r}); sentences must be "
+                "separated by truly empty lines",
+            )
+        fields = line.split(sep)
+        if len(fields) != n_columns:
+            if n_columns < 0:
+                n_columns = len(fields)
+                tc, lc, kept = _resolve_columns(
+                    token_col, label_col, keep_items, n_columns, path_str, lineno
+                )
+            else:
+                raise CorpusFormatError(
+                    path_str,
+                    lineno,
+                    f"expected {n_columns} column(s) separated by {sep!r} (as on the "
+                    f"first token line), found {len(fields)}: {line!r}",
+                )
+        token = fields[tc]
+        if not token or token.isspace():
+            raise CorpusFormatError(path_str, lineno, f"empty token in column {tc}: {line!r}")
+        if lc >= 0:
+            label = fields[lc]
+            if label not in valid_labels:
+                _check_label(label, scheme, path_str, lineno, line)
+                valid_labels.add(label)
+        if current is None:
+            current = []
+            before = tuple(pending)
+            befores.append(shared.setdefault(before, before))
+            pending = []
+            doc_ids.append(doc_id)
+        current.append(tuple(fields))
+
+    if current is not None:
+        last = len(lines)
+        raise CorpusFormatError(
+            path_str,
+            last,
+            "the file ends in the middle of a sentence: the last token line must be "
+            "followed by an empty line"
+            + ("" if final_newline else " (and the file does not end with a line break)"),
+        )
+    if not X:
+        raise CorpusFormatError(
+            path_str, None, "no sentence found (only empty lines and document markers)"
+        )
+
+    layout = _ColumnLayout(
+        sep=sep,
+        newline=newline,
+        encoding=encoding,
+        n_columns=n_columns,
+        token_col=tc,
+        label_col=lc if lc >= 0 else None,
+        keep=kept,
+        fields=all_fields,
+        before=befores,
+        after=tuple(pending),
+        final_newline=final_newline,
+    )
+    return ColumnCorpus(X=X, y=y, doc_ids=doc_ids, path=path_str, _layout=layout)
+
+
+def read_jnlpba(path, **kwargs) -> ColumnCorpus:
+    """Read a JNLPBA / GENIA file: ``token<TAB>label`` lines, IOB2 labels.
+
+    Same as :func:`read_columns` with ``token_col=0, label_col=-1,
+    sep="\\t", scheme="IOB2"``; any of these can be overridden.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (e.g. JNLPBA ``train.iob2`` or ``test.iob2``).
+    **kwargs
+        Further arguments of :func:`read_columns`.
+
+    Returns
+    -------
+    ColumnCorpus
+    """
+    options = {"token_col": 0, "label_col": -1, "sep": "\t", "scheme": "IOB2"}
+    options.update(kwargs)
+    return read_columns(path, **options)
+
+
+def read_conll(
+    path,
+    *,
+    token_col: int = 0,
+    label_col: int | None = -1,
+    keep: Mapping[str, int] | None = None,
+    sep: str = " ",
+    scheme: str | None = "IOB2",
+    encoding: str = "utf-8",
+) -> ColumnCorpus:
+    """Read a CoNLL-style file: space-separated columns, ``-DOCSTART-`` lines.
+
+    Same as :func:`read_columns` with a space as default separator.  For the
+    CoNLL-2003 layout ``token POS chunk label`` use
+    ``read_conll(path, keep={"pos": 1, "chunk": 2})``.
+
+    Parameters
+    ----------
+    path : str or path-like
+    token_col, label_col, keep, sep, scheme, encoding
+        See :func:`read_columns`.
+
+    Returns
+    -------
+    ColumnCorpus
+        Document ids are ``"doc0"``, ``"doc1"``, ... in the order of the
+        ``-DOCSTART-`` lines.
+    """
+    return read_columns(
+        path,
+        token_col=token_col,
+        label_col=label_col,
+        keep=keep,
+        sep=sep,
+        scheme=scheme,
+        encoding=encoding,
+    )
+
+
+def _is_marker(line: str) -> bool:
+    """Whether ``line`` is a document marker line."""
+    if line.startswith(_MEDLINE):
+        return True
+    return line.startswith(_DOCSTART) and line.split(None, 1)[0] == _DOCSTART
+
+
+def _check_index(value, name: str) -> int:
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {value!r}") from None
+
+
+def _check_keep(keep) -> tuple[tuple[str, int], ...]:
+    if keep is None:
+        return ()
+    if not isinstance(keep, Mapping):
+        raise TypeError(
+            f"keep must be a dict of annotation name -> column index, got {type(keep).__name__}"
+        )
+    items = []
+    for name, col in keep.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"keep: annotation names must be non-empty strings, got {name!r}")
+        if name == "word":
+            raise ValueError("keep: 'word' is the token column and cannot be an annotation name")
+        items.append((name, _check_index(col, f"keep[{name!r}]")))
+    return tuple(items)
+
+
+def _resolve_columns(token_col, label_col, keep_items, n_columns, path, lineno):
+    """Turn possibly negative column indices into checked non-negative ones."""
+
+    def resolve(index: int, what: str) -> int:
+        resolved = index + n_columns if index < 0 else index
+        if not 0 <= resolved < n_columns:
+            raise CorpusFormatError(
+                path,
+                lineno,
+                f"{what}={index} is out of range: the first token line has {n_columns} column(s)",
+            )
+        return resolved
+
+    tc = resolve(token_col, "token_col")
+    used = {tc: f"token_col={token_col}"}
+    lc = -1
+    if label_col is not None:
+        lc = resolve(label_col, "label_col")
+        if lc in used:
+            raise CorpusFormatError(
+                path,
+                lineno,
+                f"label_col={label_col} and {used[lc]} both select column {lc} of "
+                f"{n_columns}; pass label_col=None for a file without a label column",
+            )
+        used[lc] = f"label_col={label_col}"
+    kept = []
+    for name, col in keep_items:
+        c = resolve(col, f"keep[{name!r}]")
+        if c in used:
+            raise CorpusFormatError(
+                path,
+                lineno,
+                f"keep[{name!r}]={col} and {used[c]} both select column {c} of {n_columns}",
+            )
+        used[c] = f"keep[{name!r}]={col}"
+        kept.append((name, c))
+    return tc, lc, tuple(kept)
+
+
+def _check_label(label: str, scheme: str | None, path: str, lineno: int, line: str) -> None:
+    if not label or label.isspace():
+        raise CorpusFormatError(path, lineno, f"empty label: {line!r}")
+    if scheme is not None and not is_valid_label(label, scheme):
+        allowed = ", ".join(scheme_labels(scheme, ["x"]))
+        raise CorpusFormatError(
+            path,
+            lineno,
+            f"label {label!r} is not a valid {scheme} label (allowed: {allowed}, with x "
+            "an entity type without whitespace); pass scheme=None to read the column "
+            "without validation",
+        )
+
+
+def _decode(data: bytes, encoding: str, path: str) -> str:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        lineno = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start : exc.end]
+        raise CorpusFormatError(
+            path,
+            lineno,
+            f"cannot decode {bad!r} at byte offset {exc.start} as {encoding} ({exc.reason})",
+        ) from None
+
+
+def _detect_newline(text: str, path: str) -> str:
+    """``"\\r\\n"`` if the first line ends so, else ``"\\n"``; reject mixtures."""
+    first = text.find("\n")
+    if first > 0 and text[first - 1] == "\r":
+        bad = _BAD_CRLF.search(text)
+        if bad is not None:
+            lineno = text.count("\n", 0, bad.start()) + 1
+            what = "\\n without \\r" if bad.group() == "\n" else "\\r without \\n"
+            raise CorpusFormatError(
+                path,
+                lineno,
+                f"mixed line endings: the file uses \\r\\n (from its first line) but this "
+                f"line has a {what}",
+            )
+        return "\r\n"
+    pos = text.find("\r")
+    if pos != -1:
+        lineno = text.count("\n", 0, pos) + 1
+        raise CorpusFormatError(
+            path,
+            lineno,
+            "carriage return (\\r) in a file with \\n line endings (from its first "
+            "line): mixed or old Mac line endings are not supported",
+        )
+    return "\n"
+
+
+# --------------------------------------------------------------------------
+# writing
+# --------------------------------------------------------------------------
+
+
+def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
+    """Write a corpus in the layout it was read from, optionally relabelled.
+
+    Parameters
+    ----------
+    path_or_file : str, path-like or file object
+        Destination.  A path is written atomically (a temporary file in the
+        same directory, then :func:`os.replace`), in the corpus's encoding.
+        A text file object receives the text as is (open it with
+        ``newline=""`` so that line endings are not translated); a binary
+        file object receives the encoded bytes.
+    corpus : ColumnCorpus
+        What to write.  Tokens come from ``corpus.X``, kept columns from the
+        sentences' annotations of the same name (the value read from the
+        file when a sentence lacks that annotation), labels from ``y`` or
+        ``corpus.y``; every other field, separator, document marker and
+        empty line is written as it was read, so that
+        ``write_columns(out, read_columns(p))`` reproduces ``p`` byte for
+        byte.
+    y : list of list of str, optional
+        Labels replacing the label column (e.g. predictions), one list per
+        sentence with one label per token.  If the file had no label column
+        (read with ``label_col=None``) they are appended as a new last
+        column.  Labels are not validated against a scheme.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` or ``corpus.X`` do not have the sentence and token counts of
+        the corpus's layout (the error names the first sentence that
+        differs), or if a value cannot be written in the layout (empty, or
+        containing the separator or a line break).
+    TypeError
+        If ``corpus`` is not a :class:`ColumnCorpus` or a value is not a str.
+
+    Notes
+    -----
+    A corpus built directly (without a reader) has no layout record; it is
+    written in the JNLPBA layout: ``###MEDLINE:<id>`` and an empty line
+    where a document starts (for non-empty ids), then for each token its
+    word, its annotations (in the order of the first sentence's annotations)
+    and its label separated by tabs, and an empty line after each sentence.
+    """
+    if not isinstance(corpus, ColumnCorpus):
+        raise TypeError(f"corpus must be a ColumnCorpus, got {type(corpus).__name__}")
+    labels = corpus.y if y is None else _check_y(y, corpus.X)
+    layout = corpus._layout
+    if layout is None:
+        text = _render_plain(corpus, labels)
+        encoding = "utf-8"
+    else:
+        text = _render(layout, corpus.X, labels)
+        encoding = layout.encoding
+
+    if hasattr(path_or_file, "write"):
+        if isinstance(path_or_file, io.RawIOBase | io.BufferedIOBase) or "b" in getattr(
+            path_or_file, "mode", ""
+        ):
+            path_or_file.write(text.encode(encoding))
+        else:
+            path_or_file.write(text)
+        return
+    _atomic_write_bytes(path_or_file, text.encode(encoding))
+
+
+def _check_y(y, X) -> list[Sequence[str]]:
+    if isinstance(y, str | bytes):
+        raise TypeError("y must be a list of label lists, one per sentence")
+    y = list(y)
+    if len(y) != len(X):
+        raise ValueError(f"y has {len(y)} label sequences but the corpus has {len(X)} sentences")
+    for i, (labels, sentence) in enumerate(zip(y, X, strict=True)):
+        if isinstance(labels, str | bytes):
+            raise TypeError(f"y[{i}] must be a list of labels, got a {type(labels).__name__}")
+        if len(labels) != len(sentence):
+            raise ValueError(
+                f"y[{i}] has {len(labels)} labels but sentence {i} has {len(sentence)} tokens"
+            )
+    return y
+
+
+def _render(layout: _ColumnLayout, X, labels) -> str:
+    """Rebuild the file text from ``layout`` with current tokens and labels."""
+    if len(X) != len(layout.fields):
+        raise ValueError(
+            f"corpus.X has {len(X)} sentences but the file it was read from has "
+            f"{len(layout.fields)}; a corpus can only be written with its own sentences"
+        )
+    if labels is not None and len(labels) != len(X):
+        raise ValueError(
+            f"corpus.y has {len(labels)} label sequences but corpus.X has {len(X)} sentences"
+        )
+    sep = layout.sep
+    tc, lc = layout.token_col, layout.label_col
+    append_labels = labels is not None and lc is None
+    out: list[str] = []
+    for i, raw in enumerate(layout.fields):
+        out.extend(layout.before[i])
+        sentence = X[i]
+        if len(sentence) != len(raw):
+            raise ValueError(
+                f"sentence {i} has {len(sentence)} tokens but had {len(raw)} when read; "
+                "a corpus can only be written with its own tokenisation"
+            )
+        columns = [(tc, sentence, "token", True)]
+        if isinstance(sentence, Sentence):
+            for name, c in layout.keep:
+                if sentence.has(name):
+                    columns.append((c, sentence.column(name), f"annotation {name!r}", False))
+        if labels is not None:
+            sent_labels = labels[i]
+            if len(sent_labels) != len(raw):
+                raise ValueError(
+                    f"sentence {i} has {len(raw)} tokens but {len(sent_labels)} labels"
+                )
+            if lc is not None:
+                columns.append((lc, sent_labels, "label", True))
+        changed = []
+        for c, values, what, required in columns:
+            if any(v != f[c] for v, f in zip(values, raw, strict=True)):
+                for j, v in enumerate(values):
+                    _check_value(v, sep, i, j, what, required)
+                changed.append((c, values))
+        if not changed and not append_labels:
+            out.extend(sep.join(f) for f in raw)
+            continue
+        if append_labels:
+            for j, v in enumerate(sent_labels):
+                _check_value(v, sep, i, j, "label", True)
+        for j, f in enumerate(raw):
+            f = list(f)
+            for c, values in changed:
+                f[c] = values[j]
+            if append_labels:
+                f.append(sent_labels[j])
+            line = sep.join(f)
+            if _is_marker(line):
+                raise ValueError(
+                    f"sentence {i}, token {j}: the line {line!r} would be read back as a "
+                    "document marker"
+                )
+            out.append(line)
+    out.extend(layout.after)
+    text = layout.newline.join(out)
+    if layout.final_newline:
+        text += layout.newline
+    return text
+
+
+def _check_value(value, sep: str, i: int, j: int, what: str, required: bool) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"sentence {i}, token {j}: {what} is {type(value).__name__}, not str")
+    if required and (not value or value.isspace()):
+        raise ValueError(f"sentence {i}, token {j}: empty {what} {value!r} cannot be written")
+    if sep in value or "\n" in value or "\r" in value:
+        raise ValueError(
+            f"sentence {i}, token {j}: {what} {value!r} contains the separator {sep!r} "
+            "or a line break and cannot be written"
+        )
+
+
+def _render_plain(corpus: ColumnCorpus, labels) -> str:
+    """JNLPBA layout for a corpus that has no layout record."""
+    X, doc_ids = corpus.X, corpus.doc_ids
+    if len(doc_ids) != len(X):
+        raise ValueError(f"corpus has {len(X)} sentences but {len(doc_ids)} doc_ids")
+    if labels is not None and len(labels) != len(X):
+        raise ValueError(
+            f"corpus.y has {len(labels)} label sequences but corpus.X has {len(X)} sentences"
+        )
+    names: list[str] = []
+    if X and isinstance(X[0], Sentence):
+        names = list(X[0].annotations)
+    sep = "\t"
+    out: list[str] = []
+    previous = None
+    for i, sentence in enumerate(X):
+        if doc_ids[i] != previous:
+            previous = doc_ids[i]
+            if previous:
+                out.extend((_MEDLINE + previous, ""))
+        columns = [(sentence, "token", True)]
+        for name in names:
+            if not isinstance(sentence, Sentence) or not sentence.has(name):
+                raise ValueError(
+                    f"sentence {i} has no {name!r} annotation but sentence 0 has; all "
+                    "sentences must have the same annotations"
+                )
+            columns.append((sentence.column(name), f"annotation {name!r}", False))
+        if labels is not None:
+            if len(labels[i]) != len(sentence):
+                raise ValueError(
+                    f"sentence {i} has {len(sentence)} tokens but {len(labels[i])} labels"
+                )
+            columns.append((labels[i], "label", True))
+        for values, what, required in columns:
+            for j, v in enumerate(values):
+                _check_value(v, sep, i, j, what, required)
+        for j in range(len(sentence)):
+            line = sep.join(values[j] for values, _, _ in columns)
+            if _is_marker(line):
+                raise ValueError(
+                    f"sentence {i}, token {j}: the line {line!r} would be read back as a "
+                    "document marker"
+                )
+            out.append(line)
+        out.append("")
+    return "".join(line + "\n" for line in out)
+
+
+def _atomic_write_bytes(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and :func:`os.replace`.
+
+    The temporary file is created in the destination directory (so the
+    rename is atomic) with the usual permissions (``0o666`` minus the umask,
+    or those of the file being replaced).  It is removed on failure.
+    """
+    path = os.fspath(path)
+    directory, base = os.path.split(os.path.abspath(path))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+        except FileExistsError:
+            continue
+        break
+    else:  # pragma: no cover - 100 collisions of 48 random bits
+        raise FileExistsError(f"could not create a temporary file in {directory}")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

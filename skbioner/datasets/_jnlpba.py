@@ -1,0 +1,68 @@
+"""JNLPBA 2004 (GENIA 3.02 derived) loaders."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from ..io import read_jnlpba
+
+__all__ = ["JNLPBA_TYPES", "load_jnlpba", "load_jnlpba_sample"]
+
+JNLPBA_TYPES = ("DNA", "RNA", "cell_line", "cell_type", "protein")
+
+_SUBSETS = ("train", "test")
+
+
+def _check_subset(subset):
+    if subset not in _SUBSETS:
+        raise ValueError(f"subset must be one of {_SUBSETS}, got {subset!r}")
+
+
+def load_jnlpba_sample(subset="train"):
+    """Load the JNLPBA sample bundled with the package.
+
+    Every 8th abstract of the JNLPBA 2004 training split (250 abstracts,
+    about 62,000 tokens) or of its official test split (51 abstracts, about
+    12,700 tokens), byte for byte.  Corpus annotations (c) GENIA Project,
+    CC BY 3.0; see ``skbioner/datasets/data/README.md``.
+
+    Parameters
+    ----------
+    subset : {"train", "test"}, default="train"
+
+    Returns
+    -------
+    ColumnCorpus
+        ``X`` (sentences), ``y`` (IOB2 labels), ``doc_ids`` (MEDLINE id per
+        sentence, usable as ``groups`` for ``GroupKFold``).
+    """
+    _check_subset(subset)
+    ref = resources.files("skbioner.datasets") / "data" / f"jnlpba-{subset}-sample.iob2.gz"
+    with resources.as_file(ref) as path:
+        return read_jnlpba(path)
+
+
+def load_jnlpba(path, subset="train"):
+    """Load a full JNLPBA split from a file or from the directory holding it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Either the IOB2 file itself (``train.iob2``, ``Genia4EReval2.iob2``,
+        ...) or a directory containing ``<subset>.iob2``.
+    subset : {"train", "test"}, default="train"
+        Used only when ``path`` is a directory.
+
+    Returns
+    -------
+    ColumnCorpus
+    """
+    p = Path(os.fspath(path))
+    if p.is_dir():
+        _check_subset(subset)
+        p = p / f"{subset}.iob2"
+    if not p.exists():
+        raise FileNotFoundError(2, "No such file or directory", str(p))
+    return read_jnlpba(p)

@@ -1,0 +1,5 @@
+"""The ``skbioner`` command line: one module per subcommand."""
+
+from ._main import main
+
+__all__ = ["main"]

@@ -1,0 +1,52 @@
+"""Argument parsing and error handling shared by every subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import _convert, _demo, _evaluate
+
+SUBCOMMANDS = (_evaluate, _convert, _demo)
+
+
+class UserError(Exception):
+    """An error in what the user asked for: one line on stderr, exit status 1."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="skbioner",
+        description="Biomedical named entity recognition with scikit-learn compatible models.",
+    )
+    parser.add_argument("--version", action="version", version=f"skbioner {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for module in SUBCOMMANDS:
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.__doc__)
+        module.add_arguments(p)
+        p.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = args.run(args)
+    except KeyboardInterrupt:
+        print("skbioner: interrupted", file=sys.stderr)
+        return 130
+    except (UserError, ValueError, TypeError, OSError, KeyError) as exc:
+        message = str(exc) or type(exc).__name__
+        if isinstance(exc, OSError) and exc.filename and exc.strerror:
+            message = f"{exc.filename}: {exc.strerror}"
+        print(f"skbioner {args.command}: error: {message}", file=sys.stderr)
+        return 1
+    return int(status or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""The command line, run in-process and as the installed console script."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from skbioner.cli import main
+from tests.conftest import data_path
+
+GOLD = "###MEDLINE:1\n\nIL-2\tB-protein\ngene\tO\n\nT\tB-cell_type\ncells\tI-cell_type\n\n"
+PRED = "###MEDLINE:1\n\nIL-2\tB-protein\ngene\tO\n\nT\tB-cell_type\ncells\tO\n\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    g, p = tmp_path / "gold.iob2", tmp_path / "pred.iob2"
+    g.write_text(GOLD)
+    p.write_text(PRED)
+    return g, p
+
+
+def test_evaluate_json(files, capsys):
+    assert main(["evaluate", str(files[0]), str(files[1]), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["overall"]["n_gold"] == 2 and out["overall"]["n_pred"] == 2
+    assert out["overall"]["exact"]["tp"] == 1 and out["overall"]["left"]["tp"] == 2
+    assert out["per_class"]["protein"]["exact"]["f1"] == 1.0
+    assert set(out) == {"overall", "per_class"}
+
+
+def test_evaluate_text(files, capsys):
+    assert main(["evaluate", str(files[0]), str(files[1])]) == 0
+    out = capsys.readouterr().out
+    assert "FULLY CORRECT answer with class info: 1 (0.5000 / 0.5000 / 0.5000)," in out
+
+
+def test_evaluate_user_error_is_one_line(files, tmp_path, capsys):
+    bad = tmp_path / "short.iob2"
+    bad.write_text("IL-2\tB-protein\n\n")
+    assert main(["evaluate", str(files[0]), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "short.iob2" in err and "Traceback" not in err
+    assert main(["evaluate", str(files[0]), str(tmp_path / "missing")]) == 1
+    err = capsys.readouterr().err
+    assert "missing: No such file or directory" in err
+
+
+def test_convert_round_trip(files, tmp_path):
+    out, back = tmp_path / "bies.txt", tmp_path / "back.txt"
+    assert main(["convert", str(files[0]), str(out), "--to-scheme", "BIES"]) == 0
+    assert "S-protein" in out.read_text() and "S-O" in out.read_text()
+    assert main(["convert", str(out), str(back), "--from-scheme", "BIES",
+                 "--to-scheme", "IOB2"]) == 0
+    assert back.read_bytes() == files[0].read_bytes()
+
+
+def test_convert_rejects_bad_label_with_line(tmp_path, capsys):
+    src = tmp_path / "in.iob2"
+    src.write_text("a\tO\nb\tE-DNA\n\n")
+    assert main(["convert", str(src), str(tmp_path / "o"), "--to-scheme", "IOBES"]) == 1
+    err = capsys.readouterr().err
+    assert "in.iob2:2" in err and "E-DNA" in err
+
+
+def test_every_subcommand_has_help(capsys):
+    for sub in ("evaluate", "convert", "demo"):
+        with pytest.raises(SystemExit) as e:
+            main([sub, "--help"])
+        assert e.value.code == 0
+        assert "usage: skbioner " + sub in capsys.readouterr().out
+
+
+def test_demo_runs(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "FULLY CORRECT answer with class info" in out and "Example:" in out
+
+
+@pytest.mark.skipif(shutil.which("skbioner") is None, reason="console script not installed")
+def test_console_script_error_exit_status(tmp_path):
+    r = subprocess.run(["skbioner", "evaluate", str(tmp_path / "a"), str(tmp_path / "b")],
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and r.stderr.startswith("skbioner evaluate: error:")
+
+
+def test_module_entry_point_matches_official_on_real_data():
+    path = data_path("jnlpba", "test.iob2")
+    r = subprocess.run([sys.executable, "-m", "skbioner", "evaluate", str(path), str(path),
+                        "--json"], capture_output=True, text=True, check=True)
+    assert json.loads(r.stdout)["overall"]["n_gold"] == 8662

@@ -1,0 +1,47 @@
+"""Token features for sequence models: templates, featurizer, representation.
+
+:class:`TokenFeaturizer` turns a list of sentences into one
+:class:`SentenceFeatures` (a CSR token x feature matrix plus sentence
+offsets) that every model of skbioner reads.  Templates are data:
+:class:`FeatureGroup` lists, with the published sets available through
+:func:`get_preset`.  The shape functions are public so that hand-written
+per-token featurizers produce the same values.
+"""
+
+from ._featurizer import TokenFeaturizer
+from ._representation import SentenceFeatures
+from ._templates import KINDS, PRESETS, TOKEN_ATTRIBUTES, FeatureGroup, get_preset
+from ._word_shape import (
+    GREEK_LETTERS,
+    ORTHOGRAPHIC_FLAGS,
+    WORD_FORMATION_PATTERNS,
+    brief_word_class,
+    has_greek_letter,
+    is_roman_numeral,
+    length_bucket,
+    length_bucket_labels,
+    orthographic_flags,
+    word_class,
+    word_formation,
+)
+
+__all__ = [
+    "GREEK_LETTERS",
+    "KINDS",
+    "ORTHOGRAPHIC_FLAGS",
+    "PRESETS",
+    "TOKEN_ATTRIBUTES",
+    "WORD_FORMATION_PATTERNS",
+    "FeatureGroup",
+    "SentenceFeatures",
+    "TokenFeaturizer",
+    "brief_word_class",
+    "get_preset",
+    "has_greek_letter",
+    "is_roman_numeral",
+    "length_bucket",
+    "length_bucket_labels",
+    "orthographic_flags",
+    "word_class",
+    "word_formation",
+]

@@ -1,0 +1,560 @@
+"""The featurization engine: value tables, feature blocks, vocabulary, hashing.
+
+Vocabulary of terms used here:
+
+*channel*
+    A per-type value function (:mod:`._channels`), e.g. "3-letter suffix".
+*table*
+    A channel evaluated on the distinct values of its source column in one
+    call: a CSR matrix from rows (types, plus a BOS and an EOS padding row)
+    to integer *value ids*.
+*block*
+    One template instance that produces features: a channel at one offset
+    (``suf3[0]``), a conjunction (``w[-1]&w[0]``), a word cache (``lwc2``)
+    or a token-level trigger channel at one offset (``head2[0]``).  In
+    vocabulary mode each block owns a contiguous range of columns; its
+    *keys* (value ids, or mixed-radix combinations of value ids) are
+    counted at token level in ``fit`` and those seen ``min_count`` times
+    are kept.  In hashing mode keys are replaced by 32-bit hashes.
+
+A block's ``keys`` (vocabulary mode) or ``hashes`` (hashing mode) come as
+``("table", src, indptr, values[, n_keys])`` (token ``i`` takes the values
+of table row ``src[i]``), ``("direct", values[, valid])`` (one value per
+token) or, for conjunctions, ``("pattern", uniq, ids)`` (token ``i`` has
+key ``uniq[ids[i]]``).  :func:`block_features` turns them into column ids
+in the two forms :func:`._assemble.assemble` reads: ``("table", src,
+indptr, cols)`` and ``("direct", cols)`` (negative: no feature).
+"""
+
+from __future__ import annotations
+
+from itertools import chain, repeat
+
+import numpy as np
+
+from ._channels import BOS, EOS
+from ._corpus import factorize
+from ._hashing import hash_strings, mix, mix_gather
+from ._intmap import IntIndex, factorize_int64
+from ._mining import ngram_ids, row_ids
+
+__all__ = [
+    "CacheBlock",
+    "Call",
+    "ConjunctionBlock",
+    "HeadNgramChannel",
+    "TokenBlock",
+    "UnaryBlock",
+    "block_features",
+]
+
+_PAD_HASHES = hash_strings(["\x02" + BOS, "\x03" + EOS])
+_KEY_LIMIT = 2**62
+
+
+class Table:
+    """Value ids of one channel for the rows of one call (see module docstring)."""
+
+    __slots__ = ("single", "indptr", "ids", "n_values", "n_real", "hashes")
+
+    def __init__(self, single, indptr, ids, n_values, n_real, hashes=None):
+        self.single = single  # int64 (n_rows,) value id or -1, or None (multi-valued)
+        self.indptr = indptr  # int64 (n_rows + 1,)
+        self.ids = ids  # int64, sorted within each row
+        self.n_values = n_values  # key space: real values (+ 2 pads if single)
+        self.n_real = n_real  # number of real (non-padding) values
+        self.hashes = hashes  # uint32 (n_values,) in hashing mode
+
+
+class Call:
+    """State of one ``fit``/``transform`` call: corpus, tables, vocabularies.
+
+    Parameters
+    ----------
+    corpus : Corpus
+    vocab : dict
+        Channel key -> ndarray of value strings.  Filled in ``"fit"`` mode,
+        read in ``"transform"`` mode, unused in ``"hash"`` mode.
+    mode : {"fit", "transform", "hash"}
+    margin : int, default=0
+        Largest ``|offset|`` of the conjunction blocks: the padding of the
+        extended positions on which conjunction patterns are computed.
+    """
+
+    def __init__(self, corpus, vocab, mode, margin=0):
+        self.corpus = corpus
+        self.vocab = vocab
+        self.mode = mode
+        self.margin = margin
+        self._tables = {}
+        self._index = {}
+        self._patterns = {}
+
+    def _value_index(self, key, values):
+        if self.mode == "transform":
+            try:
+                return self._index[key]
+            except KeyError:
+                vocab = self.vocab[key]
+                index = dict(zip(vocab.tolist(), range(len(vocab)), strict=True))
+                self._index[key] = index
+                return index
+        vocab = list(values)  # first-occurrence order: deterministic, no sort needed
+        if self.mode == "fit":
+            self.vocab[key] = np.asarray(vocab, dtype=object)
+        return dict(zip(vocab, range(len(vocab)), strict=True))
+
+    def table(self, channel) -> Table:
+        """The table of a per-type channel (cached by channel key)."""
+        key = channel.key
+        try:
+            return self._tables[key]
+        except KeyError:
+            pass
+        types, _ = self.corpus.column(channel.source)
+        n_types = len(types)
+        vals = channel.values(types)
+        if channel.single:
+            distinct = None
+            if self.mode != "transform":
+                distinct = dict.fromkeys(vals)
+                distinct.pop(None, None)
+            index = self._value_index(key, distinct)
+            V = len(index)
+            single = np.empty(n_types + 2, dtype=np.int64)
+            single[:n_types] = np.fromiter(
+                map(index.get, vals, repeat(-1)), dtype=np.int64, count=n_types
+            )
+            single[n_types] = V
+            single[n_types + 1] = V + 1
+            present = single >= 0
+            indptr = np.zeros(n_types + 3, dtype=np.int64)
+            np.cumsum(present, out=indptr[1:])
+            table = Table(single, indptr, single[present], V + 2, V)
+        else:
+            flat = list(chain.from_iterable(vals))
+            index = self._value_index(
+                key, None if self.mode == "transform" else dict.fromkeys(flat)
+            )
+            V = len(index)
+            lens = np.fromiter(map(len, vals), dtype=np.int64, count=n_types)
+            ids = np.fromiter(map(index.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
+            rows = np.repeat(np.arange(n_types, dtype=np.int64), lens)
+            known = ids >= 0
+            if not known.all():
+                rows, ids = rows[known], ids[known]
+            order = np.lexsort((ids, rows))
+            ids = ids[order]
+            indptr = np.zeros(n_types + 3, dtype=np.int64)
+            np.cumsum(np.bincount(rows, minlength=n_types + 2), out=indptr[1:])
+            table = Table(None, indptr, ids, V, V)
+        if self.mode == "hash":
+            table.hashes = hash_strings(sorted(index, key=index.__getitem__))
+            if channel.single:
+                table.hashes = np.concatenate([table.hashes, _PAD_HASHES])
+        self._tables[key] = table
+        return table
+
+    def token_table(self, channel) -> Table:
+        """The per-token table of a token-level channel (cached)."""
+        key = channel.key
+        try:
+            return self._tables[key]
+        except KeyError:
+            pass
+        indptr, ids = channel.token_values(self.corpus)
+        n = len(channel.classes)
+        table = Table(None, indptr, ids, n, n)
+        if self.mode == "hash":
+            table.hashes = hash_strings(channel.classes)
+        self._tables[key] = table
+        return table
+
+    def pattern(self, block):
+        """Factorized conjunction keys shared by the blocks of one pattern.
+
+        Blocks whose parts read the same channels at the same *relative*
+        offsets (``w[-1]&w[0]`` and ``w[0]&w[1]``) have key sequences that
+        are shifts of one another.  The keys are computed once, on the
+        extended (padded) positions, and factorized once; each block then
+        gathers its token ids at ``token_pos + min(offsets)``.
+
+        Returns
+        -------
+        uniq : ndarray of int64
+            Distinct keys of the pattern in this call.
+        ids : ndarray of int64, shape (n_tokens,)
+            Index into ``uniq`` of each token's key for ``block`` (-1: none).
+        """
+        margin = self.margin
+        if max(abs(k) for _, k in block.parts) > margin:
+            raise ValueError(f"offsets of {block.label!r} exceed the margin {margin}")
+        fit = self.mode == "fit"
+        cached = self._patterns.get(block.pattern_key)
+        if cached is None:
+            total, token_pos, _ = self.corpus.ext_layout(margin)
+            parts, radices = [], []
+            for ch, k in block.parts:
+                table = self.table(ch)
+                values = table.single[self.corpus.ext_types(ch.source, margin)]
+                r = k - block.base_offset
+                if r:
+                    # garbage past each sentence's padding is never gathered
+                    values = np.concatenate(
+                        [values[r:], np.full(min(r, total), -1, dtype=np.int64)]
+                    )
+                parts.append(values)
+                radices.append(table.n_values)
+            stages = [] if fit else block.stages
+            keys = combine_keys(parts, radices, stages, fit)
+            uniq, _, inverse = factorize_int64(keys)
+            cached = [uniq, inverse, stages, tuple(radices), token_pos, None]
+            self._patterns[block.pattern_key] = cached
+        uniq, inverse, stages, radices, token_pos, _ = cached
+        if fit:
+            block.stages = stages
+            block.radices = radices
+        return uniq, inverse[token_pos + block.base_offset]
+
+    def pattern_index(self, block) -> IntIndex:
+        """Hash index of the pattern's distinct keys in this call (cached)."""
+        cached = self._patterns[block.pattern_key]
+        if cached[5] is None:
+            cached[5] = IntIndex(cached[0])
+        return cached[5]
+
+    def single_ids(self, channel, k) -> np.ndarray:
+        """Value id of token ``i + k`` of a single-valued channel (pads included)."""
+        table = self.table(channel)
+        return table.single[self.corpus.shifted_types(channel.source, k)]
+
+
+def _value_name(vocab, k):
+    n = len(vocab)
+    if k < n:
+        return str(vocab[k])
+    return BOS if k == n else EOS
+
+
+class UnaryBlock:
+    """A per-type channel read at one offset: ``"<label>[<offset>]=<value>"``."""
+
+    def __init__(self, group, channel, offset):
+        self.group = group
+        self.channel = channel
+        self.offset = offset
+        self.label = f"{channel.label}[{offset}]"
+
+    def keys(self, call):
+        table = call.table(self.channel)
+        src = call.corpus.shifted_types(self.channel.source, self.offset)
+        return ("table", src, table.indptr, table.ids, table.n_values)
+
+    def hashes(self, call):
+        table = call.table(self.channel)
+        src = call.corpus.shifted_types(self.channel.source, self.offset)
+        seed = hash_strings([self.label])[0]
+        return ("table", src, table.indptr, mix(seed, table.hashes[table.ids]))
+
+    def names(self, vocab, keys):
+        values = vocab[self.channel.key]
+        return [f"{self.label}={_value_name(values, k)}" for k in keys.tolist()]
+
+
+class TokenBlock:
+    """A token-level channel (head-noun n-gram triggers) read at one offset."""
+
+    def __init__(self, group, channel, offset):
+        self.group = group
+        self.channel = channel
+        self.offset = offset
+        self.label = f"{channel.label}[{offset}]"
+
+    def keys(self, call):
+        table = call.token_table(self.channel)
+        src = call.corpus.shift_index(self.offset)
+        return ("table", src, table.indptr, table.ids, table.n_values)
+
+    def hashes(self, call):
+        table = call.token_table(self.channel)
+        src = call.corpus.shift_index(self.offset)
+        seed = hash_strings([self.label])[0]
+        return ("table", src, table.indptr, mix(seed, table.hashes[table.ids]))
+
+    def names(self, vocab, keys):
+        classes = self.channel.classes
+        return [f"{self.label}={classes[k]}" for k in keys.tolist()]
+
+
+class ConjunctionBlock:
+    """Values of single-valued channels at several offsets joined into one feature.
+
+    Keys are mixed-radix numbers over the parts' value ids (radix = the
+    part's number of values incl. padding).  If the next digit would
+    overflow 62 bits, the partial keys seen in ``fit`` are compressed to
+    their rank (the sorted table is kept in ``stages`` for ``transform``).
+    """
+
+    def __init__(self, group, parts):
+        self.group = group
+        self.parts = tuple(parts)  # (channel, offset) pairs
+        self.label = "&".join(f"{ch.label}[{k}]" for ch, k in self.parts)
+        self.base_offset = min(k for _, k in self.parts)
+        self.pattern_key = tuple((ch.key, k - self.base_offset) for ch, k in self.parts)
+        self.stages = []
+        self.radices = None
+
+    def keys(self, call):
+        uniq, ids = call.pattern(self)
+        return ("pattern", uniq, ids)
+
+    def hashes(self, call):
+        h = np.full(call.corpus.n_tokens, hash_strings([self.label])[0], dtype=np.uint32)
+        valid = np.ones(call.corpus.n_tokens, dtype=bool)
+        for ch, k in self.parts:
+            mix_gather(h, call.single_ids(ch, k), call.table(ch).hashes, valid)
+        return ("direct", h, valid)
+
+    def decode(self, keys):
+        """Value ids of each part for an array of keys: list of int64 arrays."""
+        keys = np.asarray(keys, dtype=np.int64)
+        radices = self.radices
+        # replay the compression decisions of keys()
+        boundaries = []
+        span = radices[0]
+        for j, r in enumerate(radices[1:], start=1):
+            if span * r >= _KEY_LIMIT:
+                table = self.stages[len(boundaries)]
+                boundaries.append(j)
+                span = max(len(table), 1)
+            span *= r
+        out = [None] * len(radices)
+        stage = len(boundaries)
+        for j in range(len(radices) - 1, 0, -1):
+            keys, out[j] = np.divmod(keys, radices[j])
+            if boundaries and boundaries[stage - 1] == j:
+                stage -= 1
+                keys = self.stages[stage][keys]
+        out[0] = keys
+        return out
+
+    def names(self, vocab, keys):
+        parts = self.decode(keys)
+        columns = []
+        for (ch, _), ids in zip(self.parts, parts, strict=True):
+            values = vocab[ch.key]
+            columns.append([_value_name(values, k) for k in ids.tolist()])
+        return [f"{self.label}={'|'.join(vals)}" for vals in zip(*columns, strict=True)]
+
+
+class CacheBlock:
+    """Word cache: "one of the words at offsets ``window`` is W", deduplicated."""
+
+    def __init__(self, group, channel, side, window, label):
+        self.group = group
+        self.channel = channel
+        self.side = side
+        self.window = window
+        self.label = label
+
+    def _offsets(self):
+        if self.side == "left":
+            return range(-self.window, 1)
+        return range(1, self.window + 1)
+
+    def _token_table(self, call):
+        table = call.table(self.channel)
+        V = table.n_real
+        n = call.corpus.n_tokens
+        cols = []
+        for k in self._offsets():
+            ids = call.single_ids(self.channel, k)
+            cols.append(np.where(ids < V, ids, -1))
+        win = np.sort(np.stack(cols, axis=1), axis=1)
+        keep = win >= 0
+        keep[:, 1:] &= win[:, 1:] != win[:, :-1]
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(keep.sum(axis=1), out=indptr[1:])
+        return table, indptr, win[keep]
+
+    def keys(self, call):
+        table, indptr, ids = self._token_table(call)
+        src = np.arange(call.corpus.n_tokens, dtype=np.int64)
+        return ("table", src, indptr, ids, table.n_real)
+
+    def hashes(self, call):
+        table, indptr, ids = self._token_table(call)
+        src = np.arange(call.corpus.n_tokens, dtype=np.int64)
+        seed = hash_strings([self.label])[0]
+        return ("table", src, indptr, mix(seed, table.hashes[ids]))
+
+    def names(self, vocab, keys):
+        values = vocab[self.channel.key]
+        return [f"{self.label}={values[k]}" for k in keys.tolist()]
+
+
+def combine_keys(parts, radices, stages, fit):
+    """Mixed-radix keys of value-id arrays (-1 where any part is -1).
+
+    When the next digit would overflow 62 bits the partial keys are replaced
+    by their rank in a sorted table: built from the data (and appended to
+    ``stages``) when ``fit``, read from ``stages`` otherwise.
+    """
+    key = parts[0].copy()
+    span = radices[0]
+    stage = 0
+    for part, r in zip(parts[1:], radices[1:], strict=True):
+        if span * r >= _KEY_LIMIT:
+            if fit:
+                stages.append(np.unique(key[key >= 0]))
+            table = stages[stage]
+            stage += 1
+            key = _lookup(table, key)
+            span = max(len(table), 1)
+        ok = (key >= 0) & (part >= 0)
+        key = np.where(ok, key * r + part, -1)
+        span *= r
+    return key
+
+
+def _lookup(sorted_keys, keys):
+    """Rank of each key in ``sorted_keys``; -1 if absent (or key negative)."""
+    if sorted_keys.size == 0:
+        return np.full(keys.shape, -1, dtype=np.int64)
+    pos = np.searchsorted(sorted_keys, keys)
+    pos_c = np.minimum(pos, sorted_keys.size - 1)
+    found = (sorted_keys[pos_c] == keys) & (keys >= 0)
+    return np.where(found, pos_c, -1).astype(np.int64)
+
+
+class HeadNgramChannel:
+    """Token-level channel: classes of the head-noun n-gram ending at a token.
+
+    Parameters
+    ----------
+    group : str
+    n : int
+    triggers : sequence of (tuple of str, str)
+        Mined ``(words, class)`` pairs.
+    lowercase : bool
+    label : str
+    """
+
+    def __init__(self, group, n, triggers, lowercase, label):
+        self.group = group
+        self.n = n
+        self.triggers = tuple((tuple(w), c) for w, c in triggers)
+        self.lowercase = lowercase
+        self.label = label
+        self.classes = tuple(sorted({c for _, c in self.triggers}))
+
+    @property
+    def key(self):
+        return ("HeadNgramChannel", self.group)
+
+    def token_values(self, corpus):
+        """Per-token CSR ``(indptr, class ids)`` of the triggers ending there."""
+        types, ids = corpus.column("word")
+        if self.lowercase:
+            words, low = factorize([t.lower() for t in types])
+            tok = low[ids]
+        else:
+            words, tok = types, ids
+        n_tok = corpus.n_tokens
+        index = {w: i for i, w in enumerate(words)}
+        cls_index = {c: i for i, c in enumerate(self.classes)}
+        trig_rows, trig_cls = [], []
+        for ws, c in self.triggers:
+            row = [index.get(w, -1) for w in ws]
+            if min(row) >= 0:
+                trig_rows.append(row)
+                trig_cls.append(cls_index[c])
+        indptr = np.zeros(n_tok + 1, dtype=np.int64)
+        if not trig_rows or n_tok == 0:
+            return indptr, np.zeros(0, dtype=np.int64)
+        mat, valid = ngram_ids(corpus, tok, self.n)
+        both = np.concatenate([mat, np.asarray(trig_rows, dtype=np.int64)])
+        keys = row_ids(both, len(words))
+        tok_keys, trig_keys = keys[:n_tok], keys[n_tok:]
+        trig_cls = np.asarray(trig_cls, dtype=np.int64)
+        order = np.lexsort((trig_cls, trig_keys))
+        trig_keys, trig_cls = trig_keys[order], trig_cls[order]
+        left = np.searchsorted(trig_keys, tok_keys, side="left")
+        right = np.searchsorted(trig_keys, tok_keys, side="right")
+        counts = np.where(valid, right - left, 0)
+        np.cumsum(counts, out=indptr[1:])
+        total = int(indptr[-1])
+        pos = np.repeat(left - indptr[:-1], counts) + np.arange(total, dtype=np.int64)
+        return indptr, trig_cls[pos]
+
+
+def _compress_table(indptr, cols):
+    """Drop negative entries of a CSR table."""
+    keep = cols >= 0
+    if keep.all():
+        return indptr, cols
+    n_rows = indptr.size - 1
+    rows = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(indptr))
+    new = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[keep], minlength=n_rows), out=new[1:])
+    return new, cols[keep]
+
+
+def block_features(block, call, *, min_count=1, base=0, n_features=None):
+    """Compute one block's features for the assembler.
+
+    In ``"fit"`` mode the block's vocabulary is selected (``block.kept``,
+    the keys seen on at least ``min_count`` tokens: sorted for table blocks,
+    in order of first occurrence for conjunction patterns) and its first
+    column set to ``base``; in ``"transform"`` mode the fitted vocabulary is
+    used; in ``"hash"`` mode columns are ``hash % n_features``.
+
+    Returns
+    -------
+    tuple
+        ``("table", src, indptr, cols)`` or ``("direct", cols)`` with int32
+        columns.
+    """
+    if call.mode == "hash":
+        out = block.hashes(call)
+        if out[0] == "table":
+            _, src, indptr, h = out
+            return ("table", src, indptr, (h % np.uint32(n_features)).astype(np.int32))
+        _, h, valid = out
+        cols = (h % np.uint32(n_features)).astype(np.int32)
+        cols[~valid] = -1
+        return ("direct", cols)
+
+    out = block.keys(call)
+    if out[0] == "table":
+        _, src, indptr, keys, n_keys = out
+        if call.mode == "fit":
+            row_counts = np.bincount(src[src >= 0], minlength=indptr.size - 1)
+            weights = np.repeat(row_counts, np.diff(indptr)).astype(np.float64)
+            counts = np.bincount(keys, weights=weights, minlength=n_keys)
+            block.kept = np.flatnonzero(counts >= min_count).astype(np.int64)
+            block.base = base
+        lut = np.full(n_keys, -1, dtype=np.int32)
+        lut[block.kept] = block.base + np.arange(block.kept.size, dtype=np.int32)
+        indptr, cols = _compress_table(indptr, lut[keys])
+        return ("table", src, indptr, cols)
+
+    if out[0] == "pattern":
+        _, uniq, ids = out  # token i has key uniq[ids[i]]
+        col_of = np.full(uniq.size + 1, -1, dtype=np.int32)  # last slot: no key
+        if call.mode == "fit":
+            # columns in order of first occurrence (no sort needed: one column
+            # per token and block, so rows stay sorted)
+            counts = np.bincount(ids[ids >= 0], minlength=uniq.size)
+            selected = np.flatnonzero(counts >= min_count)
+            block.kept = uniq[selected]
+            block.base = base
+            col_of[selected] = base + np.arange(selected.size, dtype=np.int32)
+        else:
+            # where each fitted key of the block occurs among this call's keys
+            pos = call.pattern_index(block).get(block.kept)
+            hit = np.flatnonzero(pos >= 0)
+            col_of[pos[hit]] = block.base + hit.astype(np.int32)
+        return ("direct", col_of[ids])
+
+    raise ValueError(f"unknown key form {out[0]!r} from block {block.label!r}")

@@ -1,0 +1,205 @@
+"""Features mined from labelled training data (Zhou & Su 2004).
+
+* Head-noun triggers: n-grams that end training entities of class ``c``
+  often enough (``min_count``) and reliably enough (``min_precision`` =
+  entity-final occurrences of class ``c`` / all occurrences).
+* Affix patterns: prefixes/suffixes whose tokens fall inside entities of
+  one class (``min_purity``), frequent enough (``min_count``), ranked by
+  frequency x purity.
+
+All counting is vectorised over type and token ids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..schemes import labels_to_spans
+
+__all__ = ["entity_spans", "mine_affix_patterns", "mine_head_nouns", "row_ids"]
+
+
+def entity_spans(y, offsets, scheme):
+    """Entity spans of ``y`` as flat token positions.
+
+    Returns
+    -------
+    classes : list of str
+        Sorted entity types.
+    starts, ends, cls : ndarray of int64
+        Half-open span ``[starts[j], ends[j])`` in flattened token
+        positions, with class index ``cls[j]`` into ``classes``.
+    """
+    starts, ends, types = [], [], []
+    for i, labels in enumerate(y):
+        base = int(offsets[i])
+        for t, s, e in labels_to_spans(labels, scheme):
+            starts.append(base + s)
+            ends.append(base + e)
+            types.append(t)
+    classes = sorted(set(types))
+    index = {c: i for i, c in enumerate(classes)}
+    cls = np.fromiter((index[t] for t in types), dtype=np.int64, count=len(types))
+    return (
+        classes,
+        np.asarray(starts, dtype=np.int64),
+        np.asarray(ends, dtype=np.int64),
+        cls,
+    )
+
+
+def row_ids(mat: np.ndarray, radix: int) -> np.ndarray:
+    """One int64 id per row of a non-negative int matrix; equal rows, equal ids.
+
+    Uses mixed-radix arithmetic, compressing with ``np.unique`` whenever the
+    next digit would overflow 62 bits.  Ids are only comparable within one
+    call.
+    """
+    n, m = mat.shape
+    if m == 0:
+        return np.zeros(n, dtype=np.int64)
+    key = mat[:, 0].astype(np.int64)
+    span = radix
+    for j in range(1, m):
+        if span * radix >= 2**62:
+            uniq, key = np.unique(key, return_inverse=True)
+            key = key.astype(np.int64).reshape(-1)
+            span = max(len(uniq), 1)
+        key = key * radix + mat[:, j]
+        span *= radix
+    return key
+
+
+def _lower_ids(corpus, lowercase):
+    types, ids = corpus.column("word")
+    if lowercase:
+        from ._corpus import factorize
+
+        low_types, low_of_type = factorize([t.lower() for t in types])
+        return low_types, low_of_type[ids]
+    return types, ids
+
+
+def ngram_ids(corpus, tok, n):
+    """``(n_tokens, n)`` matrix of the ids ending at each token, and a validity mask."""
+    cols = []
+    valid = np.ones(corpus.n_tokens, dtype=bool)
+    for k in range(-(n - 1), 1):
+        idx = corpus.shift_index(k)
+        inside = idx >= 0
+        valid &= inside
+        cols.append(np.where(inside, tok[np.maximum(idx, 0)], 0))
+    return np.stack(cols, axis=1) if cols else np.zeros((corpus.n_tokens, 0), np.int64), valid
+
+
+def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase):
+    """Mine head-noun n-gram triggers.
+
+    Parameters
+    ----------
+    corpus : Corpus
+    spans : tuple
+        Output of :func:`entity_spans`.
+    n : int
+        Length of the head n-gram (the last ``n`` words of an entity).
+    min_count : int
+        Minimum number of training entities of the class it ends.
+    min_precision : float
+        Minimum share of the n-gram's occurrences that end an entity of
+        that class.
+    lowercase : bool
+
+    Returns
+    -------
+    list of (tuple of str, str)
+        ``(words, class)`` pairs, sorted.
+    """
+    classes, starts, ends, cls = spans
+    words, tok = _lower_ids(corpus, lowercase)
+    mat, valid = ngram_ids(corpus, tok, n)
+    keys = row_ids(mat, max(len(words), 1))
+    keys[~valid] = -1
+    long_enough = (ends - starts) >= n
+    end_pos = ends[long_enough] - 1
+    head_keys = keys[end_pos]
+    head_cls = cls[long_enough]
+    if head_keys.size == 0:
+        return []
+    occ_keys, occ_counts = np.unique(keys[keys >= 0], return_counts=True)
+    n_cls = len(classes)
+    pair, pair_counts = np.unique(head_keys * n_cls + head_cls, return_counts=True)
+    pair_key, pair_cls = np.divmod(pair, n_cls)
+    occ = occ_counts[np.searchsorted(occ_keys, pair_key)]
+    keep = (pair_counts >= min_count) & (pair_counts >= min_precision * occ)
+    # a position where each kept key occurs as an entity head, to spell it
+    first_pos = {}
+    for k, p in zip(head_keys.tolist(), end_pos.tolist(), strict=True):
+        first_pos.setdefault(k, p)
+    out = []
+    for k, c in zip(pair_key[keep].tolist(), pair_cls[keep].tolist(), strict=True):
+        p = first_pos[k]
+        out.append((tuple(words[t] for t in tok[p - n + 1 : p + 1]), classes[c]))
+    return sorted(out)
+
+
+def mine_affix_patterns(
+    corpus, spans, lengths, types, min_count, min_purity, max_affixes, lowercase
+):
+    """Mine class-indicative affixes.
+
+    Candidates are the prefixes/suffixes of length ``lengths`` strictly
+    shorter than the (lower-cased) word.  For candidate ``a``, ``N(a)`` is
+    the number of training tokens carrying it and ``n(a, c)`` the number of
+    those inside an entity of class ``c``; purity is ``max_c n(a, c) /
+    N(a)``.  Candidates with ``N(a) >= min_count`` and purity
+    ``>= min_purity`` are ranked by ``N(a) * purity`` (ties by name) and
+    the first ``max_affixes`` are kept.
+
+    Returns
+    -------
+    list of str
+        ``"pre:<affix>"`` / ``"suf:<affix>"``, best first.
+    """
+    classes, starts, ends, cls = spans
+    words, tok = _lower_ids(corpus, lowercase)
+    n_cls = len(classes)
+    tok_cls = np.zeros(corpus.n_tokens, dtype=np.int64)  # 0: outside, c+1: class c
+    if starts.size:
+        lengths_ = ends - starts
+        pos = np.repeat(starts, lengths_) + (
+            np.arange(int(lengths_.sum())) - np.repeat(np.cumsum(lengths_) - lengths_, lengths_)
+        )
+        tok_cls[pos] = np.repeat(cls + 1, lengths_)
+    type_cls = np.bincount(tok * (n_cls + 1) + tok_cls, minlength=len(words) * (n_cls + 1)).reshape(
+        len(words), n_cls + 1
+    )
+
+    affix_index = {}
+    rows, cols = [], []
+    for t, w in enumerate(words):
+        for n in lengths:
+            if len(w) > n:
+                if "prefix" in types:
+                    a = "pre:" + w[:n]
+                    rows.append(t)
+                    cols.append(affix_index.setdefault(a, len(affix_index)))
+                if "suffix" in types:
+                    a = "suf:" + w[-n:]
+                    rows.append(t)
+                    cols.append(affix_index.setdefault(a, len(affix_index)))
+    if not affix_index or n_cls == 0:
+        return []
+    names = list(affix_index)
+    A = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(words), len(names)))
+    A.sum_duplicates()
+    A.data[:] = 1.0
+    counts = np.asarray(A.T @ type_cls)  # (n_affixes, n_cls + 1)
+    total = counts.sum(axis=1)
+    best = counts[:, 1:].max(axis=1)
+    ok = (total >= min_count) & (best >= min_purity * total) & (total > 0)
+    idx = np.flatnonzero(ok)
+    purity = best[idx] / total[idx]
+    score = total[idx] * purity
+    order = sorted(range(len(idx)), key=lambda j: (-score[j], names[idx[j]]))
+    return [names[idx[j]] for j in order[:max_affixes]]

@@ -1,0 +1,196 @@
+"""``SentenceFeatures``: the sparse token-feature matrix of a list of sentences."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["SentenceFeatures"]
+
+
+class SentenceFeatures:
+    """Token features of a list of sentences, stacked into one CSR matrix.
+
+    Row ``j`` of :attr:`matrix` is one token; sentence ``i`` occupies rows
+    ``offsets[i]:offsets[i + 1]``.  A sequence model computes all emission
+    scores at once as ``features.matrix @ W`` and splits them by
+    :attr:`offsets`.
+
+    The object behaves as a sequence of sentences: ``len()`` is the number
+    of sentences and indexing with an int, a slice, or an integer or
+    boolean array of sentence indices returns a new ``SentenceFeatures``
+    (so sklearn's model-selection utilities can split it by sentence; for
+    them :attr:`shape` is ``(n_sentences,)``).
+
+    Parameters
+    ----------
+    matrix : scipy.sparse matrix of shape (n_tokens, n_features)
+        Converted to ``csr_matrix`` if needed (no copy when it already is).
+    offsets : array-like of int of shape (n_sentences + 1,)
+        Non-decreasing, ``offsets[0] == 0`` and ``offsets[-1] == n_tokens``.
+
+    Attributes
+    ----------
+    matrix : scipy.sparse.csr_matrix of shape (n_tokens, n_features)
+    offsets : ndarray of int64 of shape (n_sentences + 1,)
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> f = SentenceFeatures(sp.identity(5, format="csr"), [0, 2, 5])
+    >>> len(f), f.lengths.tolist(), f.n_features
+    (2, [2, 3], 5)
+    >>> f[1].matrix.toarray().tolist()
+    [[0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0]]
+    """
+
+    __slots__ = ("matrix", "offsets")
+
+    def __init__(self, matrix, offsets):
+        if not sp.issparse(matrix) or matrix.ndim != 2:
+            raise TypeError(
+                f"matrix must be a 2-D scipy sparse matrix, got {type(matrix).__name__}"
+            )
+        if not isinstance(matrix, sp.csr_matrix):
+            matrix = sp.csr_matrix(matrix)
+        offsets = np.asarray(offsets)
+        if offsets.ndim != 1 or offsets.size == 0 or not np.issubdtype(offsets.dtype, np.integer):
+            raise ValueError("offsets must be a non-empty 1-D integer array")
+        offsets = offsets.astype(np.int64, copy=False)
+        if offsets[0] != 0 or offsets[-1] != matrix.shape[0] or np.any(np.diff(offsets) < 0):
+            raise ValueError(
+                f"offsets must be non-decreasing from 0 to n_tokens={matrix.shape[0]}, "
+                f"got {offsets[0]}..{offsets[-1]}"
+            )
+        self.matrix = matrix
+        self.offsets = offsets
+
+    # -- sizes ---------------------------------------------------------------
+
+    def __len__(self):
+        return self.offsets.size - 1
+
+    @property
+    def n_sentences(self) -> int:
+        """Number of sentences."""
+        return self.offsets.size - 1
+
+    @property
+    def n_tokens(self) -> int:
+        """Number of tokens (rows of :attr:`matrix`)."""
+        return self.matrix.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        """Number of feature columns."""
+        return self.matrix.shape[1]
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Sentence lengths, int64 array of shape (n_sentences,)."""
+        return np.diff(self.offsets)
+
+    @property
+    def shape(self) -> tuple[int]:
+        """``(n_sentences,)``: the sample axis as sklearn's utilities see it."""
+        return (self.n_sentences,)
+
+    # -- access --------------------------------------------------------------
+
+    def sentence(self, i: int) -> sp.csr_matrix:
+        """The ``(length_i, n_features)`` feature matrix of sentence ``i``."""
+        i = self._check_int(i)
+        return self.matrix[self.offsets[i] : self.offsets[i + 1]]
+
+    def _check_int(self, i):
+        n = len(self)
+        i = int(i)
+        if not -n <= i < n:
+            raise IndexError(f"sentence index {i} out of range for {n} sentences")
+        return i + n if i < 0 else i
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            # sklearn's _safe_indexing uses X[key, ...]
+            if len(key) == 2 and key[1] is Ellipsis:
+                key = key[0]
+            else:
+                raise IndexError("SentenceFeatures takes one index (of sentences)")
+        if isinstance(key, numbers.Integral) and not isinstance(key, bool):
+            i = self._check_int(key)
+            return self._take_range(i, i + 1)
+        if isinstance(key, slice):
+            start, stop, step = key.indices(len(self))
+            if step == 1:
+                return self._take_range(start, max(start, stop))
+            return self._take(np.arange(start, stop, step, dtype=np.int64))
+        idx = np.asarray(key)
+        if idx.dtype == bool:
+            if idx.shape != (len(self),):
+                raise IndexError(f"boolean index has shape {idx.shape}, expected ({len(self)},)")
+            return self._take(np.flatnonzero(idx))
+        if idx.size == 0:
+            idx = idx.astype(np.int64)
+        if idx.ndim != 1 or not np.issubdtype(idx.dtype, np.integer):
+            raise IndexError(
+                "SentenceFeatures can be indexed by an int, a slice, or a 1-D integer or "
+                f"boolean array, got {key!r:.80}"
+            )
+        n = len(self)
+        if idx.size and (idx.min() < -n or idx.max() >= n):
+            raise IndexError(f"sentence index out of range for {n} sentences")
+        return self._take(np.where(idx < 0, idx + n, idx).astype(np.int64))
+
+    def _take_range(self, start, stop):
+        lo, hi = self.offsets[start], self.offsets[stop]
+        return SentenceFeatures(self.matrix[lo:hi], self.offsets[start : stop + 1] - lo)
+
+    def _take(self, idx):
+        lengths = self.lengths[idx]
+        offsets = np.zeros(idx.size + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        rows = np.repeat(self.offsets[idx] - offsets[:-1], lengths) + np.arange(
+            offsets[-1], dtype=np.int64
+        )
+        return SentenceFeatures(self.matrix[rows], offsets)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self._take_range(i, i + 1)
+
+    @classmethod
+    def concatenate(cls, parts):
+        """Stack several ``SentenceFeatures`` with the same number of features."""
+        parts = list(parts)
+        if not parts:
+            raise ValueError("need at least one SentenceFeatures to concatenate")
+        widths = {p.n_features for p in parts}
+        if len(widths) != 1:
+            raise ValueError(f"cannot concatenate features of different widths {sorted(widths)}")
+        matrix = sp.vstack([p.matrix for p in parts], format="csr")
+        offsets = np.concatenate(
+            [[0]] + [p.offsets[1:] + base for p, base in zip(parts, _bases(parts), strict=True)]
+        )
+        return cls(matrix, offsets)
+
+    def __repr__(self):
+        return (
+            f"SentenceFeatures(n_sentences={len(self)}, n_tokens={self.n_tokens}, "
+            f"n_features={self.n_features}, nnz={self.matrix.nnz})"
+        )
+
+    def __getstate__(self):
+        return {"matrix": self.matrix, "offsets": self.offsets}
+
+    def __setstate__(self, state):
+        self.matrix = state["matrix"]
+        self.offsets = state["offsets"]
+
+
+def _bases(parts):
+    base = 0
+    for p in parts:
+        yield base
+        base += p.n_tokens

@@ -1,0 +1,364 @@
+"""Token shape functions: word class, orthographic flags, word formation.
+
+Every function here maps one token string to its feature value(s) and is
+deterministic and context free, so :class:`~skbioner.features.TokenFeaturizer`
+calls it once per distinct word type.  They are public because a
+per-token dict featurizer (as sklearn-crfsuite users write them) can reuse
+them to get exactly the same values.
+
+Character classes follow Python's ``str`` methods: a character is
+*upper* if ``c.isupper()``, *lower* if ``c.islower()``, a *digit* if
+``c.isdigit()``, and *other* otherwise (punctuation, symbols, uncased
+letters).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = [
+    "GREEK_LETTERS",
+    "ORTHOGRAPHIC_FLAGS",
+    "WORD_FORMATION_PATTERNS",
+    "brief_word_class",
+    "has_greek_letter",
+    "is_roman_numeral",
+    "length_bucket",
+    "length_bucket_labels",
+    "orthographic_flags",
+    "word_class",
+    "word_formation",
+]
+
+#: Greek letter names recognised by :func:`has_greek_letter`.
+GREEK_LETTERS = (
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+    "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau",
+    "upsilon", "phi", "chi", "psi", "omega",
+)  # fmt: skip
+
+# Longest names first so that "epsilon" is not read as "psi" + rest, etc.
+_NAMES = sorted(GREEK_LETTERS, key=len, reverse=True)
+# A lower-case or capitalised name: after the start, a non-letter or an
+# upper-case letter ("NF-kappaB", "Ikappa", "PKCbeta"); before the end or
+# anything but a lower-case letter ("kappaB", "betaII", "alpha1").
+_GREEK_MIXED = "|".join(f"[{n[0].upper()}{n[0]}]{n[1:]}" for n in _NAMES)
+# An all-capitals name must be a whole letter run ("TNF-ALPHA", not "CHIP").
+_GREEK_UPPER = "|".join(n.upper() for n in _NAMES)
+_GREEK_RE = re.compile(
+    rf"(?:(?<![A-Za-z])|(?<=[A-Z]))(?:{_GREEK_MIXED})(?![a-z])"
+    rf"|(?<![A-Za-z])(?:{_GREEK_UPPER})(?![A-Za-z])"
+    r"|[\u0391-\u03a9\u03b1-\u03c9]"
+)
+_GREEK_WHOLE_RE = re.compile(rf"(?:{'|'.join(_NAMES)}|[\u0391-\u03a9\u03b1-\u03c9])", re.IGNORECASE)
+
+_ROMAN_UPPER_RE = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+_ROMAN_CHARS = frozenset("IVXLCDMivxlcdm")
+_REAL_RE = re.compile(r"[-+]?(?:[0-9]+(?:[.,][0-9]+)+|[.,][0-9]+)")
+_BRACKETS = frozenset("()[]{}")
+
+#: Orthographic flags of :func:`orthographic_flags`, in output order.
+ORTHOGRAPHIC_FLAGS = (
+    "InitCap", "AllCaps", "MixedCaps", "CapsAndDigits", "HasDigit", "SingleDigit",
+    "TwoDigits", "FourDigits", "NaturalNumber", "AlphaNumeric", "Punctuation", "SingleChar",
+    "RealNumber", "HasDash", "HasSlash", "Bracket", "Greek", "Roman",
+)  # fmt: skip
+
+_ASCII_CLASS = {}
+for _c in range(128):
+    _ch = chr(_c)
+    _ASCII_CLASS[_c] = (
+        "A" if _ch.isupper() else "a" if _ch.islower() else "0" if _ch.isdigit() else "_"
+    )
+del _c, _ch
+_RUNS_RE = re.compile(r"(.)\1+")
+
+
+def word_class(token: str) -> str:
+    """Map every character to ``A`` (upper), ``a`` (lower), ``0`` (digit) or ``_``.
+
+    Parameters
+    ----------
+    token : str
+
+    Returns
+    -------
+    str
+        A string of the same length as ``token``.
+
+    Examples
+    --------
+    >>> word_class("NF-kappa")
+    'AA_aaaaa'
+    >>> word_class("IL-2")
+    'AA_0'
+    """
+    if token.isascii():
+        return token.translate(_ASCII_CLASS)
+    return "".join(
+        "A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else "_" for c in token
+    )
+
+
+def brief_word_class(token: str) -> str:
+    """:func:`word_class` with runs of the same class collapsed to one character.
+
+    Examples
+    --------
+    >>> brief_word_class("NF-kappa")
+    'A_a'
+    >>> brief_word_class("p53")
+    'a0'
+    """
+    return _collapse_runs(word_class(token))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _collapse_runs(wc: str) -> str:
+    return _RUNS_RE.sub(r"\1", wc)
+
+
+def has_greek_letter(token: str) -> bool:
+    """Whether ``token`` is or contains a Greek letter (name or character).
+
+    A name matches in lower case, capitalised, or in capitals
+    (case-insensitive in that sense) when it stands as a part of the token:
+    it starts the token or follows a non-letter or an upper-case letter, and
+    is not followed by a lower-case letter (``"alpha"``, ``"TNF-alpha"``,
+    ``"NF-kappaB"``, ``"IkappaBalpha"``, ``"PKCbeta"``).  An all-capitals
+    name must be a whole run of letters (``"TNF-ALPHA"``).  This keeps the
+    short names out of ordinary words (``"mutation"``, ``"spin"``,
+    ``"toxin"``, ``"Betamethasone"``).  Greek characters (``"α"``) match too.
+
+    Examples
+    --------
+    >>> has_greek_letter("NF-kappaB"), has_greek_letter("mutation")
+    (True, False)
+    """
+    return _GREEK_RE.search(token) is not None
+
+
+def is_roman_numeral(token: str) -> bool:
+    """Whether ``token`` is a well-formed Roman numeral (all upper or all lower case).
+
+    Examples
+    --------
+    >>> is_roman_numeral("VIII"), is_roman_numeral("iv"), is_roman_numeral("mild")
+    (True, True, False)
+    """
+    if not token or not _ROMAN_CHARS.issuperset(token):
+        return False
+    if token.isupper():
+        return _ROMAN_UPPER_RE.fullmatch(token) is not None
+    if token.islower():
+        return _ROMAN_UPPER_RE.fullmatch(token.upper()) is not None
+    return False
+
+
+def orthographic_flags(token: str) -> tuple[str, ...]:
+    """The orthographic flags (Settles 2004; Chan, Lam & Yu 2007) a token has.
+
+    A token's flags are returned in the order of :data:`ORTHOGRAPHIC_FLAGS`
+    (upper/lower/digit as in :func:`word_class`):
+
+    ``InitCap``
+        First character upper case.
+    ``AllCaps``
+        Only upper-case letters.
+    ``MixedCaps``
+        Only letters, some lower case, and an upper-case letter after the
+        first character (``"IkappaB"``, ``"pRb"``).
+    ``CapsAndDigits``
+        Only upper-case letters and digits, at least one of each (``"IL2"``).
+    ``HasDigit``, ``SingleDigit``, ``TwoDigits``, ``FourDigits``, ``NaturalNumber``
+        Contains a digit; exactly one, two, four digits; only digits.
+    ``AlphaNumeric``
+        Only letters and digits, at least one of each.
+    ``Punctuation``
+        Only *other* characters (no letter, no digit).
+    ``SingleChar``
+        One letter.
+    ``RealNumber``
+        Optional sign, digits with ``.`` or ``,`` separated groups
+        (``"1.5"``, ``"-0.25"``, ``".5"``, ``"1,000"``).
+    ``HasDash``, ``HasSlash``
+        Contains ``-``, ``/``.
+    ``Bracket``
+        One of ``( ) [ ] { }``.
+    ``Greek``
+        :func:`has_greek_letter`.
+    ``Roman``
+        :func:`is_roman_numeral`.
+
+    Parameters
+    ----------
+    token : str
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> orthographic_flags("IL-2")
+    ('InitCap', 'HasDigit', 'HasDash')
+    >>> orthographic_flags("1.5")
+    ('HasDigit', 'RealNumber')
+    >>> orthographic_flags("NF-kappaB")
+    ('InitCap', 'HasDash', 'Greek')
+    """
+    wc = word_class(token)
+    flags = _class_flags(wc)
+    extra = ()
+    if "0" in wc and ("." in token or "," in token) and _REAL_RE.fullmatch(token) is not None:
+        extra += ("RealNumber",)
+    if "-" in token:
+        extra += ("HasDash",)
+    if "/" in token:
+        extra += ("HasSlash",)
+    if token in _BRACKETS:
+        extra += ("Bracket",)
+    if _GREEK_RE.search(token) is not None:
+        extra += ("Greek",)
+    if is_roman_numeral(token):
+        extra += ("Roman",)
+    return flags + extra if extra else flags
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _class_flags(wc: str) -> tuple[str, ...]:
+    """The flags of :func:`orthographic_flags` that depend on the word class only."""
+    classes = set(wc)
+    flags = []
+    if wc[:1] == "A":
+        flags.append("InitCap")
+    if classes == {"A"}:
+        flags.append("AllCaps")
+    if classes == {"A", "a"} and "A" in wc[1:]:
+        flags.append("MixedCaps")
+    if classes == {"A", "0"}:
+        flags.append("CapsAndDigits")
+    if "0" in classes:
+        flags.append("HasDigit")
+        if classes == {"0"}:
+            n = len(wc)
+            if n == 1:
+                flags.append("SingleDigit")
+            elif n == 2:
+                flags.append("TwoDigits")
+            elif n == 4:
+                flags.append("FourDigits")
+            flags.append("NaturalNumber")
+        if len(classes) > 1 and "_" not in classes:
+            flags.append("AlphaNumeric")
+    if classes == {"_"}:
+        flags.append("Punctuation")
+    if wc == "A" or wc == "a":
+        flags.append("SingleChar")
+    return tuple(flags)
+
+
+_FORMATION_RULES = (
+    ("Comma", lambda t, wc: t == ","),
+    ("Dot", lambda t, wc: t == "."),
+    ("Hyphen", lambda t, wc: t == "-"),
+    ("Slash", lambda t, wc: t == "/"),
+    ("OpenBracket", lambda t, wc: t in ("(", "[", "{")),
+    ("CloseBracket", lambda t, wc: t in (")", "]", "}")),
+    ("Punctuation", lambda t, wc: set(wc) == {"_"}),
+    ("OneDigit", lambda t, wc: wc == "0"),
+    ("Digits", lambda t, wc: set(wc) == {"0"}),
+    ("DigitCommaDigit", lambda t, wc: re.fullmatch(r"[0-9]+(?:,[0-9]+)+", t) is not None),
+    ("DigitDotDigit", lambda t, wc: re.fullmatch(r"[0-9]+(?:\.[0-9]+)+", t) is not None),
+    ("Greek", lambda t, wc: _GREEK_WHOLE_RE.fullmatch(t) is not None),
+    (
+        "RomanDigit",
+        lambda t, wc: t.isupper() and t not in ("C", "D", "L", "M") and is_roman_numeral(t),
+    ),
+    ("ATCGSequence", lambda t, wc: len(t) >= 4 and set(t) <= set("ACGTU")),
+    ("OneCap", lambda t, wc: wc == "A"),
+    ("TwoCaps", lambda t, wc: wc == "AA"),
+    ("AllCaps", lambda t, wc: set(wc) == {"A"}),
+    ("CapsAndDigits", lambda t, wc: set(wc) == {"A", "0"}),
+    ("InitCap", lambda t, wc: wc[0] == "A" and set(wc[1:]) == {"a"}),
+    ("LowerCase", lambda t, wc: set(wc) == {"a"}),
+    ("LowerAndCaps", lambda t, wc: set(wc) == {"A", "a"}),
+    ("AlphaDigit", lambda t, wc: re.fullmatch(r"[Aa]+0+", wc) is not None),
+    ("DigitAlpha", lambda t, wc: re.fullmatch(r"0+[Aa]+", wc) is not None),
+    ("AlphaDigitAlpha", lambda t, wc: re.fullmatch(r"[Aa]+0+[Aa]+", wc) is not None),
+    (
+        "HyphenCompound",
+        lambda t, wc: re.fullmatch(r"[Aa0]+(?:-[Aa0]+)+", _dash_class(t, wc)) is not None,
+    ),
+)
+
+#: The word formation patterns of :func:`word_formation`, in priority order.
+WORD_FORMATION_PATTERNS = tuple(name for name, _ in _FORMATION_RULES) + ("Other",)
+
+
+def _dash_class(token: str, wc: str) -> str:
+    # the word class with hyphens kept as "-" (other symbols stay "_")
+    return "".join("-" if c == "-" else k for c, k in zip(token, wc, strict=True))
+
+
+def word_formation(token: str) -> str:
+    """The word formation pattern of a token (after Zhou & Su 2004, Table 1).
+
+    One pattern per token: the first of :data:`WORD_FORMATION_PATTERNS`
+    that applies, ``"Other"`` if none does.  ``RomanDigit`` needs capitals
+    and leaves the single letters ``C D L M`` to ``OneCap``;
+    ``ATCGSequence`` needs four or more of ``A C G T U``; ``Greek`` is a
+    whole-token Greek letter name or character (any case).
+
+    Examples
+    --------
+    >>> [word_formation(t) for t in ["IL-2", "CD4", "kappa", "VIII", "Jurkat", "p53"]]
+    ['HyphenCompound', 'CapsAndDigits', 'Greek', 'RomanDigit', 'InitCap', 'AlphaDigit']
+    """
+    wc = word_class(token)
+    for name, rule in _FORMATION_RULES:
+        if rule(token, wc):
+            return name
+    return "Other"
+
+
+def length_bucket_labels(bins: tuple[int, ...]) -> tuple[str, ...]:
+    """Labels of the length buckets that start at ``bins`` (``"5-6"``, ``"10+"``).
+
+    Examples
+    --------
+    >>> length_bucket_labels((1, 2, 3, 4, 5, 7, 10))
+    ('1', '2', '3', '4', '5-6', '7-9', '10+')
+    """
+    labels = []
+    for i, lo in enumerate(bins):
+        if i + 1 == len(bins):
+            labels.append(f"{lo}+")
+        elif bins[i + 1] == lo + 1:
+            labels.append(str(lo))
+        else:
+            labels.append(f"{lo}-{bins[i + 1] - 1}")
+    return tuple(labels)
+
+
+def length_bucket(token: str, bins: tuple[int, ...] = (1, 2, 3, 4, 5, 7, 10)) -> str | None:
+    """The length bucket label of ``token`` (``None`` if shorter than ``bins[0]``).
+
+    Parameters
+    ----------
+    token : str
+    bins : tuple of int
+        Increasing lower bounds of the buckets; the last bucket is open.
+
+    Examples
+    --------
+    >>> length_bucket("kappa"), length_bucket("interleukin")
+    ('5-6', '10+')
+    """
+    n = len(token)
+    labels = length_bucket_labels(bins)
+    for i in range(len(bins) - 1, -1, -1):
+        if n >= bins[i]:
+            return labels[i]
+    return None

@@ -1,0 +1,189 @@
+"""The one linear-chain core every sequence model of the suite shares.
+
+A chain over ``L`` labels scores a label sequence ``y`` of a sentence whose
+tokens have sparse feature rows ``x_i``::
+
+    score(x, y) = start[y_0] + sum_i x_i . W[:, y_i] + sum_i T[y_{i-1}, y_i] + end[y_-1]
+
+Multiple segment representations (Cho et al. 2013) live in the same
+structure: the weight matrix has one block of columns per scheme, and every
+label of the main scheme owns one column in each block (``cols[l, k]``, the
+label's projection into scheme ``k``).  The score of main label ``l`` sums
+its columns; transitions likewise sum the per-block transition weights of
+the projected label pairs.  :meth:`ChainWeights.fold` adds the blocks into a
+single-block chain that gives identical scores, so a multi-scheme model tags
+at the cost of a single-scheme one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..schemes import check_scheme, convert, projection_table, scheme_labels, transition_mask
+from ._viterbi import viterbi_batch
+
+__all__ = ["LabelSpace", "ChainWeights"]
+
+
+@dataclass(frozen=True)
+class LabelSpace:
+    """Labels of a main scheme and their projections into extra schemes.
+
+    Attributes
+    ----------
+    scheme : str
+        The main scheme (decoding happens in it).
+    extra_schemes : tuple of str
+    types : tuple of str
+        Entity types.
+    labels : tuple of str
+        Labels of the main scheme (``scheme_labels(scheme, types)``).
+    cols : ndarray of int64, shape (n_labels, 1 + len(extra_schemes))
+        Column of each main label in each weight block.
+    column_labels : tuple of str
+        ``"<scheme>:<label>"`` for every column of the weight matrix.
+    """
+
+    scheme: str
+    extra_schemes: tuple
+    types: tuple
+    labels: tuple
+    cols: np.ndarray
+    column_labels: tuple
+
+    @classmethod
+    def build(cls, scheme, types, extra_schemes=()):
+        scheme = check_scheme(scheme)
+        extra = tuple(check_scheme(s) for s in extra_schemes)
+        if len(set(extra)) != len(extra) or scheme in extra:
+            raise ValueError(
+                f"extra_schemes must be distinct and differ from scheme={scheme!r}: {extra}"
+            )
+        types = tuple(sorted(set(types)))
+        labels = tuple(scheme_labels(scheme, types))
+        cols = [np.arange(len(labels), dtype=np.int64)]
+        column_labels = [f"{scheme}:{lab}" for lab in labels]
+        for s in extra:
+            _, dst, index = projection_table(scheme, s, types)
+            cols.append(len(column_labels) + index.astype(np.int64))
+            column_labels += [f"{s}:{lab}" for lab in dst]
+        return cls(scheme, extra, types, labels, np.stack(cols, axis=1), tuple(column_labels))
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.column_labels)
+
+    def encode(self, y, from_scheme="IOB2"):
+        """Flat int64 codes of the label sequences ``y`` (given in ``from_scheme``)."""
+        index = {lab: i for i, lab in enumerate(self.labels)}
+        codes = []
+        for i, labels in enumerate(y):
+            conv = convert(labels, from_scheme, self.scheme)
+            try:
+                codes.extend(index[lab] for lab in conv)
+            except KeyError as exc:
+                raise ValueError(
+                    f"y[{i}] has label {exc.args[0]!r}, unknown to this model "
+                    f"(entity types {list(self.types)})"
+                ) from None
+        return np.asarray(codes, dtype=np.int64)
+
+    def decode(self, codes, offsets, to_scheme="IOB2"):
+        """Label lists (in ``to_scheme``) of flat codes split at ``offsets``."""
+        labels = np.asarray(self.labels, dtype=object)[codes]
+        return [
+            convert(list(labels[a:b]), self.scheme, to_scheme)
+            for a, b in zip(offsets[:-1], offsets[1:])
+        ]
+
+    def mask(self):
+        """Additive mask (0 / -inf) of the main scheme's forbidden transitions."""
+        start, trans, end = transition_mask(self.scheme, self.labels)
+        return tuple(np.where(m, 0.0, -np.inf) for m in (start, trans, end))
+
+
+@dataclass
+class ChainWeights:
+    """Weights of a linear chain over the columns of a :class:`LabelSpace`.
+
+    Attributes
+    ----------
+    W : ndarray of shape (n_features, n_columns)
+        State weights, one row per feature.
+    T : ndarray of shape (n_columns, n_columns)
+        Transition weights (only within-block entries are used).
+    start, end : ndarray of shape (n_columns,)
+    """
+
+    W: np.ndarray
+    T: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @classmethod
+    def zeros(cls, n_features, n_columns, dtype=np.float64):
+        return cls(
+            np.zeros((n_features, n_columns), dtype=dtype),
+            np.zeros((n_columns, n_columns), dtype=dtype),
+            np.zeros(n_columns, dtype=dtype),
+            np.zeros(n_columns, dtype=dtype),
+        )
+
+    def fold(self, cols, dtype=np.float64):
+        """Single-block weights over the main labels, giving identical scores.
+
+        ``W_fold[:, l] = sum_k W[:, cols[l, k]]`` and
+        ``T_fold[a, b] = sum_k T[cols[a, k], cols[b, k]]``.
+        """
+        cols = np.asarray(cols)
+        W = np.zeros((self.W.shape[0], cols.shape[0]), dtype=dtype)
+        T = np.zeros((cols.shape[0], cols.shape[0]), dtype=np.float64)
+        start = np.zeros(cols.shape[0])
+        end = np.zeros(cols.shape[0])
+        for k in range(cols.shape[1]):
+            c = cols[:, k]
+            W += self.W[:, c]
+            T += self.T[np.ix_(c, c)]
+            start += self.start[c]
+            end += self.end[c]
+        return ChainWeights(W, T, start, end)
+
+    def copy(self):
+        return ChainWeights(self.W.copy(), self.T.copy(), self.start.copy(), self.end.copy())
+
+
+def chain_scores(weights: ChainWeights, cols, matrix):
+    """Emission scores of every token for the main labels, unfolded weights.
+
+    ``matrix`` is the CSR feature matrix (tokens x features).
+    """
+    z = np.asarray(matrix @ weights.W, dtype=np.float64)
+    return z[:, cols].sum(axis=2)
+
+
+def decode(weights: ChainWeights, cols, matrix, offsets, mask=None):
+    """Viterbi paths (flat main-label codes) of all sentences.
+
+    With one block (``cols.shape[1] == 1`` and ``cols[:, 0] == arange``)
+    this is plain single-scheme decoding; with several, the blocks are
+    summed on the fly (the *unfolded* model).
+    """
+    cols = np.asarray(cols)
+    scores = chain_scores(weights, cols, matrix)
+    T = np.zeros((cols.shape[0], cols.shape[0]))
+    start = np.zeros(cols.shape[0])
+    end = np.zeros(cols.shape[0])
+    for k in range(cols.shape[1]):
+        c = cols[:, k]
+        T += weights.T[np.ix_(c, c)]
+        start += weights.start[c]
+        end += weights.end[c]
+    if mask is not None:
+        start, T, end = start + mask[0], T + mask[1], end + mask[2]
+    return viterbi_batch(scores, offsets, T, start, end)

@@ -1,0 +1,218 @@
+"""OnlinePACRF against a slow, obvious reference of the PA update, plus estimator behaviour."""
+
+import warnings
+
+import joblib
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+
+from skbioner.features import SentenceFeatures, TokenFeaturizer
+from skbioner.metrics import entity_f1_scorer
+from skbioner.models import LabelSpace, OnlinePACRF, viterbi
+
+
+def random_problem(rng, n_sent=12, n_feat=15, types=("A", "B")):
+    rows, labels = [], []
+    for _ in range(n_sent):
+        n = int(rng.integers(1, 5))
+        feats = (rng.random((n, n_feat)) < 0.3).astype(float)
+        feats[:, 0] = 1.0  # a bias feature shared by all tokens of the sentence
+        rows.append(feats)
+        spans, i = [], 0
+        while i < n:
+            if rng.random() < 0.4:
+                e = min(n, i + int(rng.integers(1, 3)))
+                spans.append((types[int(rng.integers(len(types)))], i, e))
+                i = e
+            else:
+                i += 1
+        from skbioner.schemes import spans_to_labels
+        labels.append(spans_to_labels(spans, n, "IOB2"))
+    offsets = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
+    X = SentenceFeatures(sp.csr_matrix(np.vstack(rows), dtype=np.float32), offsets)
+    return X, labels, rows
+
+
+def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs):
+    """Dense, brute-force implementation of the documented update."""
+    F, Lt, L = X_rows[0].shape[1], space.n_columns, space.n_labels
+    cols = space.cols
+    W, T, S, E = np.zeros((F, Lt)), np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt)
+    Wa, Ta, Sa, Ea = np.zeros((F, Lt)), np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt)
+    mstart, mtrans, mend = space.mask()
+    codes = space.encode(y)
+    off = np.concatenate([[0], np.cumsum([len(r) for r in X_rows])])
+    counter = 0
+
+    def phi(x, path):
+        dW, dT, dS, dE = np.zeros((F, Lt)), np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt)
+        for k in range(cols.shape[1]):
+            c = cols[path, k]
+            for i in range(len(path)):
+                dW[:, c[i]] += x[i]
+                if i:
+                    dT[c[i - 1], c[i]] += 1
+            dS[c[0]] += 1
+            dE[c[-1]] += 1
+        return dW, dT, dS, dE
+
+    def score(x, path):
+        dW, dT, dS, dE = phi(x, path)
+        return (W * dW).sum() + (T * dT).sum() + (S * dS).sum() + (E * dE).sum()
+
+    for _ in range(epochs):
+        for s, x in enumerate(X_rows):
+            gold = codes[off[s]:off[s + 1]]
+            # decoding: the Viterbi kernel (tested against brute force on its own),
+            # on scores built densely here; ties make brute force pick other paths
+            n = len(gold)
+            em = np.zeros((n, L))
+            Tm, Sm, Em = np.zeros((L, L)), np.zeros(L), np.zeros(L)
+            for k in range(cols.shape[1]):
+                c = cols[:, k]
+                em += x @ W[:, c]
+                Tm += T[np.ix_(c, c)]
+                Sm += S[c]
+                Em += E[c]
+            if loss_augmented:
+                em += (np.arange(L)[None, :] != gold[:, None])
+            yhat, _ = viterbi(em, Tm + mtrans, Sm + mstart, Em + mend)
+            yhat = yhat.astype(np.int64)
+            ham = int((yhat != gold).sum())
+            if ham:
+                rho = ham if cost == "hamming" else np.sqrt(ham)
+                loss = score(x, yhat) - score(x, gold) + rho
+                g, h = phi(x, gold), phi(x, yhat)
+                d = [a - b for a, b in zip(g, h)]
+                norm2 = sum((a ** 2).sum() for a in d)
+                tau = {"PA": loss / norm2, "PA-I": min(C, loss / norm2),
+                       "PA-II": loss / (norm2 + 1 / (2 * C))}[variant]
+                for w, a, dd in zip((W, T, S, E), (Wa, Ta, Sa, Ea), d):
+                    w += tau * dd
+                    a += counter * tau * dd
+            counter += 1
+    return [w - a / counter for w, a in zip((W, T, S, E), (Wa, Ta, Sa, Ea))]
+
+
+@pytest.mark.parametrize(
+    "scheme,extra,variant,cost,aug",
+    [("IOB2", (), "PA-I", "hamming", False), ("IOBES", (), "PA-II", "sqrt_hamming", False),
+     ("BIES", ("IO",), "PA-I", "hamming", True), ("IOB2", (), "PA", "hamming", True),
+     ("BIES", ("IOBES", "IOB2", "IO"), "PA-I", "sqrt_hamming", False)],
+)
+def test_kernel_matches_reference(rng, scheme, extra, variant, cost, aug):
+    X, y, rows = random_problem(rng, n_sent=8, n_feat=6)
+    m = OnlinePACRF(scheme=scheme, extra_schemes=extra, C=0.5, variant=variant, cost=cost,
+                    loss_augmented=aug, max_iter=2, tol=None, shuffle=False).fit(X, y)
+    space = LabelSpace.build(scheme, ["A", "B"], extra)
+    W, T, S, E = reference_pa(rows, y, space, 0.5, variant, cost, aug, epochs=2)
+    assert np.allclose(m._unfolded.W, W)
+    assert np.allclose(m._unfolded.T, T)
+    assert np.allclose(m._unfolded.start, S) and np.allclose(m._unfolded.end, E)
+
+
+def test_folded_and_unfolded_predictions_are_identical(rng):
+    X, y, _ = random_problem(rng, n_sent=80, n_feat=30)
+    m = OnlinePACRF(scheme="BIES", extra_schemes=("IOBES", "IOB2", "IO"), max_iter=3,
+                    tol=None, random_state=0).fit(X, y)
+    assert m.coef_.shape == (30, len(m.classes_))
+    assert m.predict(X) == m.predict_unfolded(X)
+
+
+def test_learns_a_separable_problem(rng):
+    X, y, rows = random_problem(rng, n_sent=60, n_feat=10)
+    # append a one-hot of each token's gold label: the problem becomes separable
+    vocab = sorted({lab for s in y for lab in s})
+    onehot = np.array([[lab == v for v in vocab] for s in y for lab in s], dtype=float)
+    X = SentenceFeatures(sp.hstack([X.matrix, sp.csr_matrix(onehot)]).tocsr(), X.offsets)
+    m = OnlinePACRF(max_iter=30, random_state=0, C=1.0).fit(X, y)
+    assert m.score(X, y) == 1.0
+    assert m.history_[-1]["sentence_errors"] == 0
+
+
+def toy_sentences(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    genes = ["IL-2", "NF-kappaB", "p53", "TNF", "GATA-1", "c-myc"]
+    cells = ["T", "B", "HeLa", "Jurkat"]
+    X, y = [], []
+    for _ in range(n):
+        X.append(["The", str(rng.choice(genes)), "gene", "in", str(rng.choice(cells)),
+                  "cells", "."])
+        y.append(["O", "B-DNA", "I-DNA", "O", "B-cell_type", "I-cell_type", "O"])
+    return X, y
+
+
+def test_pipeline_grid_search_and_persistence(tmp_path):
+    X, y = toy_sentences()
+    pipe = make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=5, tol=None, random_state=0))
+    gs = GridSearchCV(pipe, {"onlinepacrf__C": [0.01, 1.0]}, scoring=entity_f1_scorer, cv=2,
+                      n_jobs=2)
+    gs.fit(X, y)
+    assert gs.best_score_ == pytest.approx(1.0)
+    joblib.dump(gs.best_estimator_, tmp_path / "m.joblib")
+    loaded = joblib.load(tmp_path / "m.joblib")
+    assert loaded.predict(X) == gs.best_estimator_.predict(X) == y
+
+
+def test_prediction_is_iob2_whatever_the_scheme():
+    X, y = toy_sentences()
+    for scheme in ("IOE1", "BIES", "IO"):
+        pipe = make_pipeline(TokenFeaturizer(), OnlinePACRF(scheme=scheme, max_iter=5, tol=None,
+                                                            random_state=0))
+        assert pipe.fit(X, y).predict(X) == y
+
+
+def test_partial_fit_and_warm_start():
+    X, y = toy_sentences()
+    fz = TokenFeaturizer().fit(X)
+    F = fz.transform(X)
+    m = OnlinePACRF(random_state=0)
+    with pytest.raises(ValueError, match="classes must be passed"):
+        m.partial_fit(F, y)
+    for _ in range(3):
+        m.partial_fit(F, y, classes=["O", "B-DNA", "I-DNA", "B-cell_type", "I-cell_type"])
+    assert m.t_ == 3 * len(X) and m.predict(F) == y
+    w = OnlinePACRF(warm_start=True, max_iter=1, tol=None, random_state=0).fit(F, y)
+    t1 = w.t_
+    w.fit(F, y)
+    assert w.t_ == 2 * t1
+
+
+def test_early_stopping_and_convergence_warning():
+    X, y = toy_sentences()
+    F = TokenFeaturizer().fit_transform(X)
+    m = OnlinePACRF(early_stopping=True, max_iter=20, random_state=0).fit(F, y)
+    assert "validation_f1" in m.history_[0] and m.n_iter_ < 20
+    # a problem that cannot be solved in one epoch, with a tolerance: warns
+    X2, y2 = toy_sentences(seed=1)
+    y2 = [list(s) for s in y2]
+    for i in range(0, len(y2), 2):
+        y2[i][1:3] = ["O", "O"]
+    F2 = TokenFeaturizer().fit_transform(X2)
+    with pytest.warns(ConvergenceWarning):
+        OnlinePACRF(max_iter=2, tol=0.0, n_iter_no_change=5, random_state=0).fit(F2, y2)
+
+
+def test_estimator_hygiene_and_errors():
+    X, y = toy_sentences()
+    F = TokenFeaturizer().fit_transform(X)
+    m = OnlinePACRF()
+    assert clone(m).get_params() == m.get_params()
+    with pytest.raises(NotFittedError):
+        m.predict(F)
+    with pytest.raises(TypeError, match="reads featurizer output"):
+        m.fit(X, y)
+    with pytest.raises(ValueError, match="variant must be one of"):
+        OnlinePACRF(variant="PA-III").fit(F, y)
+    with pytest.raises(ValueError, match=r"y\[0\]: label 'S-DNA'"):
+        OnlinePACRF().fit(F, [["S-DNA"] + s[1:] for s in y])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = OnlinePACRF(max_iter=3, tol=None).fit(F, y)
+    with pytest.raises(ValueError, match="features"):
+        m.predict(SentenceFeatures(sp.csr_matrix((7, 3), dtype=np.float32), [0, 7]))

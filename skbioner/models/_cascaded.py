@@ -1,0 +1,234 @@
+"""``CascadedNER``: find segments first, then classify (or reject) each segment."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import KFold
+from sklearn.utils import check_random_state
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_is_fitted
+
+from ..features import SentenceFeatures
+from ..metrics import entity_f1_score
+from ..schemes import labels_to_spans, spans_to_labels
+from ._online_crf import OnlinePACRF, _check_y, check_sequence_features
+
+__all__ = ["CascadedNER", "SegmentFeaturizer"]
+
+SEGMENT_TYPE = "ENT"
+_LENGTH_BUCKETS = np.array([1, 2, 3, 4, 6, 9])  # lengths 1, 2, 3, 4-5, 6-8, 9+
+
+
+class SegmentFeaturizer:
+    """Sparse features of candidate segments, built from token features.
+
+    A segment's row concatenates four blocks, computed with sparse products
+    (no per-token Python): the token feature rows summed over the segment
+    (its words, affixes, shapes and, through the token windows, its context
+    words), the row of its last token (the head, in English noun phrases),
+    the row of its first token, and a one-hot length bucket.  Only columns
+    active on some training segment are kept (``fit``), which keeps the
+    second-stage model small.
+    """
+
+    def __init__(self):
+        self.columns_ = None
+
+    @staticmethod
+    def _raw(matrix, spans_per_sentence, offsets):
+        """Uncompacted segment matrix and segment offsets per sentence."""
+        seg_offsets = np.zeros(len(spans_per_sentence) + 1, dtype=np.int64)
+        starts, ends = [], []
+        for i, spans in enumerate(spans_per_sentence):
+            base = offsets[i]
+            for _, s, e in spans:
+                starts.append(base + s)
+                ends.append(base + e)
+            seg_offsets[i + 1] = seg_offsets[i] + len(spans)
+        starts = np.asarray(starts, dtype=np.int64)
+        ends = np.asarray(ends, dtype=np.int64)
+        n_seg, n_tok = len(starts), matrix.shape[0]
+        lens = ends - starts
+        member_rows = np.repeat(np.arange(n_seg), lens)
+        member_cols = (np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens)
+                       + np.repeat(starts, lens))
+        M = sp.csr_matrix((np.ones(len(member_rows), dtype=np.float32),
+                           (member_rows, member_cols)), shape=(n_seg, n_tok))
+        H = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), ends - 1)),
+                          shape=(n_seg, n_tok))
+        B = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), starts)),
+                          shape=(n_seg, n_tok))
+        bag = M @ matrix
+        bag.data = np.minimum(bag.data, 1.0)  # presence, not counts
+        bucket = np.searchsorted(_LENGTH_BUCKETS, lens, side="right") - 1
+        L = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), bucket)),
+                          shape=(n_seg, len(_LENGTH_BUCKETS)))
+        X = sp.hstack([bag, H @ matrix, B @ matrix, L], format="csr", dtype=np.float32)
+        return X, seg_offsets
+
+    def fit_transform(self, matrix, spans_per_sentence, offsets):
+        X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
+        self.n_raw_ = X.shape[1]
+        self.columns_ = np.unique(X.indices)
+        return self._compact(X), seg_offsets
+
+    def transform(self, matrix, spans_per_sentence, offsets):
+        X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
+        return self._compact(X), seg_offsets
+
+    def _compact(self, X):
+        lookup = np.full(self.n_raw_, -1, dtype=np.int64)
+        lookup[self.columns_] = np.arange(len(self.columns_))
+        new = lookup[X.indices]
+        keep = new >= 0
+        rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+        counts = np.bincount(rows[keep], minlength=X.shape[0])
+        indptr = np.concatenate([[0], np.cumsum(counts)])
+        return sp.csr_matrix((X.data[keep], new[keep], indptr),
+                             shape=(X.shape[0], len(self.columns_)))
+
+
+def _segment_spans(y):
+    """Entity spans with every type collapsed to one segment type."""
+    return [[(SEGMENT_TYPE, s, e) for _, s, e in labels_to_spans(labels)] for labels in y]
+
+
+def _fit_predict_fold(segmenter, X, y_seg, train, test):
+    model = clone(segmenter).fit(X[train], [y_seg[i] for i in train])
+    return test, model.predict(X[test])
+
+
+class CascadedNER(BaseEstimator):
+    """Two-phase NER: segment, then label each segment with a type or reject it.
+
+    Stage 1 (``segmenter``) tags entity boundaries with the types collapsed
+    into one; stage 2 (``classifier``) is a chain over the predicted
+    segments of each sentence that labels every segment with an entity type
+    or *Other*, which rejects the segment.  Stage 2 learns from stage-1
+    segments predicted out of fold (``n_folds`` cross-fitting inside
+    ``fit``), so it learns to reject the segmenter's false positives.
+    Segment features come from :class:`SegmentFeaturizer` over the token
+    features ``X``.
+
+    Both stages are parameters and tune through the usual nested names, e.g.
+    ``GridSearchCV(pipe, {"cascadedner__segmenter__C": [...]})``.
+
+    Parameters
+    ----------
+    segmenter : estimator, default=None
+        Sequence model for stage 1, reading ``X``; None means
+        ``OnlinePACRF(scheme="IOBES")``.
+    classifier : estimator, default=None
+        Sequence model for stage 2 over segment sequences; None means
+        ``OnlinePACRF()``.
+    n_folds : int, default=5
+        Folds for the out-of-fold stage-1 predictions stage 2 learns from.
+    n_jobs : int or None, default=None
+        Folds trained in parallel (joblib).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the sub-models that have a ``random_state`` (one seed each,
+        drawn before any parallel work).
+    verbose : int, default=0
+
+    Attributes
+    ----------
+    segmenter_, classifier_ : fitted estimators
+    segment_featurizer_ : SegmentFeaturizer
+    types_ : list of str
+    oof_segment_f1_ : float
+        Stage-1 segment F1 of the out-of-fold predictions (diagnostic).
+    """
+
+    def __init__(self, segmenter=None, classifier=None, n_folds=5, n_jobs=None,
+                 random_state=None, verbose=0):
+        self.segmenter = segmenter
+        self.classifier = classifier
+        self.n_folds = n_folds
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _sub(self, est, default, seed):
+        est = clone(est) if est is not None else default
+        if "random_state" in est.get_params():
+            est.set_params(random_state=seed)
+        return est
+
+    def _log(self, msg):
+        if self.verbose:
+            print(f"[CascadedNER] {msg}", file=sys.stderr)
+
+    def fit(self, X, y):
+        """Train both stages on featurizer output ``X`` and IOB2 ``y``."""
+        if not (isinstance(self.n_folds, int | np.integer) and self.n_folds >= 2):
+            raise ValueError(f"n_folds must be an int >= 2, got {self.n_folds!r}")
+        matrix, offsets = check_sequence_features(X, type(self).__name__)
+        X = SentenceFeatures(matrix, offsets)
+        y = _check_y(y, len(offsets) - 1, np.diff(offsets))
+        rs = check_random_state(self.random_state)
+        seeds = rs.randint(np.iinfo(np.int32).max, size=2)
+        segmenter = self._sub(self.segmenter, OnlinePACRF(scheme="IOBES"), seeds[0])
+        classifier = self._sub(self.classifier, OnlinePACRF(), seeds[1])
+        self.types_ = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
+        n = len(y)
+        gold_seg = _segment_spans(y)
+        y_seg = [spans_to_labels(s, len(lab), "IOB2") for s, lab in zip(gold_seg, y)]
+
+        t0 = time.perf_counter()
+        folds = KFold(n_splits=min(self.n_folds, n)).split(np.arange(n))
+        results = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fit_predict_fold)(segmenter, X, y_seg, train, test)
+            for train, test in folds
+        )
+        oof = [None] * n
+        for test, pred in results:
+            for i, p in zip(test, pred):
+                oof[i] = p
+        self.oof_segment_f1_ = entity_f1_score(y_seg, oof, mode="spans")
+        self._log(f"out-of-fold segmentation F1 {self.oof_segment_f1_:.4f} "
+                  f"({time.perf_counter() - t0:.1f} s)")
+        self.segmenter_ = clone(segmenter).fit(X, y_seg)
+        self._log(f"segmenter trained ({time.perf_counter() - t0:.1f} s)")
+
+        cand = _segment_spans(oof)
+        gold = [{(s, e): t for t, s, e in labels_to_spans(labels)} for labels in y]
+        y2 = [["B-" + g[(s, e)] if (s, e) in g else "O" for _, s, e in c]
+              for c, g in zip(cand, gold)]
+        self.segment_featurizer_ = SegmentFeaturizer()
+        Xs, seg_offsets = self.segment_featurizer_.fit_transform(matrix, cand, offsets)
+        self.classifier_ = classifier.fit(SentenceFeatures(Xs, seg_offsets), y2)
+        self._log(f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "
+                  f"({time.perf_counter() - t0:.1f} s)")
+        self.n_features_in_ = matrix.shape[1]
+        return self
+
+    def predict(self, X):
+        """IOB2 label lists for featurizer output ``X``."""
+        check_is_fitted(self, "classifier_")
+        matrix, offsets = check_sequence_features(X, type(self).__name__)
+        X = SentenceFeatures(matrix, offsets)
+        seg_pred = self.segmenter_.predict(X)
+        cand = _segment_spans(seg_pred)
+        Xs, seg_offsets = self.segment_featurizer_.transform(matrix, cand, offsets)
+        types = self.classifier_.predict(SentenceFeatures(Xs, seg_offsets))
+        out = []
+        for spans, labels, n in zip(cand, types, np.diff(offsets)):
+            kept = [(lab[2:], s, e) for (_, s, e), lab in zip(spans, labels) if lab != "O"]
+            out.append(spans_to_labels(kept, int(n), "IOB2"))
+        return out
+
+    def score(self, X, y):
+        """Exact-match entity F1 with the official JNLPBA counting."""
+        return entity_f1_score(y, self.predict(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.two_d_array = False
+        tags.input_tags.sparse = True
+        return tags

@@ -1,0 +1,102 @@
+import joblib
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+
+from skbioner.features import SentenceFeatures, TokenFeaturizer
+from skbioner.metrics import entity_f1_scorer
+from skbioner.models import CascadedNER, OnlinePACRF, SegmentFeaturizer
+
+
+def corpus(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    genes = ["IL-2", "NF-kappaB", "p53", "TNF", "GATA-1", "c-myc"]
+    cells = ["T", "B", "HeLa", "Jurkat"]
+    X, y = [], []
+    for _ in range(n):
+        X.append(["The", str(rng.choice(genes)), "gene", "in", str(rng.choice(cells)),
+                  "cells", "."])
+        y.append(["O", "B-DNA", "I-DNA", "O", "B-cell_type", "I-cell_type", "O"])
+    return X, y
+
+
+def small_cascade(**kw):
+    return CascadedNER(segmenter=OnlinePACRF(max_iter=5, tol=None),
+                       classifier=OnlinePACRF(max_iter=5, tol=None), n_folds=3,
+                       random_state=0, **kw)
+
+
+def test_learns_types_and_persists(tmp_path):
+    X, y = corpus()
+    pipe = make_pipeline(TokenFeaturizer(), small_cascade())
+    pipe.fit(X, y)
+    assert pipe.predict(X) == y
+    joblib.dump(pipe, tmp_path / "c.joblib")
+    assert joblib.load(tmp_path / "c.joblib").predict(X) == y
+
+
+class OverSegmenter(BaseEstimator):
+    """Always proposes 'The' as an extra segment besides the two true ones."""
+
+    def __init__(self, random_state=None):
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        self.fitted_ = True
+        return self
+
+    def predict(self, X):
+        return [["B-ENT", "B-ENT", "I-ENT", "O", "B-ENT", "I-ENT", "O"] for _ in range(len(X))]
+
+
+def test_rejects_false_segments():
+    X, y = corpus()
+    cascade = CascadedNER(segmenter=OverSegmenter(), classifier=OnlinePACRF(max_iter=5, tol=None),
+                          n_folds=3, random_state=0)
+    cascade.fit(TokenFeaturizer().fit_transform(X), y)
+    assert cascade.oof_segment_f1_ == pytest.approx(0.8)  # 2 of 3 proposed segments are right
+    # the classifier learned to label the false 'The' segment Other: it is rejected
+    assert cascade.predict(TokenFeaturizer().fit(X).transform(X)) == y
+    assert set(cascade.types_) == {"DNA", "cell_type"}
+
+
+def test_grid_search_over_segmenter_parameter():
+    X, y = corpus()
+    pipe = make_pipeline(TokenFeaturizer(), small_cascade())
+    gs = GridSearchCV(pipe, {"cascadedner__segmenter__C": [0.01, 1.0]},
+                      scoring=entity_f1_scorer, cv=2, n_jobs=2)
+    gs.fit(X, y)
+    assert gs.best_score_ == pytest.approx(1.0)
+
+
+def test_hygiene():
+    X, y = corpus(n=12)
+    c = small_cascade()
+    assert clone(c).get_params()["segmenter__max_iter"] == 5
+    with pytest.raises(NotFittedError):
+        c.predict(TokenFeaturizer().fit_transform(X))
+    with pytest.raises(ValueError, match="n_folds"):
+        CascadedNER(n_folds=1).fit(TokenFeaturizer().fit_transform(X), y)
+    # the sub-estimator parameters are not modified by fit
+    c.fit(TokenFeaturizer().fit_transform(X), y)
+    assert c.segmenter.random_state is None and c.segmenter_.random_state is not None
+
+
+def test_segment_featurizer_blocks():
+    tok = sp.csr_matrix(np.eye(4, dtype=np.float32))  # token i has feature i
+    spans = [[("ENT", 0, 2)], [("ENT", 1, 2)]]
+    offsets = np.array([0, 2, 4])
+    sf = SegmentFeaturizer()
+    X, seg_off = sf.fit_transform(tok, spans, offsets)
+    assert list(seg_off) == [0, 1, 2]
+    dense = X.toarray()
+    # segment 0 = tokens 0, 1: bag {0, 1}, head 1, first 0, length bucket "2"
+    assert dense.shape[0] == 2 and dense[0].sum() == 5 and dense[1].sum() == 4
+    # unseen columns are dropped at transform
+    X2, _ = sf.transform(tok, [[("ENT", 0, 1)], []], offsets)
+    assert X2.shape == (1, X.shape[1])
+    assert isinstance(SentenceFeatures(X2, [0, 1, 1]), SentenceFeatures)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import _convert, _demo, _evaluate
+from . import _convert, _demo, _evaluate, _predict, _train
 
-SUBCOMMANDS = (_evaluate, _convert, _demo)
+SUBCOMMANDS = (_train, _predict, _evaluate, _convert, _demo)
 
 
 class UserError(Exception):

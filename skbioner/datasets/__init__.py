@@ -1,5 +1,5 @@
 """Loaders for the bundled JNLPBA sample and for full JNLPBA files."""
 
-from ._jnlpba import JNLPBA_TYPES, load_jnlpba, load_jnlpba_sample
+from ._jnlpba import JNLPBA_TYPES, load_jnlpba, load_jnlpba_sample, train_dev_split
 
-__all__ = ["JNLPBA_TYPES", "load_jnlpba", "load_jnlpba_sample"]
+__all__ = ["JNLPBA_TYPES", "load_jnlpba", "load_jnlpba_sample", "train_dev_split"]

@@ -6,9 +6,11 @@ import os
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 from ..io import read_jnlpba
 
-__all__ = ["JNLPBA_TYPES", "load_jnlpba", "load_jnlpba_sample"]
+__all__ = ["JNLPBA_TYPES", "load_jnlpba", "load_jnlpba_sample", "train_dev_split"]
 
 JNLPBA_TYPES = ("DNA", "RNA", "cell_line", "cell_type", "protein")
 
@@ -66,3 +68,29 @@ def load_jnlpba(path, subset="train"):
     if not p.exists():
         raise FileNotFoundError(2, "No such file or directory", str(p))
     return read_jnlpba(p)
+
+
+def train_dev_split(doc_ids, dev_fraction=0.1):
+    """Sentence indices of a train / development split by whole documents.
+
+    The last ``dev_fraction`` of the documents (in corpus order) form the
+    development set, so no abstract is split and tuning never looks at the
+    test set.
+
+    Parameters
+    ----------
+    doc_ids : sequence of str
+        Document id of every sentence (``ColumnCorpus.doc_ids``).
+    dev_fraction : float, default=0.1
+
+    Returns
+    -------
+    train_idx, dev_idx : ndarray of int
+    """
+    if not 0 < dev_fraction < 1:
+        raise ValueError(f"dev_fraction must be in (0, 1), got {dev_fraction!r}")
+    order = list(dict.fromkeys(doc_ids))  # documents in first-appearance order
+    n_dev = max(1, int(round(dev_fraction * len(order))))
+    dev_docs = set(order[len(order) - n_dev:])
+    is_dev = np.fromiter((d in dev_docs for d in doc_ids), dtype=bool, count=len(doc_ids))
+    return np.flatnonzero(~is_dev), np.flatnonzero(is_dev)

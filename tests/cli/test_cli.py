@@ -66,7 +66,7 @@ def test_convert_rejects_bad_label_with_line(tmp_path, capsys):
 
 
 def test_every_subcommand_has_help(capsys):
-    for sub in ("evaluate", "convert", "demo"):
+    for sub in ("train", "predict", "evaluate", "convert", "demo"):
         with pytest.raises(SystemExit) as e:
             main([sub, "--help"])
         assert e.value.code == 0
@@ -91,3 +91,43 @@ def test_module_entry_point_matches_official_on_real_data():
     r = subprocess.run([sys.executable, "-m", "skbioner", "evaluate", str(path), str(path),
                         "--json"], capture_output=True, text=True, check=True)
     assert json.loads(r.stdout)["overall"]["n_gold"] == 8662
+
+
+TRAIN = "###MEDLINE:1\n\n" + "".join(
+    f"The\tO\n{g}\tB-DNA\ngene\tI-DNA\nin\tO\n{c}\tB-cell_type\ncells\tI-cell_type\n.\tO\n\n"
+    for g in ("IL-2", "p53", "TNF", "c-myc") for c in ("T", "B", "HeLa")
+)
+
+
+@pytest.mark.parametrize("model", ["online-crf", "cascaded", "majority"])
+def test_train_then_predict_then_evaluate(tmp_path, model, capsys):
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    out = tmp_path / "m.joblib"
+    params = ["--param", "n_folds=2"] if model == "cascaded" else []
+    assert main(["train", "--train", str(train), "--model", model, "-o", str(out)] + params) == 0
+    pred = tmp_path / "pred.iob2"
+    assert main(["predict", str(out), str(train), "-o", str(pred)]) == 0
+    assert pred.read_text() == TRAIN
+    # a token-only input gets a label column added
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text("".join(line.split("\t")[0] + "\n" if "\t" in line else line + "\n"
+                              for line in TRAIN.split("\n")[:-1]))
+    assert main(["predict", str(out), str(tokens), "-o", str(tmp_path / "p2")]) == 0
+    assert (tmp_path / "p2").read_text() == TRAIN
+    capsys.readouterr()
+    assert main(["evaluate", str(train), str(pred), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall"]["exact"]["f1"] == 1.0
+
+
+def test_train_verbose_and_bad_param(tmp_path, capsys):
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    assert main(["train", "--train", str(train), "--model", "online-crf", "--verbose",
+                 "--param", "max_iter=2", "--param", "tol=None", "-o",
+                 str(tmp_path / "m.joblib")]) == 0
+    assert "-- epoch 1: loss" in capsys.readouterr().err
+    assert main(["train", "--train", str(train), "--param", "nonsense=1", "-o",
+                 str(tmp_path / "m.joblib")]) == 1
+    assert "nonsense" in capsys.readouterr().err
+    assert main(["predict", str(train), str(train), "-o", str(tmp_path / "x")]) == 1

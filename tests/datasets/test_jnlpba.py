@@ -40,3 +40,14 @@ def test_load_full_files():
         load_jnlpba(d, "dev")
     with pytest.raises(FileNotFoundError):
         load_jnlpba(d / "nope.iob2")
+
+
+def test_train_dev_split_by_documents():
+    from skbioner.datasets import train_dev_split
+
+    docs = ["a", "a", "b", "c", "c", "c", "d", "e", "f", "g", "h", "i", "j"]
+    tr, dev = train_dev_split(docs, 0.2)
+    assert [docs[i] for i in dev] == ["i", "j"]
+    assert sorted(list(tr) + list(dev)) == list(range(len(docs)))
+    with pytest.raises(ValueError):
+        train_dev_split(docs, 1.0)

@@ -1,0 +1,143 @@
+"""JNLPBA 2004 benchmark: train on the full training set, score the official test set.
+
+Every model runs in its own child process (so peak RSS is per model), on the same features
+(Chan/Settles templates), with sklearn-crfsuite's L-BFGS CRF side by side:
+
+    python benchmarks/jnlpba.py --data ../shared/data/jnlpba
+    python benchmarks/jnlpba.py --data ../shared/data/jnlpba --models online-crf,crfsuite
+
+Reported per model: official exact / left / right F1, training seconds (featurization
+included), end-to-end tagging tokens/s (featurize + decode of the test set), peak RSS; ratios
+against CRFsuite; and paired bootstrap p-values of the segment-representation variants
+against BIES alone.  Settings are the ones tuned on the development split
+(benchmarks/tune_dev.py); the test set is only reported.  Last line of stdout: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+# name -> (cli model, model parameters)
+MODELS = {
+    "online-crf": ("online-crf", {"scheme": "IOBES", "C": 0.1, "max_iter": 10, "tol": None}),
+    "cascaded": ("cascaded", {}),
+    "crfsuite": ("crfsuite", {"c2": 1.0, "max_iter": 100}),
+    "sr-IOB2": ("online-crf", {"scheme": "IOB2", "C": 0.1, "max_iter": 10, "tol": None}),
+    "sr-BIES": ("online-crf", {"scheme": "BIES", "C": 0.1, "max_iter": 10, "tol": None}),
+    "sr-BIES+IO": ("online-crf", {"scheme": "BIES", "extra_schemes": ("IO",), "C": 0.1,
+                                  "max_iter": 10, "tol": None}),
+    "sr-BIES+all": ("online-crf", {"scheme": "BIES",
+                                   "extra_schemes": ("IOBES", "BI", "IE", "IOB2", "IOE2", "IO"),
+                                   "C": 0.1, "max_iter": 10, "tol": None}),
+}
+DEFAULT = "online-crf,cascaded,crfsuite,sr-IOB2,sr-BIES,sr-BIES+IO,sr-BIES+all"
+SR_BASE = "sr-BIES"
+
+
+def run_one(name, data, pred_path):
+    """Child process: train, tag, score one model; print one JSON line."""
+    from skbioner.cli._train import build_model
+    from skbioner.datasets import load_jnlpba
+    from skbioner.metrics import entity_report
+
+    cli_model, params = MODELS[name]
+    train, test = load_jnlpba(data, "train"), load_jnlpba(data, "test")
+    model = build_model(cli_model, params=[f"{k}={v!r}" for k, v in params.items()])
+    t0 = time.perf_counter()
+    model.fit(train.X, train.y)
+    train_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    pred = model.predict(test.X)
+    tag_s = time.perf_counter() - t0
+    rep = entity_report(test.y, pred)
+    with open(pred_path, "w", encoding="utf-8") as fh:
+        json.dump(pred, fh)
+    n_test = sum(map(len, test.X))
+    out = {
+        "model": name,
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
+        "exact_f1": rep.overall.exact.f1,
+        "left_f1": rep.overall.left.f1,
+        "right_f1": rep.overall.right.f1,
+        "per_class_exact_f1": {c: s.exact.f1 for c, s in rep.per_class.items()},
+        "train_seconds": train_s,
+        "tag_tokens_per_second": n_test / tag_s,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print(json.dumps(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default="../shared/data/jnlpba")
+    ap.add_argument("--models", default=DEFAULT, help=f"comma-separated, from {list(MODELS)}")
+    ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples")
+    ap.add_argument("--_child", help=argparse.SUPPRESS)
+    ap.add_argument("--_pred", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args._child:
+        run_one(args._child, args.data, args._pred)
+        return
+    names = [n.strip() for n in args.models.split(",") if n.strip()]
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        ap.error(f"unknown models {unknown}; choose from {list(MODELS)}")
+    results, preds = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            pred_path = os.path.join(tmp, f"{name}.json")
+            r = subprocess.run([sys.executable, __file__, "--data", args.data, "--_child", name,
+                                "--_pred", pred_path], capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.stderr.write(r.stderr)
+                raise SystemExit(f"{name} failed")
+            results[name] = json.loads(r.stdout.strip().splitlines()[-1])
+            with open(pred_path, encoding="utf-8") as fh:
+                preds[name] = json.load(fh)
+            res = results[name]
+            print(f"{name:<12} exact {res['exact_f1']:.4f} left {res['left_f1']:.4f} right "
+                  f"{res['right_f1']:.4f} | train {res['train_seconds']:.1f} s | tag "
+                  f"{res['tag_tokens_per_second']:,.0f} tok/s | RSS {res['peak_rss_mb']:.0f} MB",
+                  flush=True)
+    ratios = {}
+    if "crfsuite" in results:
+        base = results["crfsuite"]
+        for name, res in results.items():
+            if name == "crfsuite":
+                continue
+            ratios[name] = {
+                "train_speedup": base["train_seconds"] / res["train_seconds"],
+                "tagging_speedup": res["tag_tokens_per_second"] / base["tag_tokens_per_second"],
+                "rss_ratio": res["peak_rss_mb"] / base["peak_rss_mb"],
+                "exact_f1_delta": res["exact_f1"] - base["exact_f1"],
+            }
+            print(f"{name:<12} vs crfsuite: train {ratios[name]['train_speedup']:.1f}x faster, "
+                  f"tagging {ratios[name]['tagging_speedup']:.1f}x, RSS "
+                  f"{ratios[name]['rss_ratio']:.2f}x, F1 {ratios[name]['exact_f1_delta']:+.4f}")
+    significance = {}
+    if any(n.startswith("sr-") for n in names) and SR_BASE in preds:
+        from skbioner.datasets import load_jnlpba
+        from skbioner.metrics import paired_bootstrap
+
+        test = load_jnlpba(args.data, "test")
+        for name in names:
+            if name in (SR_BASE,) or not name.startswith("sr-"):
+                continue
+            b = paired_bootstrap(test.y, preds[name], preds[SR_BASE], groups=test.doc_ids,
+                                 n_resamples=args.bootstrap, random_state=0)
+            significance[f"{name} vs {SR_BASE}"] = {"delta": b.delta, "p_value": b.p_value,
+                                                    "ci95": list(b.ci)}
+            print(f"{name} vs {SR_BASE}: delta F1 {b.delta:+.4f}, p = {b.p_value:.4f} "
+                  f"(95% CI {b.ci[0]:+.4f} .. {b.ci[1]:+.4f}; abstracts resampled)")
+    print(json.dumps({"results": results, "vs_crfsuite": ratios, "significance": significance}))
+
+
+if __name__ == "__main__":
+    main()

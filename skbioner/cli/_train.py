@@ -1,0 +1,91 @@
+"""Train a model on a column file and save it (with its featurizer) with joblib.
+
+The saved object is a scikit-learn Pipeline (featurizer -> model) that
+`skbioner predict` and `joblib.load` use as is.  Default features: the
+Chan/Settles template set (`TokenFeaturizer(templates="chan")`).
+Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
+(CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline).
+--param sets model parameters (e.g. --param C=0.05 --param max_iter=15, or
+--param segmenter__C=0.1 for the cascaded model); --feature-param sets
+featurizer parameters (e.g. --feature-param min_count=2).
+"""
+
+import ast
+import sys
+import time
+
+NAME = "train"
+HELP = "train a model on a column file and save it with joblib"
+
+MODELS = ("online-crf", "cascaded", "crfsuite", "majority")
+
+
+def add_arguments(p):
+    p.add_argument("--train", required=True, metavar="FILE",
+                   help="training column file (token<TAB>IOB2 label, JNLPBA layout)")
+    p.add_argument("--model", choices=MODELS, default="online-crf")
+    p.add_argument("--scheme", default=None,
+                   help="internal segment representation (IOB2, IOBES, BIES, ...)")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="model parameter (repeatable)")
+    p.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
+                   help="featurizer parameter (repeatable)")
+    p.add_argument("-o", "--output", required=True, metavar="MODEL.joblib")
+    p.add_argument("--verbose", action="store_true", help="per-epoch progress on stderr")
+
+
+def parse_params(items):
+    """``["C=0.1", "scheme=BIES"]`` -> ``{"C": 0.1, "scheme": "BIES"}``."""
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"--param expects KEY=VALUE, got {item!r}")
+        try:
+            out[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[key] = value
+    return out
+
+
+def build_model(name, scheme=None, params=(), feature_params=(), verbose=False):
+    """The default pipeline for a model name, with parameters applied."""
+    from sklearn.pipeline import Pipeline
+
+    from ..features import TokenFeaturizer
+    from ..models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+
+    if name == "majority":
+        return MajorityTagger(**parse_params(params))
+    if name == "online-crf":
+        model = OnlinePACRF(max_iter=10, random_state=0)
+    elif name == "cascaded":
+        model = CascadedNER(random_state=0, n_jobs=2)
+    else:
+        model = CRFsuiteTagger()
+    settings = parse_params(params)
+    if scheme is not None:
+        key = "segmenter__scheme" if name == "cascaded" else "scheme"
+        settings.setdefault(key, scheme)
+    if verbose:
+        settings.setdefault("verbose", 1)
+    model.set_params(**settings)
+    featurizer = TokenFeaturizer(templates="chan").set_params(**parse_params(feature_params))
+    return Pipeline([("features", featurizer), ("model", model)])
+
+
+def run(args):
+    import joblib
+
+    from ..io import read_jnlpba
+
+    corpus = read_jnlpba(args.train)
+    model = build_model(args.model, args.scheme, args.param, args.feature_param, args.verbose)
+    t0 = time.perf_counter()
+    model.fit(corpus.X, corpus.y)
+    seconds = time.perf_counter() - t0
+    joblib.dump(model, args.output)
+    n_tok = sum(map(len, corpus.X))
+    print(f"trained {args.model} on {len(corpus.X)} sentences ({n_tok} tokens) in "
+          f"{seconds:.1f} s; saved to {args.output}", file=sys.stderr)
+    return 0

@@ -58,7 +58,8 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False):
     if name == "majority":
         return MajorityTagger(**parse_params(params))
     if name == "online-crf":
-        model = OnlinePACRF(max_iter=10, random_state=0)
+        # settings tuned on the development split (benchmarks/tune_dev.py)
+        model = OnlinePACRF(scheme="IOBES", C=0.1, max_iter=10, random_state=0)
     elif name == "cascaded":
         model = CascadedNER(random_state=0, n_jobs=2)
     else:

@@ -83,10 +83,12 @@ class OnlinePACRF(BaseEstimator):
         prediction.
     max_iter : int, default=10
         Epochs over the training data.
-    tol : float or None, default=1e-3
+    tol : float or None, default=None
         Stop when the monitored quantity (training loss per sentence, or the
         validation error with ``early_stopping``) has not improved by ``tol``
-        for ``n_iter_no_change`` epochs.  None runs ``max_iter`` epochs.
+        for ``n_iter_no_change`` epochs.  None runs ``max_iter`` epochs (the
+        number of epochs tuned on development data is the usual control of
+        an averaged online learner; the training loss keeps falling).
     n_iter_no_change : int, default=3
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the sentences and monitor
@@ -124,7 +126,7 @@ class OnlinePACRF(BaseEstimator):
     """
 
     def __init__(self, scheme="IOB2", extra_schemes=(), C=0.1, variant="PA-I",
-                 cost="hamming", loss_augmented=False, max_iter=10, tol=1e-3,
+                 cost="hamming", loss_augmented=False, max_iter=10, tol=None,
                  n_iter_no_change=3, early_stopping=False, validation_fraction=0.1,
                  shuffle=True, average=True, constrained=True, warm_start=False,
                  random_state=None, verbose=0):

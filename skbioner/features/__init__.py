@@ -8,6 +8,7 @@ offsets) that every model of skbioner reads.  Templates are data:
 per-token featurizers produce the same values.
 """
 
+from ._dictionary import DictionaryMatcher
 from ._featurizer import TokenFeaturizer
 from ._representation import SentenceFeatures
 from ._templates import KINDS, PRESETS, TOKEN_ATTRIBUTES, FeatureGroup, get_preset
@@ -32,6 +33,7 @@ __all__ = [
     "PRESETS",
     "TOKEN_ATTRIBUTES",
     "WORD_FORMATION_PATTERNS",
+    "DictionaryMatcher",
     "FeatureGroup",
     "SentenceFeatures",
     "TokenFeaturizer",

@@ -198,18 +198,36 @@ class OnlinePACRF(BaseEstimator):
         self.t_ = int(t)
         return loss, s_err, t_err
 
-    def _finalize(self):
-        """Average (optionally) and fold the weights used for prediction."""
+    def _averaged(self):
+        """Unfolded weights used for prediction (averaged when ``average``)."""
         w = self._w
-        if self.average and self.t_ > 0:
-            w = ChainWeights(
-                w.W - self._acc.W / self.t_, w.T - self._acc.T / self.t_,
-                w.start - self._acc.start / self.t_, w.end - self._acc.end / self.t_,
-            )
-        folded = w.fold(self.label_space_.cols)
-        self.coef_ = folded.W
-        self.transition_, self.start_, self.end_ = folded.T, folded.start, folded.end
-        self._unfolded = w
+        if not (self.average and self.t_ > 0):
+            return w
+        a, s = self._acc, 1.0 / self.t_
+        return ChainWeights(w.W - s * a.W, w.T - s * a.T, w.start - s * a.start,
+                            w.end - s * a.end)
+
+    def _finalize(self, chunk=65536):
+        """Average (optionally) and fold the weights used for prediction.
+
+        Works on row chunks so no full-size temporary of the unfolded
+        weights is made.
+        """
+        w, acc, cols = self._w, self._acc, self.label_space_.cols
+        s = 1.0 / self.t_ if self.average and self.t_ > 0 else 0.0
+        n_features = w.W.shape[0]
+        coef = np.zeros((n_features, cols.shape[0]))
+        for lo in range(0, n_features, chunk):
+            rows = slice(lo, lo + chunk)
+            Wr, Ar = w.W[rows], acc.W[rows]
+            for k in range(cols.shape[1]):
+                coef[rows] += Wr[:, cols[:, k]]
+                if s:
+                    coef[rows] -= s * Ar[:, cols[:, k]]
+        small = ChainWeights(np.zeros((0, w.W.shape[1])), w.T - s * acc.T,
+                             w.start - s * acc.start, w.end - s * acc.end).fold(cols)
+        self.coef_ = coef
+        self.transition_, self.start_, self.end_ = small.T, small.start, small.end
 
     def fit(self, X, y):
         """Train on featurizer output ``X`` and IOB2 label lists ``y``."""
@@ -269,8 +287,7 @@ class OnlinePACRF(BaseEstimator):
                 if monitored < best:
                     best = monitored
                     if self.early_stopping:
-                        best_state = (self.coef_, self.transition_, self.start_, self.end_,
-                                      self._unfolded)
+                        best_state = (self.coef_, self.transition_, self.start_, self.end_)
                 if no_change >= self.n_iter_no_change:
                     converged = True
                     break
@@ -278,7 +295,7 @@ class OnlinePACRF(BaseEstimator):
                 converged = True
                 break
         if best_state is not None:
-            (self.coef_, self.transition_, self.start_, self.end_, self._unfolded) = best_state
+            (self.coef_, self.transition_, self.start_, self.end_) = best_state
         if self.tol is not None and not converged and self.max_iter > 1:
             warnings.warn(
                 f"OnlinePACRF stopped after max_iter={self.max_iter} epochs without "
@@ -335,7 +352,7 @@ class OnlinePACRF(BaseEstimator):
         space = self.label_space_
         mask = space.mask() if self.constrained else None
         if unfolded:
-            return decode(self._unfolded, space.cols, matrix, offsets, mask), offsets
+            return decode(self._averaged(), space.cols, matrix, offsets, mask), offsets
         folded = ChainWeights(self.coef_, self.transition_, self.start_, self.end_)
         identity = np.arange(space.n_labels, dtype=np.int64)[:, None]
         return decode(folded, identity, matrix, offsets, mask), offsets
@@ -349,7 +366,8 @@ class OnlinePACRF(BaseEstimator):
         """Predict with the per-scheme weight blocks summed on the fly.
 
         Identical to :meth:`predict` (which uses the folded weights); kept to
-        test the folding.
+        test the folding.  With ``early_stopping`` it uses the last epoch's
+        weights, whereas :meth:`predict` uses the best epoch's.
         """
         codes, offsets = self._decode_codes(X, unfolded=True)
         return self.label_space_.decode(codes, offsets)

@@ -111,9 +111,10 @@ def test_kernel_matches_reference(rng, scheme, extra, variant, cost, aug):
                     loss_augmented=aug, max_iter=2, tol=None, shuffle=False).fit(X, y)
     space = LabelSpace.build(scheme, ["A", "B"], extra)
     W, T, S, E = reference_pa(rows, y, space, 0.5, variant, cost, aug, epochs=2)
-    assert np.allclose(m._unfolded.W, W)
-    assert np.allclose(m._unfolded.T, T)
-    assert np.allclose(m._unfolded.start, S) and np.allclose(m._unfolded.end, E)
+    avg = m._averaged()
+    assert np.allclose(avg.W, W)
+    assert np.allclose(avg.T, T)
+    assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
 
 
 def test_folded_and_unfolded_predictions_are_identical(rng):

@@ -173,8 +173,10 @@ class OnlinePACRF(BaseEstimator):
         self.label_space_ = space
         self.classes_ = np.array(space.labels, dtype=object)
         self.n_features_in_ = n_features
-        self._w = ChainWeights.zeros(n_features, space.n_columns)
-        self._acc = ChainWeights.zeros(n_features, space.n_columns)
+        # float32 training state: half the memory; the kernel accumulates
+        # scores in float64, and folded prediction weights are float64
+        self._w = ChainWeights.zeros(n_features, space.n_columns, dtype=np.float32)
+        self._acc = ChainWeights.zeros(n_features, space.n_columns, dtype=np.float32)
         self.t_ = 0
         self.history_ = []
 
@@ -202,10 +204,11 @@ class OnlinePACRF(BaseEstimator):
         """Unfolded weights used for prediction (averaged when ``average``)."""
         w = self._w
         if not (self.average and self.t_ > 0):
-            return w
+            return ChainWeights(w.W.astype(np.float64), w.T.astype(np.float64),
+                                w.start.astype(np.float64), w.end.astype(np.float64))
         a, s = self._acc, 1.0 / self.t_
-        return ChainWeights(w.W - s * a.W, w.T - s * a.T, w.start - s * a.start,
-                            w.end - s * a.end)
+        return ChainWeights(w.W.astype(np.float64) - s * a.W, w.T - s * a.T,
+                            w.start - s * a.start, w.end - s * a.end)
 
     def _finalize(self, chunk=65536):
         """Average (optionally) and fold the weights used for prediction.
@@ -219,13 +222,15 @@ class OnlinePACRF(BaseEstimator):
         coef = np.zeros((n_features, cols.shape[0]))
         for lo in range(0, n_features, chunk):
             rows = slice(lo, lo + chunk)
-            Wr, Ar = w.W[rows], acc.W[rows]
+            Wr, Ar = w.W[rows].astype(np.float64), acc.W[rows].astype(np.float64)
             for k in range(cols.shape[1]):
                 coef[rows] += Wr[:, cols[:, k]]
                 if s:
                     coef[rows] -= s * Ar[:, cols[:, k]]
-        small = ChainWeights(np.zeros((0, w.W.shape[1])), w.T - s * acc.T,
-                             w.start - s * acc.start, w.end - s * acc.end).fold(cols)
+        small = ChainWeights(np.zeros((0, w.W.shape[1])),
+                             w.T.astype(np.float64) - s * acc.T,
+                             w.start.astype(np.float64) - s * acc.start,
+                             w.end.astype(np.float64) - s * acc.end).fold(cols)
         self.coef_ = coef
         self.transition_, self.start_, self.end_ = small.T, small.start, small.end
 
@@ -261,10 +266,10 @@ class OnlinePACRF(BaseEstimator):
             order = rs.permutation(train_idx) if self.shuffle else train_idx
             loss, s_err, t_err = self._epoch(matrix, offsets, codes, order)
             self.n_iter_ = epoch + 1
-            self._finalize()
             record = {"epoch": epoch + 1, "loss": loss, "sentence_errors": int(s_err),
                       "token_errors": int(t_err)}
             if val_idx is not None:
+                self._finalize()
                 sub = X[val_idx]
                 f1 = entity_f1_score([y[i] for i in val_idx], self.predict(sub), mode="spans")
                 record["validation_f1"] = f1
@@ -296,6 +301,8 @@ class OnlinePACRF(BaseEstimator):
                 break
         if best_state is not None:
             (self.coef_, self.transition_, self.start_, self.end_) = best_state
+        else:
+            self._finalize()
         if self.tol is not None and not converged and self.max_iter > 1:
             warnings.warn(
                 f"OnlinePACRF stopped after max_iter={self.max_iter} epochs without "

@@ -11,10 +11,12 @@ from sklearn.utils.estimator_checks import (
     check_set_params,
 )
 
-from skbioner.models import MajorityTagger
+from skbioner.features import TokenFeaturizer
+from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
 from skbioner.schemes import SegmentEncoder
 
-ESTIMATORS = [MajorityTagger(), SegmentEncoder()]
+ESTIMATORS = [MajorityTagger(), SegmentEncoder(), TokenFeaturizer(), OnlinePACRF(),
+              CascadedNER(), CascadedNER(segmenter=OnlinePACRF(C=0.5)), CRFsuiteTagger()]
 
 
 def _name(est):
@@ -90,3 +92,25 @@ def test_segment_encoder_errors():
         SegmentEncoder(scheme="XYZ").fit(Y)
     with pytest.raises(ValueError, match=r"y\[1\]: label 'S-DNA' at token 0"):
         SegmentEncoder().fit([["O"], ["S-DNA"]])
+
+
+SEQUENCE_MODELS = [OnlinePACRF(max_iter=3), CascadedNER(n_folds=2), CRFsuiteTagger(max_iter=20),
+                   MajorityTagger()]
+
+
+@pytest.mark.parametrize("est", SEQUENCE_MODELS, ids=_name)
+def test_every_model_round_trips_and_does_not_touch_its_params(est, tmp_path):
+    Xs = X * 4
+    Ys = Y * 4
+    if isinstance(est, MajorityTagger):
+        data = Xs
+    else:
+        data = TokenFeaturizer().fit_transform(Xs)
+    est = clone(est)
+    params = est.get_params()
+    with pytest.raises(NotFittedError):
+        est.predict(data)
+    est.fit(data, Ys)
+    assert est.get_params() == params
+    joblib.dump(est, tmp_path / "m.joblib")
+    assert joblib.load(tmp_path / "m.joblib").predict(data) == est.predict(data)

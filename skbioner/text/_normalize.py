@@ -1,0 +1,191 @@
+"""Numeral normalization of tokens (NERBio, Tsai et al. 2006)."""
+
+from __future__ import annotations
+
+import re
+from itertools import chain
+
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from .._sentence import Sentence, check_sentences
+
+__all__ = ["NumericNormalizer", "normalize_numerals"]
+
+# ASCII digits only: ``\d`` in a str pattern would also match Arabic-Indic,
+# Devanagari, full-width ... digits.  Biomedical text writes numbers in ASCII;
+# a token with other digits is left as it is.
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _check_digit(digit) -> str:
+    if not isinstance(digit, str) or not digit:
+        raise ValueError(f"digit must be a non-empty str, got {digit!r}")
+    return digit
+
+
+def normalize_numerals(word: str, digit: str = "1") -> str:
+    """Replace every maximal run of ASCII digits in ``word`` by ``digit``.
+
+    Parameters
+    ----------
+    word : str
+        One token.
+    digit : str, default="1"
+        The representative numeral.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> [normalize_numerals(w) for w in ["IL2", "IL-3", "p53", "1997", "2.5", "kappa"]]
+    ['IL1', 'IL-1', 'p1', '1', '1.1', 'kappa']
+    >>> normalize_numerals("IL-12", digit="0")
+    'IL-0'
+    """
+    digit = _check_digit(digit)
+    return _DIGITS.sub(lambda _: digit, word)
+
+
+def _normalizer(digit: str):
+    """A one-string normalizer for ``digit`` (the regex replacement compiled once)."""
+    repl = digit.replace("\\", "\\\\")
+    sub = _DIGITS.sub
+
+    def norm(word: str) -> str:
+        return sub(repl, word)
+
+    return norm
+
+
+def normalize_types(words, norm) -> dict[str, str]:
+    """Map each distinct word of ``words`` to ``norm(word)`` (one call per type)."""
+    types = dict.fromkeys(words)
+    return {w: norm(w) for w in types}
+
+
+class NumericNormalizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+    """Replace every run of digits in a token by one representative numeral.
+
+    NERBio's numeral normalization (Tsai et al. 2006): ``IL2 -> IL1``,
+    ``IL-3 -> IL-1``, ``IL5 -> IL1``, ``p53 -> p1``, ``1997 -> 1``,
+    ``2.5 -> 1.1``.  Tokens that differ only in their numbers share their
+    word features, which generalises over gene and protein family members.
+
+    The transformer is stateless: ``fit`` only validates the parameters
+    (like :class:`~sklearn.preprocessing.FunctionTransformer`).
+
+    Parameters
+    ----------
+    digit : str, default="1"
+        The representative numeral that replaces each maximal run of ASCII
+        digits ``[0-9]``.
+    annotation : str or None, default=None
+        Where the normalized form goes.  ``None``: the output sentences'
+        *words* are the normalized tokens and the original tokens are kept
+        in an annotation column ``orig``.  A name (e.g. ``"norm"``): the
+        words stay as they are and the normalized tokens are added as an
+        annotation column of that name.
+
+    See Also
+    --------
+    normalize_numerals : the same mapping for one string.
+
+    Notes
+    -----
+    Only ASCII digits ``0-9`` are normalized; other Unicode decimal digits
+    (``"\\u0663"``, full-width ``"\\uff13"``...) are left unchanged.
+
+    :meth:`transform` returns new :class:`~skbioner.Sentence` objects and
+    never modifies its input; the input's annotation columns are carried
+    over.  With ``annotation=None`` an ``orig`` column already present in
+    the input (e.g. from an earlier normalizer) is kept, as it already
+    holds the tokens before any normalization; otherwise ``orig`` is set to
+    the input words.  With ``annotation="name"`` a column of that name is
+    replaced.
+
+    Each distinct word is normalized once and the result is mapped onto
+    the tokens, so equal tokens always get equal outputs.
+
+    Examples
+    --------
+    >>> from skbioner.text import NumericNormalizer
+    >>> X = [["IL-2", "and", "IL5", "bind", "p53"]]
+    >>> Xt = NumericNormalizer().fit_transform(X)
+    >>> list(Xt[0]), Xt[0].column("orig")
+    (['IL-1', 'and', 'IL1', 'bind', 'p1'], ('IL-2', 'and', 'IL5', 'bind', 'p53'))
+    >>> s = NumericNormalizer(annotation="norm").fit_transform(X)[0]
+    >>> list(s), s.column("norm")
+    (['IL-2', 'and', 'IL5', 'bind', 'p53'], ('IL-1', 'and', 'IL1', 'bind', 'p1'))
+    """
+
+    def __init__(self, digit="1", annotation=None):
+        self.digit = digit
+        self.annotation = annotation
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        tags.requires_fit = False
+        tags.target_tags.required = False
+        return tags
+
+    def _check_params(self):
+        digit = _check_digit(self.digit)
+        ann = self.annotation
+        if ann is not None and (not isinstance(ann, str) or not ann or ann == "word"):
+            raise ValueError(
+                f"annotation must be None or a non-empty column name other than 'word', got {ann!r}"
+            )
+        return digit, ann
+
+    def fit(self, X, y=None):
+        """Validate the parameters and ``X`` (the transformer learns nothing).
+
+        Parameters
+        ----------
+        X : list of sentences
+            Validated only.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : NumericNormalizer
+        """
+        self._check_params()
+        check_sentences(X)
+        return self
+
+    def transform(self, X):
+        """Normalize the numerals of every token.
+
+        Parameters
+        ----------
+        X : list of sentences
+            Each a :class:`~skbioner.Sentence` or a list of token strings.
+
+        Returns
+        -------
+        list of Sentence
+            New sentences, one per input sentence.  With ``annotation=None``
+            their words are the normalized tokens and the column ``orig``
+            holds the original tokens; otherwise their words are unchanged
+            and the column ``annotation`` holds the normalized tokens.
+        """
+        digit, ann = self._check_params()
+        sentences = check_sentences(X)
+        mapping = normalize_types(chain.from_iterable(sentences), _normalizer(digit))
+        get = mapping.__getitem__
+        out = []
+        for s in sentences:
+            normed = tuple(map(get, s))
+            if ann is not None:
+                out.append(s.with_annotations(**{ann: normed}))
+            else:
+                cols = s.annotations
+                cols.setdefault("orig", tuple(s))
+                out.append(Sentence(normed, **cols))
+        return out

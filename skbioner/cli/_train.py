@@ -61,7 +61,9 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False):
         # settings tuned on the development split (benchmarks/tune_dev.py)
         model = OnlinePACRF(scheme="IOBES", C=0.1, max_iter=10, random_state=0)
     elif name == "cascaded":
-        model = CascadedNER(random_state=0, n_jobs=2)
+        model = CascadedNER(segmenter=OnlinePACRF(scheme="IOBES", C=0.1, max_iter=10),
+                            classifier=OnlinePACRF(C=0.1, max_iter=10), random_state=0,
+                            n_jobs=2)
     else:
         model = CRFsuiteTagger()
     settings = parse_params(params)

@@ -94,13 +94,26 @@ class LabelSpace:
                 ) from None
         return np.asarray(codes, dtype=np.int64)
 
-    def decode(self, codes, offsets, to_scheme="IOB2"):
-        """Label lists (in ``to_scheme``) of flat codes split at ``offsets``."""
-        labels = np.asarray(self.labels, dtype=object)[codes]
-        return [
-            convert(list(labels[a:b]), self.scheme, to_scheme)
-            for a, b in zip(offsets[:-1], offsets[1:])
-        ]
+    def decode(self, codes, offsets, to_scheme="IOB2", well_formed=False):
+        """Label lists (in ``to_scheme``) of flat codes split at ``offsets``.
+
+        With ``well_formed=True`` (the codes come from constrained decoding)
+        and a label-wise projection from the model's scheme to
+        ``to_scheme``, labels are mapped by table lookup; otherwise each
+        sentence is converted through its spans (same result on well-formed
+        input, see :func:`skbioner.schemes.projection_table`).
+        """
+        offsets = np.asarray(offsets)
+        try:
+            if not well_formed:
+                raise ValueError
+            _, dst, index = projection_table(self.scheme, to_scheme, self.types)
+        except ValueError:
+            labels = np.asarray(self.labels, dtype=object)[codes]
+            return [convert(list(labels[a:b]), self.scheme, to_scheme)
+                    for a, b in zip(offsets[:-1], offsets[1:])]
+        flat = np.asarray(dst, dtype=object)[index[codes]].tolist()
+        return [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
 
     def mask(self):
         """Additive mask (0 / -inf) of the main scheme's forbidden transitions."""

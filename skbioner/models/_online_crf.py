@@ -367,7 +367,7 @@ class OnlinePACRF(BaseEstimator):
     def predict(self, X):
         """IOB2 label lists for featurizer output ``X``."""
         codes, offsets = self._decode_codes(X)
-        return self.label_space_.decode(codes, offsets)
+        return self.label_space_.decode(codes, offsets, well_formed=self.constrained)
 
     def predict_unfolded(self, X):
         """Predict with the per-scheme weight blocks summed on the fly.
@@ -377,7 +377,7 @@ class OnlinePACRF(BaseEstimator):
         weights, whereas :meth:`predict` uses the best epoch's.
         """
         codes, offsets = self._decode_codes(X, unfolded=True)
-        return self.label_space_.decode(codes, offsets)
+        return self.label_space_.decode(codes, offsets, well_formed=self.constrained)
 
     def score(self, X, y):
         """Exact-match entity F1 with the official JNLPBA counting."""

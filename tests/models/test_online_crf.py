@@ -13,7 +13,7 @@ from sklearn.pipeline import make_pipeline
 
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
-from skbioner.models import LabelSpace, OnlinePACRF, viterbi
+from skbioner.models import LabelSpace, OnlinePACRF, viterbi, viterbi_batch
 
 
 def random_problem(rng, n_sent=12, n_feat=15, types=("A", "B")):
@@ -217,3 +217,14 @@ def test_estimator_hygiene_and_errors():
         m = OnlinePACRF(max_iter=3, tol=None).fit(F, y)
     with pytest.raises(ValueError, match="features"):
         m.predict(SentenceFeatures(sp.csr_matrix((7, 3), dtype=np.float32), [0, 7]))
+
+
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES", "BIES", "BI", "IOE2", "IOB1"])
+def test_table_decoding_equals_span_conversion(rng, scheme):
+    space = LabelSpace.build(scheme, ["A", "B"])
+    start, trans, end = space.mask()
+    lengths = rng.integers(1, 8, size=50)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    scores = rng.normal(size=(offsets[-1], space.n_labels))
+    codes = viterbi_batch(scores, offsets, trans, start, end)
+    assert space.decode(codes, offsets, well_formed=True) == space.decode(codes, offsets)

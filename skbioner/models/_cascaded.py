@@ -27,28 +27,36 @@ _LENGTH_BUCKETS = np.array([1, 2, 3, 4, 6, 9])  # lengths 1, 2, 3, 4-5, 6-8, 9+
 class SegmentFeaturizer:
     """Sparse features of candidate segments, built from token features.
 
-    A segment's row concatenates four blocks, computed with sparse products
+    A segment's row concatenates five blocks, computed with sparse products
     (no per-token Python): the token feature rows summed over the segment
     (its words, affixes, shapes and, through the token windows, its context
     words), the row of its last token (the head, in English noun phrases),
-    the row of its first token, and a one-hot length bucket.  Only columns
+    the row of its first token, a one-hot length bucket, and a one-hot of
+    the type stage 1 proposed for the segment (its output).  Only columns
     active on some training segment are kept (``fit``), which keeps the
     second-stage model small.
+
+    Parameters
+    ----------
+    types : sequence of str
+        The segment types stage 1 can propose.
     """
 
-    def __init__(self):
+    def __init__(self, types=(SEGMENT_TYPE,)):
+        self.types = tuple(types)
         self.columns_ = None
 
-    @staticmethod
-    def _raw(matrix, spans_per_sentence, offsets):
+    def _raw(self, matrix, spans_per_sentence, offsets):
         """Uncompacted segment matrix and segment offsets per sentence."""
         seg_offsets = np.zeros(len(spans_per_sentence) + 1, dtype=np.int64)
-        starts, ends = [], []
+        starts, ends, kinds = [], [], []
+        type_index = {t: k for k, t in enumerate(self.types)}
         for i, spans in enumerate(spans_per_sentence):
             base = offsets[i]
-            for _, s, e in spans:
+            for t, s, e in spans:
                 starts.append(base + s)
                 ends.append(base + e)
+                kinds.append(type_index[t])
             seg_offsets[i + 1] = seg_offsets[i] + len(spans)
         starts = np.asarray(starts, dtype=np.int64)
         ends = np.asarray(ends, dtype=np.int64)
@@ -68,7 +76,9 @@ class SegmentFeaturizer:
         bucket = np.searchsorted(_LENGTH_BUCKETS, lens, side="right") - 1
         L = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), bucket)),
                           shape=(n_seg, len(_LENGTH_BUCKETS)))
-        X = sp.hstack([bag, H @ matrix, B @ matrix, L], format="csr", dtype=np.float32)
+        K = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), kinds)),
+                          shape=(n_seg, len(self.types)))
+        X = sp.hstack([bag, H @ matrix, B @ matrix, L, K], format="csr", dtype=np.float32)
         return X, seg_offsets
 
     def fit_transform(self, matrix, spans_per_sentence, offsets):
@@ -98,6 +108,10 @@ def _segment_spans(y):
     return [[(SEGMENT_TYPE, s, e) for _, s, e in labels_to_spans(labels)] for labels in y]
 
 
+def _typed_spans(y):
+    return [labels_to_spans(labels) for labels in y]
+
+
 def _fit_predict_fold(segmenter, X, y_seg, train, test):
     model = clone(segmenter).fit(X[train], [y_seg[i] for i in train])
     return test, model.predict(X[test])
@@ -106,10 +120,12 @@ def _fit_predict_fold(segmenter, X, y_seg, train, test):
 class CascadedNER(BaseEstimator):
     """Two-phase NER: segment, then label each segment with a type or reject it.
 
-    Stage 1 (``segmenter``) tags entity boundaries with the types collapsed
-    into one; stage 2 (``classifier``) is a chain over the predicted
-    segments of each sentence that labels every segment with an entity type
-    or *Other*, which rejects the segment.  Stage 2 learns from stage-1
+    Stage 1 (``segmenter``) finds entity segments: trained on the labels
+    with the types collapsed into one (``typed_segmenter=False``, the
+    classic two-phase set-up) or on the typed labels, its types then being a
+    guess that stage 2 sees as a feature.  Stage 2 (``classifier``) is a
+    chain over the predicted segments of each sentence that labels every
+    segment with an entity type or *Other*, which rejects the segment.  Stage 2 learns from stage-1
     segments predicted out of fold (``n_folds`` cross-fitting inside
     ``fit``), so it learns to reject the segmenter's false positives.
     Segment features come from :class:`SegmentFeaturizer` over the token
@@ -126,6 +142,9 @@ class CascadedNER(BaseEstimator):
     classifier : estimator, default=None
         Sequence model for stage 2 over segment sequences; None means
         ``OnlinePACRF()``.
+    typed_segmenter : bool, default=False
+        Train stage 1 on typed labels and pass its type to stage 2 as a
+        feature, instead of collapsing the types.
     n_folds : int, default=5
         Folds for the out-of-fold stage-1 predictions stage 2 learns from.
     n_jobs : int or None, default=None
@@ -144,10 +163,11 @@ class CascadedNER(BaseEstimator):
         Stage-1 segment F1 of the out-of-fold predictions (diagnostic).
     """
 
-    def __init__(self, segmenter=None, classifier=None, n_folds=5, n_jobs=None,
-                 random_state=None, verbose=0):
+    def __init__(self, segmenter=None, classifier=None, typed_segmenter=False, n_folds=5,
+                 n_jobs=None, random_state=None, verbose=0):
         self.segmenter = segmenter
         self.classifier = classifier
+        self.typed_segmenter = typed_segmenter
         self.n_folds = n_folds
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -176,8 +196,12 @@ class CascadedNER(BaseEstimator):
         classifier = self._sub(self.classifier, OnlinePACRF(), seeds[1])
         self.types_ = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
         n = len(y)
-        gold_seg = _segment_spans(y)
-        y_seg = [spans_to_labels(s, len(lab), "IOB2") for s, lab in zip(gold_seg, y)]
+        if self.typed_segmenter:
+            y_seg, spans_of, seg_types = y, _typed_spans, self.types_
+        else:
+            gold_seg = _segment_spans(y)
+            y_seg = [spans_to_labels(s, len(lab), "IOB2") for s, lab in zip(gold_seg, y)]
+            spans_of, seg_types = _segment_spans, [SEGMENT_TYPE]
 
         t0 = time.perf_counter()
         folds = KFold(n_splits=min(self.n_folds, n)).split(np.arange(n))
@@ -190,16 +214,17 @@ class CascadedNER(BaseEstimator):
             for i, p in zip(test, pred):
                 oof[i] = p
         self.oof_segment_f1_ = entity_f1_score(y_seg, oof, mode="spans")
+        self._spans_of = spans_of
         self._log(f"out-of-fold segmentation F1 {self.oof_segment_f1_:.4f} "
                   f"({time.perf_counter() - t0:.1f} s)")
         self.segmenter_ = clone(segmenter).fit(X, y_seg)
         self._log(f"segmenter trained ({time.perf_counter() - t0:.1f} s)")
 
-        cand = _segment_spans(oof)
+        cand = spans_of(oof)
         gold = [{(s, e): t for t, s, e in labels_to_spans(labels)} for labels in y]
         y2 = [["B-" + g[(s, e)] if (s, e) in g else "O" for _, s, e in c]
               for c, g in zip(cand, gold)]
-        self.segment_featurizer_ = SegmentFeaturizer()
+        self.segment_featurizer_ = SegmentFeaturizer(types=seg_types)
         Xs, seg_offsets = self.segment_featurizer_.fit_transform(matrix, cand, offsets)
         self.classifier_ = classifier.fit(SentenceFeatures(Xs, seg_offsets), y2)
         self._log(f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "
@@ -213,7 +238,7 @@ class CascadedNER(BaseEstimator):
         matrix, offsets = check_sequence_features(X, type(self).__name__)
         X = SentenceFeatures(matrix, offsets)
         seg_pred = self.segmenter_.predict(X)
-        cand = _segment_spans(seg_pred)
+        cand = self._spans_of(seg_pred)
         Xs, seg_offsets = self.segment_featurizer_.transform(matrix, cand, offsets)
         types = self.classifier_.predict(SentenceFeatures(Xs, seg_offsets))
         out = []

@@ -94,9 +94,19 @@ def test_segment_featurizer_blocks():
     X, seg_off = sf.fit_transform(tok, spans, offsets)
     assert list(seg_off) == [0, 1, 2]
     dense = X.toarray()
-    # segment 0 = tokens 0, 1: bag {0, 1}, head 1, first 0, length bucket "2"
-    assert dense.shape[0] == 2 and dense[0].sum() == 5 and dense[1].sum() == 4
+    # segment 0 = tokens 0, 1: bag {0, 1}, head 1, first 0, length bucket "2", type ENT
+    assert dense.shape[0] == 2 and dense[0].sum() == 6 and dense[1].sum() == 5
     # unseen columns are dropped at transform
     X2, _ = sf.transform(tok, [[("ENT", 0, 1)], []], offsets)
     assert X2.shape == (1, X.shape[1])
     assert isinstance(SentenceFeatures(X2, [0, 1, 1]), SentenceFeatures)
+
+
+def test_typed_segmenter_passes_its_type_to_stage_two(tmp_path):
+    X, y = corpus()
+    F = TokenFeaturizer().fit_transform(X)
+    c = small_cascade(typed_segmenter=True).fit(F, y)
+    assert c.segment_featurizer_.types == ("DNA", "cell_type")
+    assert c.predict(F) == y
+    joblib.dump(c, tmp_path / "c.joblib")
+    assert joblib.load(tmp_path / "c.joblib").predict(F) == y

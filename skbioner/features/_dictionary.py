@@ -15,6 +15,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from ..base import SentenceTransformerMixin
 from ..io._errors import CorpusFormatError
 from ..schemes import check_scheme, labels_to_spans
 from ..text._normalize import _normalizer, normalize_types
@@ -125,7 +126,9 @@ def _leftmost_longest(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     return np.asarray(keep, dtype=np.int64)
 
 
-class DictionaryMatcher(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+class DictionaryMatcher(
+    SentenceTransformerMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None
+):
     """Annotate tokens with longest dictionary matches, as B/I/O columns.
 
     Multi-token dictionary entries are found with an Aho-Corasick automaton
@@ -247,13 +250,6 @@ class DictionaryMatcher(TransformerMixin, BaseEstimator, auto_wrap_output_keys=N
         self.scheme = scheme
         self.encoding = encoding
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        tags.requires_fit = True
-        tags.target_tags.required = False
-        return tags
 
     def __getstate__(self):
         state = dict(super().__getstate__())

@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import _preview
+from ..base import SentenceTransformerMixin
 from . import _channels as ch
 from ._assemble import assemble
 from ._corpus import Corpus
@@ -65,7 +66,9 @@ def _margin(blocks):
     )
 
 
-class TokenFeaturizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+class TokenFeaturizer(
+    SentenceTransformerMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None
+):
     """Template-driven sparse token features: one CSR matrix for all sentences.
 
     Features are computed once per distinct word type (and per distinct
@@ -174,13 +177,6 @@ class TokenFeaturizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=Non
         self.lowercase = lowercase
         self.dtype = dtype
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        tags.requires_fit = True
-        tags.target_tags.required = False
-        return tags
 
     # -- templates -----------------------------------------------------------
 

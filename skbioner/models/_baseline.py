@@ -8,13 +8,13 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
-from ..metrics import entity_f1_score
+from ..base import SequenceTaggerMixin
 from ..schemes import check_labels, repair
 
 __all__ = ["MajorityTagger"]
 
 
-class MajorityTagger(BaseEstimator):
+class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
     """Tag each word with its most frequent training label (a baseline).
 
     Words seen fewer than ``min_count`` times (and unseen words) get ``O``;
@@ -71,14 +71,3 @@ class MajorityTagger(BaseEstimator):
         X = check_sentences(X)
         vocab = self.vocabulary_
         return [repair([vocab.get(self._key(w), "O") for w in s], "IOB2") for s in X]
-
-    def score(self, X, y):
-        """Exact-match entity F1 (official JNLPBA counting) of ``predict(X)``."""
-        return entity_f1_score(y, self.predict(X))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags

@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
+from ..base import SequenceTaggerMixin
 from ..features import SentenceFeatures
 from ..metrics import entity_f1_score
 from ..schemes import labels_to_spans, spans_to_labels
@@ -117,7 +118,7 @@ def _fit_predict_fold(segmenter, X, y_seg, train, test):
     return test, model.predict(X[test])
 
 
-class CascadedNER(BaseEstimator):
+class CascadedNER(SequenceTaggerMixin, BaseEstimator):
     """Two-phase NER: segment, then label each segment with a type or reject it.
 
     Stage 1 (``segmenter``) finds entity segments: trained on the labels
@@ -246,14 +247,3 @@ class CascadedNER(BaseEstimator):
             kept = [(lab[2:], s, e) for (_, s, e), lab in zip(spans, labels) if lab != "O"]
             out.append(spans_to_labels(kept, int(n), "IOB2"))
         return out
-
-    def score(self, X, y):
-        """Exact-match entity F1 with the official JNLPBA counting."""
-        return entity_f1_score(y, self.predict(X))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.two_d_array = False
-        tags.input_tags.sparse = True
-        return tags

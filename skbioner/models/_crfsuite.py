@@ -13,7 +13,7 @@ import pycrfsuite
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from ..metrics import entity_f1_score
+from ..base import SequenceTaggerMixin
 from ..schemes import check_scheme, convert, labels_to_spans, scheme_labels
 from ._online_crf import _check_y, check_sequence_features
 
@@ -101,7 +101,7 @@ class _Trainer(pycrfsuite.Trainer):
                   file=sys.stderr)
 
 
-class CRFsuiteTagger(BaseEstimator):
+class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
     """CRFsuite's linear-chain CRF (L-BFGS by default) on featurizer output.
 
     The maximum-likelihood baseline that every benchmark runs beside the
@@ -369,31 +369,9 @@ class CRFsuiteTagger(BaseEstimator):
             out.append(convert(labels, scheme, "IOB2"))
         return out
 
-    def score(self, X, y):
-        """Exact-match entity F1 with the official JNLPBA counting.
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-        y : list of list of str
-            Gold IOB2 labels.
-
-        Returns
-        -------
-        float
-        """
-        return entity_f1_score(y, self.predict(X))
-
     # ------------------------------------------------------------------ persistence
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # object.__getstate__ returns __dict__ itself
         state.pop("_tagger_cache", None)
         return state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.two_d_array = False
-        tags.input_tags.sparse = True
-        return tags

@@ -12,6 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from ..base import SequenceTaggerMixin
 from ..metrics import entity_f1_score
 from ..schemes import check_labels, labels_to_spans
 from ._linear_chain import ChainWeights, LabelSpace, decode
@@ -52,7 +53,7 @@ def _check_y(y, n_sentences, lengths):
     return y
 
 
-class OnlinePACRF(BaseEstimator):
+class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
     """Linear-chain tagger trained by online passive-aggressive updates.
 
     Chan, Lam & Yu (2007): a first-order linear chain over sparse token
@@ -378,14 +379,3 @@ class OnlinePACRF(BaseEstimator):
         """
         codes, offsets = self._decode_codes(X, unfolded=True)
         return self.label_space_.decode(codes, offsets, well_formed=self.constrained)
-
-    def score(self, X, y):
-        """Exact-match entity F1 with the official JNLPBA counting."""
-        return entity_f1_score(y, self.predict(X))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.two_d_array = False
-        tags.input_tags.sparse = True
-        return tags

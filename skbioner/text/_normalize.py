@@ -8,6 +8,7 @@ from itertools import chain
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from .._sentence import Sentence, check_sentences
+from ..base import SentenceTransformerMixin
 
 __all__ = ["NumericNormalizer", "normalize_numerals"]
 
@@ -65,7 +66,9 @@ def normalize_types(words, norm) -> dict[str, str]:
     return {w: norm(w) for w in types}
 
 
-class NumericNormalizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
+class NumericNormalizer(
+    SentenceTransformerMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None
+):
     """Replace every run of digits in a token by one representative numeral.
 
     NERBio's numeral normalization (Tsai et al. 2006): ``IL2 -> IL1``,
@@ -124,13 +127,7 @@ class NumericNormalizer(TransformerMixin, BaseEstimator, auto_wrap_output_keys=N
         self.digit = digit
         self.annotation = annotation
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        tags.requires_fit = False
-        tags.target_tags.required = False
-        return tags
+    _requires_fit = False
 
     def _check_params(self):
         digit = _check_digit(self.digit)

@@ -1,0 +1,41 @@
+"""Mixins shared by skbioner's estimators (tags and the sequence ``score``)."""
+
+from __future__ import annotations
+
+__all__ = ["SentenceTransformerMixin", "SequenceTaggerMixin"]
+
+
+class SentenceTransformerMixin:
+    """Tags of a transformer whose ``X`` is a list of sentences (not a 2D array)."""
+
+    _requires_fit = True
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        tags.requires_fit = self._requires_fit
+        tags.target_tags.required = False
+        return tags
+
+
+class SequenceTaggerMixin:
+    """``score`` and tags of a tagger predicting one label list per sentence.
+
+    Taggers derive from ``BaseEstimator`` only (not ``ClassifierMixin``, whose
+    stratified splitting cannot handle ragged ``y``), and score with the
+    official exact-match entity F1.
+    """
+
+    def score(self, X, y):
+        """Exact-match entity F1 of ``predict(X)`` (official JNLPBA counting)."""
+        from .metrics import entity_f1_score
+
+        return entity_f1_score(y, self.predict(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.two_d_array = False
+        tags.input_tags.sparse = True
+        return tags

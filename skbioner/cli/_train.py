@@ -58,18 +58,22 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False):
     if name == "majority":
         return MajorityTagger(**parse_params(params))
     if name == "online-crf":
-        # settings tuned on the development split (benchmarks/tune_dev.py)
-        model = OnlinePACRF(scheme="IOBES", C=0.1, max_iter=10, random_state=0)
+        # settings chosen on the development split (benchmarks/tune_dev.py; docs/benchmarks.md)
+        model = OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
+                            random_state=0)
     elif name == "cascaded":
-        model = CascadedNER(segmenter=OnlinePACRF(scheme="IOBES", C=0.1, max_iter=10),
-                            classifier=OnlinePACRF(C=0.1, max_iter=10), random_state=0,
-                            n_jobs=2)
+        model = CascadedNER(
+            segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
+            classifier=OnlinePACRF(C=0.003, max_iter=3), random_state=0, n_jobs=2,
+        )
     else:
         model = CRFsuiteTagger()
     settings = parse_params(params)
     if scheme is not None:
-        key = "segmenter__scheme" if name == "cascaded" else "scheme"
-        settings.setdefault(key, scheme)
+        prefix = "segmenter__" if name == "cascaded" else ""
+        settings.setdefault(prefix + "scheme", scheme)
+        if name != "crfsuite":  # a chosen scheme replaces the default scheme mix
+            settings.setdefault(prefix + "extra_schemes", ())
     if verbose:
         settings.setdefault("verbose", 1)
     model.set_params(**settings)

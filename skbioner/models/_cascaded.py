@@ -43,8 +43,15 @@ class SegmentFeaturizer:
         The segment types stage 1 can propose.
     """
 
-    def __init__(self, types=(SEGMENT_TYPE,)):
+    BLOCKS = ("bag", "head", "first", "length", "type")
+
+    def __init__(self, types=(SEGMENT_TYPE,), blocks=BLOCKS):
+        unknown = set(blocks) - set(self.BLOCKS)
+        if unknown or not blocks:
+            raise ValueError(f"segment feature blocks must be a non-empty subset of "
+                             f"{self.BLOCKS}, got {tuple(blocks)}")
         self.types = tuple(types)
+        self.blocks = tuple(b for b in self.BLOCKS if b in blocks)
         self.columns_ = None
 
     def _raw(self, matrix, spans_per_sentence, offsets):
@@ -79,7 +86,8 @@ class SegmentFeaturizer:
                           shape=(n_seg, len(_LENGTH_BUCKETS)))
         K = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), kinds)),
                           shape=(n_seg, len(self.types)))
-        X = sp.hstack([bag, H @ matrix, B @ matrix, L, K], format="csr", dtype=np.float32)
+        parts = {"bag": bag, "head": H @ matrix, "first": B @ matrix, "length": L, "type": K}
+        X = sp.hstack([parts[b] for b in self.blocks], format="csr", dtype=np.float32)
         return X, seg_offsets
 
     def fit_transform(self, matrix, spans_per_sentence, offsets):
@@ -146,6 +154,8 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
     typed_segmenter : bool, default=False
         Train stage 1 on typed labels and pass its type to stage 2 as a
         feature, instead of collapsing the types.
+    segment_features : tuple of str, default=("bag", "head", "first", "length", "type")
+        Blocks of :class:`SegmentFeaturizer` stage 2 reads.
     n_folds : int, default=5
         Folds for the out-of-fold stage-1 predictions stage 2 learns from.
     n_jobs : int or None, default=None
@@ -164,11 +174,13 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         Stage-1 segment F1 of the out-of-fold predictions (diagnostic).
     """
 
-    def __init__(self, segmenter=None, classifier=None, typed_segmenter=False, n_folds=5,
+    def __init__(self, segmenter=None, classifier=None, typed_segmenter=False,
+                 segment_features=SegmentFeaturizer.BLOCKS, n_folds=5,
                  n_jobs=None, random_state=None, verbose=0):
         self.segmenter = segmenter
         self.classifier = classifier
         self.typed_segmenter = typed_segmenter
+        self.segment_features = segment_features
         self.n_folds = n_folds
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -225,7 +237,8 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         gold = [{(s, e): t for t, s, e in labels_to_spans(labels)} for labels in y]
         y2 = [["B-" + g[(s, e)] if (s, e) in g else "O" for _, s, e in c]
               for c, g in zip(cand, gold)]
-        self.segment_featurizer_ = SegmentFeaturizer(types=seg_types)
+        self.segment_featurizer_ = SegmentFeaturizer(types=seg_types,
+                                                     blocks=self.segment_features)
         Xs, seg_offsets = self.segment_featurizer_.fit_transform(matrix, cand, offsets)
         self.classifier_ = classifier.fit(SentenceFeatures(Xs, seg_offsets), y2)
         self._log(f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import numbers
 
 import numpy as np
@@ -11,6 +9,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import _preview
+from .._utils import gc_paused
 from ..base import SentenceTransformerMixin
 from . import _channels as ch
 from ._assemble import assemble
@@ -41,22 +40,6 @@ __all__ = ["TokenFeaturizer"]
 _MAX_FEATURES = int(np.iinfo(np.int32).max)
 
 
-@contextlib.contextmanager
-def _gc_paused():
-    """Pause the cyclic garbage collector during featurization.
-
-    Featurization allocates a bounded number of Python objects (per word
-    type), none of them cyclic garbage; with a large corpus in memory
-    (hundreds of thousands of tracked objects) the collector's full scans
-    would otherwise cost about as much as the featurization itself.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _margin(blocks):
@@ -496,7 +479,7 @@ class TokenFeaturizer(
         -------
         self : TokenFeaturizer
         """
-        with _gc_paused():
+        with gc_paused():
             self._fit(X, y, transform=False)
         return self
 
@@ -512,7 +495,7 @@ class TokenFeaturizer(
         -------
         SentenceFeatures
         """
-        with _gc_paused():
+        with gc_paused():
             return self._fit(X, y, transform=True)
 
     def transform(self, X):
@@ -529,7 +512,7 @@ class TokenFeaturizer(
             ``matrix`` of shape (n_tokens, n_features_out_), binary.
         """
         check_is_fitted(self, "groups_")
-        with _gc_paused():
+        with gc_paused():
             return self._transform(X)
 
     def _transform(self, X):

@@ -26,7 +26,6 @@ error: gold and system files contain them and scorers must see them.
 from __future__ import annotations
 
 import contextlib
-import gc
 import gzip
 import io
 import operator
@@ -38,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .._sentence import Sentence
+from .._utils import gc_paused
 from ..schemes import check_scheme, is_valid_label, scheme_labels
 from ._errors import CorpusFormatError
 
@@ -300,7 +300,7 @@ def read_columns(
     final_newline = lines[-1] == ""
     if final_newline:
         lines.pop()
-    with _gc_paused():
+    with gc_paused():
         return _parse_lines(
             lines,
             path_str,
@@ -315,21 +315,6 @@ def read_columns(
         )
 
 
-@contextlib.contextmanager
-def _gc_paused():
-    """Pause the cyclic garbage collector while building many small objects.
-
-    Parsing allocates about one tuple per token and none of it is cyclic
-    garbage; the collector's generation scans would otherwise take about as
-    long as the parsing itself on a corpus of half a million tokens.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _parse_lines(

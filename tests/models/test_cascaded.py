@@ -10,18 +10,11 @@ from sklearn.pipeline import make_pipeline
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
 from skbioner.models import CascadedNER, OnlinePACRF, SegmentFeaturizer
+from tests.models.toy import toy_sentences
 
 
 def corpus(n=60, seed=0):
-    rng = np.random.default_rng(seed)
-    genes = ["IL-2", "NF-kappaB", "p53", "TNF", "GATA-1", "c-myc"]
-    cells = ["T", "B", "HeLa", "Jurkat"]
-    X, y = [], []
-    for _ in range(n):
-        X.append(["The", str(rng.choice(genes)), "gene", "in", str(rng.choice(cells)),
-                  "cells", "."])
-        y.append(["O", "B-DNA", "I-DNA", "O", "B-cell_type", "I-cell_type", "O"])
-    return X, y
+    return toy_sentences(n, seed)
 
 
 def small_cascade(**kw):

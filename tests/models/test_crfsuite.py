@@ -23,21 +23,11 @@ from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
 from skbioner.models import CRFsuiteTagger
 from skbioner.models._crfsuite import _iter_items
+from tests.models.toy import toy_sentences as _toy
 
 
 def toy_sentences(n=24, seed=0):
-    rng = np.random.default_rng(seed)
-    genes = ["IL-2", "NF-kappaB", "p53", "TNF", "GATA-1", "c-myc"]
-    cells = ["T", "B", "HeLa", "Jurkat"]
-    X, y = [], []
-    for _ in range(n):
-        X.append(["The", str(rng.choice(genes)), "gene", "in", str(rng.choice(cells)),
-                  "cells", "."])
-        y.append(["O", "B-DNA", "I-DNA", "O", "B-cell_type", "I-cell_type", "O"])
-    # single-token entities and adjacent entities exercise the S / E labels
-    X.append(["p53", "IL-2", "bind", "."])
-    y.append(["B-protein", "B-protein", "O", "O"])
-    return X, y
+    return _toy(n, seed, with_singletons=True)
 
 
 @pytest.fixture(scope="module")

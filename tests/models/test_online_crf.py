@@ -14,6 +14,7 @@ from sklearn.pipeline import make_pipeline
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
 from skbioner.models import LabelSpace, OnlinePACRF, viterbi, viterbi_batch
+from tests.models.toy import toy_sentences
 
 
 def random_problem(rng, n_sent=12, n_feat=15, types=("A", "B")):
@@ -136,16 +137,6 @@ def test_learns_a_separable_problem(rng):
     assert m.history_[-1]["sentence_errors"] == 0
 
 
-def toy_sentences(n=40, seed=0):
-    rng = np.random.default_rng(seed)
-    genes = ["IL-2", "NF-kappaB", "p53", "TNF", "GATA-1", "c-myc"]
-    cells = ["T", "B", "HeLa", "Jurkat"]
-    X, y = [], []
-    for _ in range(n):
-        X.append(["The", str(rng.choice(genes)), "gene", "in", str(rng.choice(cells)),
-                  "cells", "."])
-        y.append(["O", "B-DNA", "I-DNA", "O", "B-cell_type", "I-cell_type", "O"])
-    return X, y
 
 
 def test_pipeline_grid_search_and_persistence(tmp_path):

@@ -29,8 +29,10 @@ MODELS = {
     "online-crf": ("online-crf", {}),  # the CLI default: BIES + IO, chosen on dev
     "cascaded": ("cascaded", {}),
     "crfsuite": ("crfsuite", {"c2": 1.0, "max_iter": 100}),
-    "sr-IOB2": ("online-crf", {"scheme": "IOB2", "C": 0.1, "max_iter": 10, "tol": None}),
-    "sr-BIES": ("online-crf", {"scheme": "BIES", "C": 0.1, "max_iter": 10, "tol": None}),
+    "sr-IOB2": ("online-crf", {"scheme": "IOB2", "extra_schemes": (), "C": 0.1, "max_iter": 10,
+                               "tol": None}),
+    "sr-BIES": ("online-crf", {"scheme": "BIES", "extra_schemes": (), "C": 0.1, "max_iter": 10,
+                               "tol": None}),
     "sr-BIES+IO": ("online-crf", {"scheme": "BIES", "extra_schemes": ("IO",), "C": 0.1,
                                   "max_iter": 10, "tol": None}),
     "sr-BIES+all": ("online-crf", {"scheme": "BIES",

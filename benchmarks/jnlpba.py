@@ -1,7 +1,8 @@
 """JNLPBA 2004 benchmark: train on the full training set, score the official test set.
 
 Every model runs in its own child process (so peak RSS is per model), on the same features
-(Chan/Settles templates), with sklearn-crfsuite's L-BFGS CRF side by side:
+(Chan/Settles templates, frequency cutoff --min-count, default 3 as in `skbioner train`), with
+sklearn-crfsuite's L-BFGS CRF side by side:
 
     python benchmarks/jnlpba.py --data ../shared/data/jnlpba
     python benchmarks/jnlpba.py --data ../shared/data/jnlpba --models online-crf,crfsuite
@@ -43,7 +44,7 @@ DEFAULT = "online-crf,cascaded,crfsuite,sr-IOB2,sr-BIES,sr-BIES+IO,sr-BIES+all"
 SR_BASE = "sr-BIES"
 
 
-def run_one(name, data, pred_path):
+def run_one(name, data, pred_path, min_count=None):
     """Child process: train, tag, score one model; print one JSON line."""
     from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba
@@ -51,7 +52,9 @@ def run_one(name, data, pred_path):
 
     cli_model, params = MODELS[name]
     train, test = load_jnlpba(data, "train"), load_jnlpba(data, "test")
-    model = build_model(cli_model, params=[f"{k}={v!r}" for k, v in params.items()])
+    feature_params = [] if min_count is None else [f"min_count={min_count}"]
+    model = build_model(cli_model, params=[f"{k}={v!r}" for k, v in params.items()],
+                        feature_params=feature_params)
     t0 = time.perf_counter()
     model.fit(train.X, train.y)
     train_s = time.perf_counter() - t0
@@ -81,11 +84,13 @@ def main():
     ap.add_argument("--data", default="../shared/data/jnlpba")
     ap.add_argument("--models", default=DEFAULT, help=f"comma-separated, from {list(MODELS)}")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples")
+    ap.add_argument("--min-count", type=int, default=None,
+                    help="feature frequency cutoff (default: the CLI default, 3)")
     ap.add_argument("--_child", help=argparse.SUPPRESS)
     ap.add_argument("--_pred", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args._child:
-        run_one(args._child, args.data, args._pred)
+        run_one(args._child, args.data, args._pred, args.min_count)
         return
     names = [n.strip() for n in args.models.split(",") if n.strip()]
     unknown = [n for n in names if n not in MODELS]
@@ -95,8 +100,11 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             pred_path = os.path.join(tmp, f"{name}.json")
-            r = subprocess.run([sys.executable, __file__, "--data", args.data, "--_child", name,
-                                "--_pred", pred_path], capture_output=True, text=True)
+            cmd = [sys.executable, __file__, "--data", args.data, "--_child", name,
+                   "--_pred", pred_path]
+            if args.min_count is not None:
+                cmd += ["--min-count", str(args.min_count)]
+            r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 sys.stderr.write(r.stderr)
                 raise SystemExit(f"{name} failed")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..schemes import check_scheme, convert, projection_table, scheme_labels, transition_mask
-from ._viterbi import viterbi_batch
+from ._viterbi import viterbi_batch, viterbi_csr
 
 __all__ = ["LabelSpace", "ChainWeights"]
 
@@ -188,6 +188,11 @@ def decode(weights: ChainWeights, cols, matrix, offsets, mask=None):
     summed on the fly (the *unfolded* model).
     """
     cols = np.asarray(cols)
+    if cols.shape[1] == 1 and np.array_equal(cols[:, 0], np.arange(weights.W.shape[1])):
+        start, T, end = weights.start, weights.T, weights.end
+        if mask is not None:
+            start, T, end = start + mask[0], T + mask[1], end + mask[2]
+        return viterbi_csr(matrix, offsets, weights.W, T, start, end)
     scores = chain_scores(weights, cols, matrix)
     T = np.zeros((cols.shape[0], cols.shape[0]))
     start = np.zeros(cols.shape[0])

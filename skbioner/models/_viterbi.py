@@ -8,9 +8,9 @@ compiled loops.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-__all__ = ["viterbi", "viterbi_batch", "sequence_score"]
+__all__ = ["viterbi", "viterbi_batch", "viterbi_csr", "sequence_score"]
 
 
 @njit(cache=True, nogil=True)
@@ -61,6 +61,25 @@ def _viterbi_batch_kernel(scores, offsets, trans, start, end, out):
     for s in range(len(offsets) - 1):
         a, b = offsets[s], offsets[s + 1]
         _viterbi_kernel(scores[a:b], trans, start, end, out[a:b])
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _viterbi_csr_kernel(indptr, indices, data, offsets, coef, trans, start, end, out):
+    """Emission scores from CSR feature rows and Viterbi, sentences in parallel."""
+    L = coef.shape[1]
+    for s in prange(len(offsets) - 1):
+        a = offsets[s]
+        n = offsets[s + 1] - a
+        if n == 0:
+            continue
+        scores = np.zeros((n, L))
+        for i in range(n):
+            for p in range(indptr[a + i], indptr[a + i + 1]):
+                f = indices[p]
+                v = np.float64(data[p])
+                for lab in range(L):
+                    scores[i, lab] += v * coef[f, lab]
+        _viterbi_kernel(scores, trans, start, end, out[a:a + n])
 
 
 def _check_chain(n_labels, trans, start, end):
@@ -129,6 +148,33 @@ def viterbi_batch(scores, offsets, trans, start, end):
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
     out = np.zeros(len(scores), dtype=np.int32)
     _viterbi_batch_kernel(scores, offsets, trans, start, end, out)
+    return out
+
+
+def viterbi_csr(matrix, offsets, coef, trans, start, end):
+    """Viterbi over sentences whose emission scores are ``matrix @ coef``.
+
+    Equivalent to ``viterbi_batch(matrix @ coef, offsets, ...)`` (same
+    summation order), but fused and parallel over sentences: the score
+    matrix is never materialised.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
+    offsets : ndarray of int, shape (n_sentences + 1,)
+    coef : ndarray of shape (n_features, n_labels)
+    trans, start, end : as in :func:`viterbi`.
+    """
+    coef = np.ascontiguousarray(coef, dtype=np.float64)
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    if matrix.shape[1] != coef.shape[0]:
+        raise ValueError(f"matrix has {matrix.shape[1]} features, coef {coef.shape[0]}")
+    if len(offsets) == 0 or offsets[0] != 0 or offsets[-1] != matrix.shape[0]:
+        raise ValueError("offsets must start at 0 and end at the number of matrix rows")
+    trans, start, end = _check_chain(coef.shape[1], trans, start, end)
+    out = np.zeros(matrix.shape[0], dtype=np.int32)
+    _viterbi_csr_kernel(matrix.indptr, matrix.indices, matrix.data, offsets, coef,
+                        trans, start, end, out)
     return out
 
 

@@ -56,3 +56,17 @@ def test_shape_errors():
         viterbi(np.zeros((2, 3)), np.zeros((2, 2)), np.zeros(3), np.zeros(3))
     with pytest.raises(ValueError, match="offsets"):
         viterbi_batch(np.zeros((2, 3)), [0, 1], np.zeros((3, 3)), np.zeros(3), np.zeros(3))
+
+
+def test_fused_csr_decoding_equals_dense(rng):
+    import scipy.sparse as sp
+
+    from skbioner.models._viterbi import viterbi_csr
+
+    lengths = [3, 0, 1, 6, 2]
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    X = sp.random(offsets[-1], 20, density=0.3, format="csr", random_state=0, dtype=np.float32)
+    coef = rng.normal(size=(20, 5))
+    trans, start, end = rng.normal(size=(5, 5)), rng.normal(size=5), rng.normal(size=5)
+    dense = viterbi_batch(X @ coef, offsets, trans, start, end)
+    assert np.array_equal(viterbi_csr(X, offsets, coef, trans, start, end), dense)

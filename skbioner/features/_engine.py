@@ -52,6 +52,81 @@ _PAD_HASHES = hash_strings(["\x02" + BOS, "\x03" + EOS])
 _KEY_LIMIT = 2**62
 
 
+#: Marker of a cached channel whose value id of a training type is its row.
+IDENTITY = "identity"
+
+#: Multi-valued channels with more values per training type than this are not cached.
+_MULTI_CACHE_FACTOR = 4
+
+
+def _narrow(a):
+    """``a`` (int64, >= -1) in the smallest signed integer dtype that holds it."""
+    top = int(a.max()) if a.size else 0
+    for dt in (np.int8, np.int16, np.int32):
+        if top <= np.iinfo(dt).max:
+            return a.astype(dt)
+    return a
+
+
+def _single_table(single, V):
+    """Table of a single-valued channel from its per-type ids (last 2 slots: pads)."""
+    single[-2] = V
+    single[-1] = V + 1
+    present = single >= 0
+    indptr = np.zeros(single.size + 1, dtype=np.int64)
+    np.cumsum(present, out=indptr[1:])
+    return Table(single, indptr, single[present], V + 2, V)
+
+
+def _multi_table(rows, ids, n_types, V):
+    """Table of a multi-valued channel from (row, value id) pairs (-1 ids dropped)."""
+    known = ids >= 0
+    if not known.all():
+        rows, ids = rows[known], ids[known]
+    order = np.lexsort((ids, rows))
+    ids = ids[order]
+    indptr = np.zeros(n_types + 3, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n_types + 2), out=indptr[1:])
+    return Table(None, indptr, ids, V, V)
+
+
+class TypeCache:
+    """Fitted per-type value ids of the training types (vocabulary mode).
+
+    ``sources`` maps a source column to its training types (object array,
+    row order); ``channels`` maps a channel key to the value id of each
+    training type (``IDENTITY``: the row itself; -1: no value) or, for a
+    multi-valued channel, a CSR ``(indptr, ids)``.  ``transform`` gathers
+    the values of seen types from it and computes only the unseen ones.
+    """
+
+    def __init__(self):
+        self.sources = {}
+        self.channels = {}
+        self._index = {}
+        self.value_indexes = {}  # channel key -> dict value -> id (filled by transform)
+
+    def index(self, source):
+        """Dict training type -> row (built once; not pickled, nor ``value_indexes``)."""
+        try:
+            return self._index[source]
+        except KeyError:
+            pass
+        types = self.sources[source]
+        index = dict(zip(types.tolist(), range(len(types)), strict=True))
+        self._index[source] = index
+        return index
+
+    def __getstate__(self):
+        return {"sources": self.sources, "channels": self.channels}
+
+    def __setstate__(self, state):
+        self.sources = state["sources"]
+        self.channels = state["channels"]
+        self._index = {}
+        self.value_indexes = {}
+
+
 class Table:
     """Value ids of one channel for the rows of one call (see module docstring)."""
 
@@ -79,16 +154,24 @@ class Call:
     margin : int, default=0
         Largest ``|offset|`` of the conjunction blocks: the padding of the
         extended positions on which conjunction patterns are computed.
+    type_cache : TypeCache, optional
+        ``"transform"`` mode: the fitted per-type value ids (see
+        :meth:`type_cache_out`); tables then gather the values of the types
+        seen in ``fit`` and compute only the unseen types.
     """
 
-    def __init__(self, corpus, vocab, mode, margin=0):
+    def __init__(self, corpus, vocab, mode, margin=0, type_cache=None):
         self.corpus = corpus
         self.vocab = vocab
         self.mode = mode
         self.margin = margin
+        self.type_cache = type_cache if mode == "transform" else None
         self._tables = {}
-        self._index = {}
+        # transform: the value indexes of the fitted vocabulary, kept across calls
+        self._index = {} if self.type_cache is None else self.type_cache.value_indexes
         self._patterns = {}
+        self._fit_rows = {}  # fit: channel key -> (source, per-type value ids)
+        self._known = {}  # transform: source -> (train row of each type, unseen types)
 
     def _value_index(self, key, values):
         if self.mode == "transform":
@@ -113,25 +196,27 @@ class Call:
             pass
         types, _ = self.corpus.column(channel.source)
         n_types = len(types)
-        vals = channel.values(types)
-        if channel.single:
+        cached = None
+        if self.type_cache is not None:
+            cached = self.type_cache.channels.get(key)
+        if cached is not None:
+            table = self._cached_table(channel, cached, types)
+        elif channel.single:
+            vals = channel.values(types)
             distinct = None
             if self.mode != "transform":
                 distinct = dict.fromkeys(vals)
                 distinct.pop(None, None)
             index = self._value_index(key, distinct)
-            V = len(index)
             single = np.empty(n_types + 2, dtype=np.int64)
             single[:n_types] = np.fromiter(
                 map(index.get, vals, repeat(-1)), dtype=np.int64, count=n_types
             )
-            single[n_types] = V
-            single[n_types + 1] = V + 1
-            present = single >= 0
-            indptr = np.zeros(n_types + 3, dtype=np.int64)
-            np.cumsum(present, out=indptr[1:])
-            table = Table(single, indptr, single[present], V + 2, V)
+            table = _single_table(single, len(index))
+            if self.mode == "fit":
+                self._fit_rows[key] = (channel.source, single[:n_types])
         else:
+            vals = channel.values(types)
             flat = list(chain.from_iterable(vals))
             index = self._value_index(
                 key, None if self.mode == "transform" else dict.fromkeys(flat)
@@ -140,20 +225,88 @@ class Call:
             lens = np.fromiter(map(len, vals), dtype=np.int64, count=n_types)
             ids = np.fromiter(map(index.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
             rows = np.repeat(np.arange(n_types, dtype=np.int64), lens)
-            known = ids >= 0
-            if not known.all():
-                rows, ids = rows[known], ids[known]
-            order = np.lexsort((ids, rows))
-            ids = ids[order]
-            indptr = np.zeros(n_types + 3, dtype=np.int64)
-            np.cumsum(np.bincount(rows, minlength=n_types + 2), out=indptr[1:])
-            table = Table(None, indptr, ids, V, V)
+            table = _multi_table(rows, ids, n_types, V)
+            if self.mode == "fit":
+                self._fit_rows[key] = (channel.source, (table.indptr[: n_types + 1], table.ids))
         if self.mode == "hash":
             table.hashes = hash_strings(sorted(index, key=index.__getitem__))
             if channel.single:
                 table.hashes = np.concatenate([table.hashes, _PAD_HASHES])
         self._tables[key] = table
         return table
+
+    def _known_rows(self, source):
+        """Train row of each type of ``source`` in this call (-1: unseen), and the unseen."""
+        try:
+            return self._known[source]
+        except KeyError:
+            pass
+        types, _ = self.corpus.column(source)
+        index = self.type_cache.index(source)
+        rows = np.fromiter(map(index.get, types, repeat(-1)), dtype=np.int64, count=len(types))
+        unseen = np.flatnonzero(rows < 0)
+        out = (rows, unseen, [types[i] for i in unseen.tolist()])
+        self._known[source] = out
+        return out
+
+    def _cached_table(self, channel, cached, types):
+        """Transform: gather the fitted value ids of seen types, compute the unseen ones."""
+        n_types = len(types)
+        rows, unseen, new_types = self._known_rows(channel.source)
+        vals = channel.values(new_types) if new_types else []
+        index = self._value_index(channel.key, None) if vals else {}
+        V = self.vocab[channel.key].size
+        if channel.single:
+            single = np.empty(n_types + 2, dtype=np.int64)
+            if isinstance(cached, str):  # IDENTITY: value id == train row
+                single[:n_types] = rows
+            else:
+                single[:n_types] = cached[rows]  # rows of unseen types overwritten below
+            if unseen.size:
+                single[unseen] = np.fromiter(
+                    map(index.get, vals, repeat(-1)), dtype=np.int64, count=unseen.size
+                )
+            return _single_table(single, V)
+        c_indptr, c_ids = cached
+        seen = np.flatnonzero(rows >= 0)
+        starts = c_indptr[rows[seen]].astype(np.int64)
+        counts = c_indptr[rows[seen] + 1].astype(np.int64) - starts
+        total = int(counts.sum())
+        offsets = np.repeat(starts - (np.cumsum(counts) - counts), counts)
+        ids_seen = c_ids[offsets + np.arange(total, dtype=np.int64)].astype(np.int64)
+        rows_seen = np.repeat(seen, counts)
+        if unseen.size:
+            flat = list(chain.from_iterable(vals))
+            lens = np.fromiter(map(len, vals), dtype=np.int64, count=unseen.size)
+            ids_new = np.fromiter(map(index.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
+            rows_all = np.concatenate([rows_seen, np.repeat(unseen, lens)])
+            ids_all = np.concatenate([ids_seen, ids_new])
+        else:
+            rows_all, ids_all = rows_seen, ids_seen
+        return _multi_table(rows_all, ids_all, n_types, V)
+
+    def type_cache_out(self) -> TypeCache:
+        """Fit: the per-type value ids of the training types, for ``transform``."""
+        cache = TypeCache()
+        for key, (source, data) in self._fit_rows.items():
+            types = self.corpus.column(source)[0]
+            if isinstance(data, tuple):
+                indptr, ids = data
+                if ids.size > _MULTI_CACHE_FACTOR * max(len(types), 1):
+                    continue  # e.g. substrings: too big to keep
+                cache.channels[key] = (_narrow(indptr), _narrow(ids))
+                continue
+            if np.array_equal(data, np.arange(data.size)):
+                cache.channels[key] = IDENTITY
+                vocab = self.vocab[key]
+                if source not in cache.sources and vocab.tolist() == types:
+                    cache.sources[source] = vocab  # the same strings: share them
+            else:
+                cache.channels[key] = _narrow(data)
+        for key, (source, _) in self._fit_rows.items():
+            if key in cache.channels and source not in cache.sources:
+                cache.sources[source] = np.asarray(self.corpus.column(source)[0], dtype=object)
+        return cache
 
     def token_table(self, channel) -> Table:
         """The per-token table of a token-level channel (cached)."""

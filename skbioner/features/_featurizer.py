@@ -426,6 +426,7 @@ class TokenFeaturizer(
                 call = Call(corpus, vocab, "hash")
                 parts = [block_features(b, call, n_features=n_out) for b in blocks]
             ranges = None
+            type_cache = None
         else:
             call = Call(corpus, vocab, "fit", margin=_margin(blocks))
             base = 0
@@ -444,6 +445,7 @@ class TokenFeaturizer(
                     parts.append(part)
             n_out = base
             ranges = {g.name: ranges.get(g.name, (base, base)) for g, _ in active}
+            type_cache = call.type_cache_out()
 
         self.groups_ = tuple(g for g, _ in active)
         self.dictionary_columns_ = dict_columns
@@ -452,6 +454,7 @@ class TokenFeaturizer(
         self.feature_ranges_ = ranges
         self._blocks = blocks
         self._vocab = vocab
+        self._type_cache = type_cache
         self._hashing = hashing
         self._dtype = dtype
         self._columns = [
@@ -527,7 +530,11 @@ class TokenFeaturizer(
                 f"n_features was changed to {self.n_features!r} after fit; refit the featurizer"
             )
         call = Call(
-            corpus, self._vocab, "hash" if hashing else "transform", margin=_margin(self._blocks)
+            corpus,
+            self._vocab,
+            "hash" if hashing else "transform",
+            margin=_margin(self._blocks),
+            type_cache=getattr(self, "_type_cache", None),  # absent in older pickles
         )
         parts = [block_features(b, call, n_features=self.n_features_out_) for b in self._blocks]
         matrix = assemble(corpus.n_tokens, parts, self.n_features_out_, self._dtype, hashing)

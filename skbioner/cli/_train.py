@@ -64,7 +64,7 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False):
     elif name == "cascaded":
         model = CascadedNER(
             segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
-            classifier=OnlinePACRF(C=0.003, max_iter=3), random_state=0, n_jobs=2,
+            classifier=OnlinePACRF(C=0.003, max_iter=5), random_state=0, n_jobs=2,
         )
     else:
         model = CRFsuiteTagger()

@@ -389,8 +389,12 @@ def _value_name(vocab, k):
     return BOS if k == n else EOS
 
 
-class UnaryBlock:
-    """A per-type channel read at one offset: ``"<label>[<offset>]=<value>"``."""
+class _TableBlock:
+    """A channel read at one offset through a value table.
+
+    Subclasses say which table (:meth:`_table`) and which row of it each
+    token reads (:meth:`_source`); keys and hashes are built the same way.
+    """
 
     def __init__(self, group, channel, offset):
         self.group = group
@@ -399,40 +403,37 @@ class UnaryBlock:
         self.label = f"{channel.label}[{offset}]"
 
     def keys(self, call):
-        table = call.table(self.channel)
-        src = call.corpus.shifted_types(self.channel.source, self.offset)
-        return ("table", src, table.indptr, table.ids, table.n_values)
+        table = self._table(call)
+        return ("table", self._source(call), table.indptr, table.ids, table.n_values)
 
     def hashes(self, call):
-        table = call.table(self.channel)
-        src = call.corpus.shifted_types(self.channel.source, self.offset)
+        table = self._table(call)
         seed = hash_strings([self.label])[0]
-        return ("table", src, table.indptr, mix(seed, table.hashes[table.ids]))
+        return ("table", self._source(call), table.indptr, mix(seed, table.hashes[table.ids]))
+
+
+class UnaryBlock(_TableBlock):
+    """A per-type channel read at one offset: ``"<label>[<offset>]=<value>"``."""
+
+    def _table(self, call):
+        return call.table(self.channel)
+
+    def _source(self, call):
+        return call.corpus.shifted_types(self.channel.source, self.offset)
 
     def names(self, vocab, keys):
         values = vocab[self.channel.key]
         return [f"{self.label}={_value_name(values, k)}" for k in keys.tolist()]
 
 
-class TokenBlock:
+class TokenBlock(_TableBlock):
     """A token-level channel (head-noun n-gram triggers) read at one offset."""
 
-    def __init__(self, group, channel, offset):
-        self.group = group
-        self.channel = channel
-        self.offset = offset
-        self.label = f"{channel.label}[{offset}]"
+    def _table(self, call):
+        return call.token_table(self.channel)
 
-    def keys(self, call):
-        table = call.token_table(self.channel)
-        src = call.corpus.shift_index(self.offset)
-        return ("table", src, table.indptr, table.ids, table.n_values)
-
-    def hashes(self, call):
-        table = call.token_table(self.channel)
-        src = call.corpus.shift_index(self.offset)
-        seed = hash_strings([self.label])[0]
-        return ("table", src, table.indptr, mix(seed, table.hashes[table.ids]))
+    def _source(self, call):
+        return call.corpus.shift_index(self.offset)
 
     def names(self, vocab, keys):
         classes = self.channel.classes

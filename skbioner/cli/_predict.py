@@ -6,6 +6,7 @@ by the predicted IOB2 labels, or with a label column added when IN has only
 tokens.  Everything else (document lines, blank lines) is copied.
 """
 
+import gzip
 import sys
 import time
 
@@ -20,7 +21,8 @@ def add_arguments(p):
 
 
 def _n_columns(path):
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
         for line in fh:
             line = line.rstrip("\r\n")
             if line and not line.startswith("###MEDLINE:") and not line.startswith("-DOCSTART-"):

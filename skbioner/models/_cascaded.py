@@ -203,6 +203,9 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         matrix, offsets = check_sequence_features(X, type(self).__name__)
         X = SentenceFeatures(matrix, offsets)
         y = _check_y(y, len(offsets) - 1, np.diff(offsets))
+        if len(y) < 2:
+            raise ValueError(f"CascadedNER needs at least 2 sentences, got {len(y)}")
+        SegmentFeaturizer(blocks=self.segment_features)  # validate before any training
         rs = check_random_state(self.random_state)
         seeds = rs.randint(np.iinfo(np.int32).max, size=2)
         segmenter = self._sub(self.segmenter, OnlinePACRF(scheme="IOBES"), seeds[0])

@@ -169,6 +169,27 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         if isinstance(self.extra_schemes, str):
             raise ValueError("extra_schemes must be a tuple of scheme names, not a string")
 
+    def _check_continuation(self, n_features, types):
+        """Refuse to continue training a model whose structure no longer fits."""
+        space = self.label_space_
+        wanted = LabelSpace.build(self.scheme, space.types, self.extra_schemes)
+        problems = []
+        if n_features != self.n_features_in_:
+            problems.append(f"X has {n_features} features, the model {self.n_features_in_}")
+        if (wanted.scheme, wanted.extra_schemes) != (space.scheme, space.extra_schemes):
+            problems.append(
+                f"scheme={wanted.scheme!r}, extra_schemes={wanted.extra_schemes} differ from "
+                f"the model's {space.scheme!r}, {space.extra_schemes}"
+            )
+        new = sorted(set(types) - set(space.types))
+        if new:
+            problems.append(f"y has entity types the model lacks: {new}")
+        if problems:
+            raise ValueError(
+                "cannot continue training (warm_start=True / partial_fit): "
+                + "; ".join(problems) + ". Set warm_start=False to start over."
+            )
+
     def _init_state(self, n_features, types):
         space = LabelSpace.build(self.scheme, types, self.extra_schemes)
         self.label_space_ = space
@@ -180,6 +201,7 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         self._acc = ChainWeights.zeros(n_features, space.n_columns, dtype=np.float32)
         self.t_ = 0
         self.history_ = []
+        self._rng = check_random_state(self.random_state)  # carried across partial_fit
 
     # ------------------------------------------------------------------ training
 
@@ -208,8 +230,12 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             return ChainWeights(w.W.astype(np.float64), w.T.astype(np.float64),
                                 w.start.astype(np.float64), w.end.astype(np.float64))
         a, s = self._acc, 1.0 / self.t_
-        return ChainWeights(w.W.astype(np.float64) - s * a.W, w.T - s * a.T,
-                            w.start - s * a.start, w.end - s * a.end)
+
+        def avg(x, acc):
+            return x.astype(np.float64) - s * acc.astype(np.float64)
+
+        return ChainWeights(avg(w.W, a.W), avg(w.T, a.T), avg(w.start, a.start),
+                            avg(w.end, a.end))
 
     def _finalize(self, chunk=65536):
         """Average (optionally) and fold the weights used for prediction.
@@ -242,14 +268,9 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         y = _check_y(y, len(offsets) - 1, np.diff(offsets))
         types = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
         rs = check_random_state(self.random_state)
-        fresh = not (self.warm_start and hasattr(self, "_w"))
-        if not fresh and (
-            self.n_features_in_ != matrix.shape[1]
-            or tuple(self.label_space_.types) != tuple(types)
-            or self.label_space_.scheme != LabelSpace.build(self.scheme, types).scheme
-        ):
-            fresh = True
-        if fresh:
+        if self.warm_start and hasattr(self, "_w"):
+            self._check_continuation(matrix.shape[1], types)
+        else:
             self._init_state(matrix.shape[1], types)
         codes = self.label_space_.encode(y)
         n_sent = len(offsets) - 1
@@ -330,13 +351,11 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             types = sorted({c.split("-", 1)[1] if c[:2] in ("B-", "I-") else c
                             for c in classes if c != "O"})
             self._init_state(matrix.shape[1], types)
-        elif matrix.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {matrix.shape[1]} features, but the model was started with "
-                f"{self.n_features_in_}"
-            )
+        else:
+            types = {t for labels in y for t, _, _ in labels_to_spans(labels)}
+            self._check_continuation(matrix.shape[1], types)
         codes = self.label_space_.encode(y)
-        rs = check_random_state(self.random_state)
+        rs = self._rng
         n = len(offsets) - 1
         order = rs.permutation(n) if self.shuffle else np.arange(n)
         t0 = time.perf_counter()

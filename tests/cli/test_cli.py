@@ -131,3 +131,16 @@ def test_train_verbose_and_bad_param(tmp_path, capsys):
                  str(tmp_path / "m.joblib")]) == 1
     assert "nonsense" in capsys.readouterr().err
     assert main(["predict", str(train), str(train), "-o", str(tmp_path / "x")]) == 1
+
+
+def test_predict_reads_gzip_input(tmp_path):
+    import gzip
+
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    gz = tmp_path / "train.iob2.gz"
+    gz.write_bytes(gzip.compress(TRAIN.encode()))
+    model = tmp_path / "m.joblib"
+    assert main(["train", "--train", str(train), "--model", "majority", "-o", str(model)]) == 0
+    assert main(["predict", str(model), str(gz), "-o", str(tmp_path / "p")]) == 0
+    assert (tmp_path / "p").read_text() == TRAIN

@@ -103,3 +103,12 @@ def test_typed_segmenter_passes_its_type_to_stage_two(tmp_path):
     assert c.predict(F) == y
     joblib.dump(c, tmp_path / "c.joblib")
     assert joblib.load(tmp_path / "c.joblib").predict(F) == y
+
+
+def test_clear_errors_before_any_training():
+    X, y = corpus(n=4)
+    F = TokenFeaturizer().fit_transform(X)
+    with pytest.raises(ValueError, match="at least 2 sentences"):
+        small_cascade().fit(F[:1], y[:1])
+    with pytest.raises(ValueError, match="segment feature blocks"):
+        small_cascade(segment_features=("bag", "typo")).fit(F, y)

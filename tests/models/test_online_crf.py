@@ -219,3 +219,31 @@ def test_table_decoding_equals_span_conversion(rng, scheme):
     scores = rng.normal(size=(offsets[-1], space.n_labels))
     codes = viterbi_batch(scores, offsets, trans, start, end)
     assert space.decode(codes, offsets, well_formed=True) == space.decode(codes, offsets)
+
+
+def test_warm_start_refuses_a_changed_structure():
+    X, y = toy_sentences()
+    F = TokenFeaturizer().fit_transform(X)
+    m = OnlinePACRF(scheme="BIES", extra_schemes=("IO",), warm_start=True, max_iter=1).fit(F, y)
+    m.set_params(extra_schemes=("IOBES", "IOB2"))
+    with pytest.raises(ValueError, match="cannot continue training.*extra_schemes"):
+        m.fit(F, y)
+    m.set_params(extra_schemes=("IO",))
+    y_new = [["B-RNA"] + s[1:] for s in y]
+    with pytest.raises(ValueError, match="entity types the model lacks: \\['RNA'\\]"):
+        m.fit(F, y_new)
+    m.set_params(warm_start=False)
+    assert m.fit(F, y_new).label_space_.types == ("DNA", "RNA", "cell_type")
+
+
+def test_partial_fit_draws_a_new_order_each_call():
+    X, y = toy_sentences()
+    F = TokenFeaturizer().fit_transform(X)
+    classes = ["O", "B-DNA", "I-DNA", "B-cell_type", "I-cell_type"]
+    m = OnlinePACRF(random_state=0).partial_fit(F, y, classes=classes)
+    rng = m._rng
+    state = rng.get_state()
+    m.partial_fit(F, y)
+    assert m._rng is rng  # one generator carried across calls, not re-seeded
+    after = rng.get_state()
+    assert state[2] != after[2] or not np.array_equal(state[1], after[1])

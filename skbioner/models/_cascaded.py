@@ -122,7 +122,10 @@ def _typed_spans(y):
 
 
 def _fit_predict_fold(segmenter, X, y_seg, train, test):
+    """Fit on ``train``; return the predictions on ``test``, or the model if ``test`` is None."""
     model = clone(segmenter).fit(X[train], [y_seg[i] for i in train])
+    if test is None:
+        return None, model
     return test, model.predict(X[test])
 
 
@@ -220,21 +223,24 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
             spans_of, seg_types = _segment_spans, [SEGMENT_TYPE]
 
         t0 = time.perf_counter()
-        folds = KFold(n_splits=min(self.n_folds, n)).split(np.arange(n))
+        # the final segmenter (on all data) trains alongside the out-of-fold ones
+        jobs = list(KFold(n_splits=min(self.n_folds, n)).split(np.arange(n)))
+        jobs.insert(0, (np.arange(n), None))
         results = Parallel(n_jobs=self.n_jobs)(
             delayed(_fit_predict_fold)(segmenter, X, y_seg, train, test)
-            for train, test in folds
+            for train, test in jobs
         )
         oof = [None] * n
-        for test, pred in results:
-            for i, p in zip(test, pred):
+        for test, out in results:
+            if test is None:
+                self.segmenter_ = out
+                continue
+            for i, p in zip(test, out):
                 oof[i] = p
         self.oof_segment_f1_ = entity_f1_score(y_seg, oof, mode="spans")
         self._spans_of = spans_of
-        self._log(f"out-of-fold segmentation F1 {self.oof_segment_f1_:.4f} "
-                  f"({time.perf_counter() - t0:.1f} s)")
-        self.segmenter_ = clone(segmenter).fit(X, y_seg)
-        self._log(f"segmenter trained ({time.perf_counter() - t0:.1f} s)")
+        self._log(f"segmenters trained; out-of-fold segmentation F1 "
+                  f"{self.oof_segment_f1_:.4f} ({time.perf_counter() - t0:.1f} s)")
 
         cand = spans_of(oof)
         gold = [{(s, e): t for t, s, e in labels_to_spans(labels)} for labels in y]

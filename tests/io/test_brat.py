@@ -15,6 +15,7 @@ from skbioner.io import (
     read_brat_dir,
     write_brat,
 )
+from tests.io.helpers import assert_format_error
 
 TEXT = "IL-2 gene expression requires NF-kappa B.\nT cells respond."
 ANN = (
@@ -34,13 +35,6 @@ def doc_files(write_file):
     return txt, ann
 
 
-def assert_format_error(excinfo, path, line):
-    err = excinfo.value
-    assert isinstance(err, CorpusFormatError)
-    assert err.path == str(path)
-    assert err.line == line
-    prefix = f"{path}:{line}: " if line is not None else f"{path}: "
-    assert str(err).startswith(prefix), str(err)
 
 
 # --------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from skbioner.io import (
     read_jnlpba,
     write_columns,
 )
+from tests.io.helpers import assert_format_error
 
 JNLPBA_SMALL = (
     "###MEDLINE:111\n"
@@ -59,15 +60,6 @@ def roundtrip_bytes(corpus, tmp_path, name="out.txt", **kwargs):
     return out.read_bytes()
 
 
-def assert_format_error(excinfo, path, line):
-    """The error names the file and the 1-based line (or no line)."""
-    err = excinfo.value
-    assert isinstance(err, CorpusFormatError)
-    assert err.path == str(path)
-    assert err.line == line
-    prefix = f"{path}:{line}: " if line is not None else f"{path}: "
-    assert str(err).startswith(prefix), str(err)
-    assert path.name in str(err)
 
 
 # --------------------------------------------------------------------------

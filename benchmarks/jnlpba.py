@@ -8,7 +8,8 @@ sklearn-crfsuite's L-BFGS CRF side by side:
     python benchmarks/jnlpba.py --data ../shared/data/jnlpba --models online-crf,crfsuite
 
 Reported per model: official exact / left / right F1, training seconds (featurization
-included), end-to-end tagging tokens/s (featurize + decode of the test set), peak RSS; ratios
+included), end-to-end tagging tokens/s (featurize + decode of the test set; steady state =
+best of 3 passes after a first one, whose rate is reported too), peak RSS; ratios
 against CRFsuite; and paired bootstrap p-values of the segment-representation variants
 against BIES alone.  Settings are the ones tuned on the development split
 (benchmarks/tune_dev.py); the test set is only reported.  Last line of stdout: one JSON object.
@@ -58,9 +59,17 @@ def run_one(name, data, pred_path, min_count=None):
     t0 = time.perf_counter()
     model.fit(train.X, train.y)
     train_s = time.perf_counter() - t0
+    # first call: includes one-time costs (loading compiled kernels, first touch of weights)
     t0 = time.perf_counter()
     pred = model.predict(test.X)
-    tag_s = time.perf_counter() - t0
+    tag_cold_s = time.perf_counter() - t0
+    # steady state, as in a tagging service: best of 3 further passes
+    tag_s = tag_cold_s
+    for _ in range(3):
+        t0 = time.perf_counter()
+        again = model.predict(test.X)
+        tag_s = min(tag_s, time.perf_counter() - t0)
+    assert again == pred, "tagging is not deterministic"
     rep = entity_report(test.y, pred)
     with open(pred_path, "w", encoding="utf-8") as fh:
         json.dump(pred, fh)
@@ -74,6 +83,7 @@ def run_one(name, data, pred_path, min_count=None):
         "per_class_exact_f1": {c: s.exact.f1 for c, s in rep.per_class.items()},
         "train_seconds": train_s,
         "tag_tokens_per_second": n_test / tag_s,
+        "tag_tokens_per_second_first_call": n_test / tag_cold_s,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     print(json.dumps(out))

@@ -33,11 +33,13 @@ class LabelSpace:
 
     Attributes
     ----------
-    scheme : str
-        The main scheme (decoding happens in it).
+    scheme : str or None
+        The main scheme (decoding happens in it); None for plain tags
+        (part of speech, chunks): every label is its own class and no
+        transition is forbidden.
     extra_schemes : tuple of str
     types : tuple of str
-        Entity types.
+        Entity types (with ``scheme=None``: the labels).
     labels : tuple of str
         Labels of the main scheme (``scheme_labels(scheme, types)``).
     cols : ndarray of int64, shape (n_labels, 1 + len(extra_schemes))
@@ -55,6 +57,13 @@ class LabelSpace:
 
     @classmethod
     def build(cls, scheme, types, extra_schemes=()):
+        if scheme is None:
+            # plain tags (POS, chunks...): every label is a class of its own
+            if extra_schemes:
+                raise ValueError("extra_schemes need a segment scheme; scheme=None has none")
+            labels = tuple(sorted(set(types)))
+            return cls(None, (), labels, labels,
+                       np.arange(len(labels), dtype=np.int64)[:, None], labels)
         scheme = check_scheme(scheme)
         extra = tuple(check_scheme(s) for s in extra_schemes)
         if len(set(extra)) != len(extra) or scheme in extra:
@@ -84,13 +93,14 @@ class LabelSpace:
         index = {lab: i for i, lab in enumerate(self.labels)}
         codes = []
         for i, labels in enumerate(y):
-            conv = convert(labels, from_scheme, self.scheme)
+            conv = labels if self.scheme is None else convert(labels, from_scheme, self.scheme)
             try:
                 codes.extend(index[lab] for lab in conv)
             except KeyError as exc:
+                known = "labels" if self.scheme is None else "entity types"
                 raise ValueError(
                     f"y[{i}] has label {exc.args[0]!r}, unknown to this model "
-                    f"(entity types {list(self.types)})"
+                    f"({known} {list(self.types)})"
                 ) from None
         return np.asarray(codes, dtype=np.int64)
 
@@ -104,6 +114,9 @@ class LabelSpace:
         input, see :func:`skbioner.schemes.projection_table`).
         """
         offsets = np.asarray(offsets)
+        if self.scheme is None:
+            flat = np.asarray(self.labels, dtype=object)[codes].tolist()
+            return [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
         try:
             if not well_formed:
                 raise ValueError
@@ -117,6 +130,9 @@ class LabelSpace:
 
     def mask(self):
         """Additive mask (0 / -inf) of the main scheme's forbidden transitions."""
+        if self.scheme is None:
+            L = self.n_labels
+            return np.zeros(L), np.zeros((L, L)), np.zeros(L)
         start, trans, end = transition_mask(self.scheme, self.labels)
         return tuple(np.where(m, 0.0, -np.inf) for m in (start, trans, end))
 

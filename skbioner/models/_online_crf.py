@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ..base import SequenceTaggerMixin
-from ..metrics import entity_f1_score
+from ..metrics import entity_f1_score, token_accuracy_score
 from ..schemes import check_labels, labels_to_spans
 from ._linear_chain import ChainWeights, LabelSpace, decode
 from ._passive_aggressive import COSTS, VARIANTS, pa_epoch
@@ -37,7 +37,7 @@ def check_sequence_features(X, who):
     return matrix, np.asarray(offsets, dtype=np.int64)
 
 
-def _check_y(y, n_sentences, lengths):
+def _check_y(y, n_sentences, lengths, scheme="IOB2"):
     if isinstance(y, str):
         raise TypeError("y must be a list of label sequences")
     y = [list(s) for s in y]
@@ -46,11 +46,23 @@ def _check_y(y, n_sentences, lengths):
     for i, (labels, n) in enumerate(zip(y, lengths)):
         if len(labels) != n:
             raise ValueError(f"sentence {i} has {n} tokens but {len(labels)} labels")
+        if scheme is None:
+            bad = [lab for lab in labels if not isinstance(lab, str) or not lab]
+            if bad:
+                raise ValueError(f"y[{i}]: labels must be non-empty strings, got {bad[0]!r}")
+            continue
         try:
             check_labels(labels, "IOB2")
         except ValueError as exc:
             raise ValueError(f"y[{i}]: {exc}") from None
     return y
+
+
+def _label_types(y, scheme):
+    """Entity types of IOB2 label lists, or the labels themselves (scheme=None)."""
+    if scheme is None:
+        return sorted({lab for labels in y for lab in labels})
+    return sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
 
 
 class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
@@ -68,8 +80,11 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
 
     Parameters
     ----------
-    scheme : str, default="IOB2"
+    scheme : str or None, default="IOB2"
         Internal segment representation (see :mod:`skbioner.schemes`).
+        None tags plain labels (part of speech, chunks): ``y`` holds any
+        strings, every label is a class, nothing is converted, and
+        :meth:`score` and early stopping use token accuracy.
     extra_schemes : tuple of str, default=()
         Schemes trained jointly through the deterministic projection from
         ``scheme`` (e.g. ``scheme="BIES", extra_schemes=("IO",)``).  Their
@@ -123,7 +138,8 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         Sentences seen (all calls).
     history_ : list of dict
         Per epoch: ``loss``, ``sentence_errors``, ``token_errors``,
-        ``seconds`` and, with early stopping, ``validation_f1``.
+        ``seconds`` and, with early stopping, ``validation_f1`` (entity
+        F1; ``validation_accuracy`` with ``scheme=None``).
     """
 
     def __init__(self, scheme="IOB2", extra_schemes=(), C=0.1, variant="PA-I",
@@ -183,7 +199,8 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             )
         new = sorted(set(types) - set(space.types))
         if new:
-            problems.append(f"y has entity types the model lacks: {new}")
+            what = "labels" if space.scheme is None else "entity types"
+            problems.append(f"y has {what} the model lacks: {new}")
         if problems:
             raise ValueError(
                 "cannot continue training (warm_start=True / partial_fit): "
@@ -265,8 +282,8 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         """Train on featurizer output ``X`` and IOB2 label lists ``y``."""
         self._validate_params()
         matrix, offsets = check_sequence_features(X, type(self).__name__)
-        y = _check_y(y, len(offsets) - 1, np.diff(offsets))
-        types = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
+        y = _check_y(y, len(offsets) - 1, np.diff(offsets), self.scheme)
+        types = _label_types(y, self.scheme)
         rs = check_random_state(self.random_state)
         if self.warm_start and hasattr(self, "_w"):
             self._check_continuation(matrix.shape[1], types)
@@ -293,16 +310,16 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             if val_idx is not None:
                 self._finalize()
                 sub = X[val_idx]
-                f1 = entity_f1_score([y[i] for i in val_idx], self.predict(sub), mode="spans")
-                record["validation_f1"] = f1
-                monitored = 1.0 - f1
+                score = self._validation_score([y[i] for i in val_idx], self.predict(sub))
+                record[self._validation_key] = score
+                monitored = 1.0 - score
             else:
                 monitored = loss / max(len(train_idx), 1)
             record["seconds"] = time.perf_counter() - t0
             self.history_.append(record)
             if self.verbose:
-                extra = (f", validation F1 {record['validation_f1']:.4f}"
-                         if "validation_f1" in record else "")
+                key = self._validation_key
+                extra = f", {key.replace('_', ' ')} {record[key]:.4f}" if key in record else ""
                 print(f"-- epoch {epoch + 1}: loss {loss:.1f}, {s_err} sentence / {t_err} "
                       f"token errors{extra}, {record['seconds']:.2f} s", file=sys.stderr)
             if self.tol is not None or self.early_stopping:
@@ -344,16 +361,18 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         """
         self._validate_params()
         matrix, offsets = check_sequence_features(X, type(self).__name__)
-        y = _check_y(y, len(offsets) - 1, np.diff(offsets))
+        y = _check_y(y, len(offsets) - 1, np.diff(offsets), self.scheme)
         if not hasattr(self, "_w"):
             if classes is None:
                 raise ValueError("classes must be passed on the first call to partial_fit")
-            types = sorted({c.split("-", 1)[1] if c[:2] in ("B-", "I-") else c
-                            for c in classes if c != "O"})
+            if self.scheme is None:
+                types = sorted(set(classes))
+            else:
+                types = sorted({c.split("-", 1)[1] if c[:2] in ("B-", "I-") else c
+                                for c in classes if c != "O"})
             self._init_state(matrix.shape[1], types)
         else:
-            types = {t for labels in y for t, _, _ in labels_to_spans(labels)}
-            self._check_continuation(matrix.shape[1], types)
+            self._check_continuation(matrix.shape[1], _label_types(y, self.scheme))
         codes = self.label_space_.encode(y)
         rs = self._rng
         n = len(offsets) - 1
@@ -384,8 +403,23 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         identity = np.arange(space.n_labels, dtype=np.int64)[:, None]
         return decode(folded, identity, matrix, offsets, mask), offsets
 
+    @property
+    def _validation_key(self):
+        return "validation_accuracy" if self.scheme is None else "validation_f1"
+
+    def _validation_score(self, y, pred):
+        if self.scheme is None:
+            return token_accuracy_score(y, pred)
+        return entity_f1_score(y, pred, mode="spans")
+
+    def score(self, X, y):
+        """Exact-match entity F1 (official JNLPBA counting); token accuracy if scheme=None."""
+        if self.scheme is None:
+            return token_accuracy_score(y, self.predict(X))
+        return super().score(X, y)
+
     def predict(self, X):
-        """IOB2 label lists for featurizer output ``X``."""
+        """IOB2 label lists (plain labels if scheme=None) for featurizer output ``X``."""
         codes, offsets = self._decode_codes(X)
         return self.label_space_.decode(codes, offsets, well_formed=self.constrained)
 

@@ -247,3 +247,37 @@ def test_partial_fit_draws_a_new_order_each_call():
     assert m._rng is rng  # one generator carried across calls, not re-seeded
     after = rng.get_state()
     assert state[2] != after[2] or not np.array_equal(state[1], after[1])
+
+
+# --------------------------------------------------------------- plain tags (scheme=None)
+
+def _pos_toy():
+    X, _ = toy_sentences(30)
+    tags = {"The": "DT", "gene": "NN", "in": "IN", "cells": "NNS", ".": "."}
+    y = [[tags.get(w, "NNP") for w in s] for s in X]
+    return X, y
+
+
+def test_plain_tags_learn_and_keep_labels_as_given():
+    X, y = _pos_toy()
+    model = make_pipeline(TokenFeaturizer("chan"), OnlinePACRF(scheme=None, max_iter=5,
+                                                               random_state=0))
+    model.fit(X, y)
+    assert model.predict(X) == y
+    assert model.score(X, y) == 1.0  # token accuracy, not entity F1
+    assert list(model[-1].classes_) == sorted({t for s in y for t in s})
+
+
+def test_plain_tags_partial_fit_early_stopping_and_errors():
+    X, y = _pos_toy()
+    F = TokenFeaturizer("chan").fit(X).transform(X)
+    m = OnlinePACRF(scheme=None, random_state=0)
+    m.partial_fit(F, y, classes=["DT", "NN", "IN", "NNS", ".", "NNP"])
+    m.partial_fit(F, y)
+    assert m.predict(F) == y
+    es = OnlinePACRF(scheme=None, early_stopping=True, max_iter=3, random_state=0).fit(F, y)
+    assert "validation_accuracy" in es.history_[0]
+    with pytest.raises(ValueError, match="labels the model lacks"):
+        m.partial_fit(F, [["VB"] * len(s) for s in y])
+    with pytest.raises(ValueError, match="extra_schemes need a segment scheme"):
+        OnlinePACRF(scheme=None, extra_schemes=("IO",)).fit(F, y)

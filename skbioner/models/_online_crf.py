@@ -7,6 +7,7 @@ import time
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -285,7 +286,8 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         y = _check_y(y, len(offsets) - 1, np.diff(offsets), self.scheme)
         types = _label_types(y, self.scheme)
         rs = check_random_state(self.random_state)
-        if self.warm_start and hasattr(self, "_w"):
+        if self.warm_start and hasattr(self, "coef_"):
+            self._check_trainable()
             self._check_continuation(matrix.shape[1], types)
         else:
             self._init_state(matrix.shape[1], types)
@@ -362,6 +364,7 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         self._validate_params()
         matrix, offsets = check_sequence_features(X, type(self).__name__)
         y = _check_y(y, len(offsets) - 1, np.diff(offsets), self.scheme)
+        self._check_trainable()
         if not hasattr(self, "_w"):
             if classes is None:
                 raise ValueError("classes must be passed on the first call to partial_fit")
@@ -385,6 +388,43 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         self._finalize()
         return self
 
+    # ------------------------------------------------------------------ storage
+
+    def sparsify(self):
+        """Store ``coef_`` as a sparse float32 matrix and drop the training state.
+
+        As ``SGDClassifier.sparsify``: online updates leave most state
+        weights at zero (a POS model keeps ~3% of them), so a model to ship
+        or archive shrinks many times.  Training cannot continue afterwards
+        (``partial_fit`` and ``warm_start`` raise).  :meth:`predict` works
+        on a sparsified model, densifying ``coef_`` on every call; call
+        :meth:`densify` once after loading to tag at full speed.
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self, "coef_")
+        self.coef_ = sp.csr_matrix(np.asarray(self.coef_.toarray() if sp.issparse(self.coef_)
+                                              else self.coef_, dtype=np.float32))
+        for name in ("_w", "_acc"):
+            self.__dict__.pop(name, None)
+        return self
+
+    def densify(self):
+        """Store ``coef_`` as a dense float64 array again (after :meth:`sparsify`)."""
+        check_is_fitted(self, "coef_")
+        if sp.issparse(self.coef_):
+            self.coef_ = self.coef_.toarray().astype(np.float64)
+        return self
+
+    def _check_trainable(self):
+        if hasattr(self, "coef_") and not hasattr(self, "_w"):
+            raise ValueError(
+                "this OnlinePACRF was sparsified: its training state is gone, so training "
+                "cannot continue; fit a new model (warm_start=False) instead"
+            )
+
     # ------------------------------------------------------------------ prediction
 
     def _decode_codes(self, X, unfolded=False):
@@ -399,7 +439,8 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         mask = space.mask() if self.constrained else None
         if unfolded:
             return decode(self._averaged(), space.cols, matrix, offsets, mask), offsets
-        folded = ChainWeights(self.coef_, self.transition_, self.start_, self.end_)
+        coef = self.coef_.toarray().astype(np.float64) if sp.issparse(self.coef_) else self.coef_
+        folded = ChainWeights(coef, self.transition_, self.start_, self.end_)
         identity = np.arange(space.n_labels, dtype=np.int64)[:, None]
         return decode(folded, identity, matrix, offsets, mask), offsets
 
@@ -430,5 +471,6 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         test the folding.  With ``early_stopping`` it uses the last epoch's
         weights, whereas :meth:`predict` uses the best epoch's.
         """
+        self._check_trainable()
         codes, offsets = self._decode_codes(X, unfolded=True)
         return self.label_space_.decode(codes, offsets, well_formed=self.constrained)

@@ -281,3 +281,24 @@ def test_plain_tags_partial_fit_early_stopping_and_errors():
         m.partial_fit(F, [["VB"] * len(s) for s in y])
     with pytest.raises(ValueError, match="extra_schemes need a segment scheme"):
         OnlinePACRF(scheme=None, extra_schemes=("IO",)).fit(F, y)
+
+
+def test_sparsify_keeps_predictions_and_shrinks(tmp_path):
+    X, y = toy_sentences(30)
+    F = TokenFeaturizer("chan").fit(X).transform(X)
+    m = OnlinePACRF(random_state=0, max_iter=3).fit(F, y)
+    dense_pred = m.predict(F)
+    joblib.dump(m, tmp_path / "dense.joblib")
+    m.sparsify()
+    assert sp.issparse(m.coef_) and m.coef_.dtype == np.float32
+    assert m.predict(F) == dense_pred
+    joblib.dump(m, tmp_path / "sparse.joblib")
+    assert (tmp_path / "sparse.joblib").stat().st_size < (tmp_path / "dense.joblib").stat().st_size
+    loaded = joblib.load(tmp_path / "sparse.joblib").densify()
+    assert isinstance(loaded.coef_, np.ndarray) and loaded.predict(F) == dense_pred
+    with pytest.raises(ValueError, match="sparsified"):
+        m.partial_fit(F, y)
+    with pytest.raises(ValueError, match="sparsified"):
+        m.set_params(warm_start=True).fit(F, y)
+    m.set_params(warm_start=False).fit(F, y)  # starting over is fine
+    assert m.predict(F) == dense_pred

@@ -28,9 +28,15 @@ class SequenceTaggerMixin:
     """
 
     def score(self, X, y):
-        """Exact-match entity F1 of ``predict(X)`` (official JNLPBA counting)."""
-        from .metrics import entity_f1_score
+        """Exact-match entity F1 of ``predict(X)`` (official JNLPBA counting).
 
+        Taggers of plain labels (``scheme=None``: part of speech, chunks)
+        score token accuracy instead.
+        """
+        from .metrics import entity_f1_score, token_accuracy_score
+
+        if getattr(self, "scheme", "IOB2") is None:
+            return token_accuracy_score(y, self.predict(X))
         return entity_f1_score(y, self.predict(X))
 
     def __sklearn_tags__(self):

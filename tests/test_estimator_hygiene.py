@@ -114,3 +114,13 @@ def test_every_model_round_trips_and_does_not_touch_its_params(est, tmp_path):
     assert est.get_params() == params
     joblib.dump(est, tmp_path / "m.joblib")
     assert joblib.load(tmp_path / "m.joblib").predict(data) == est.predict(data)
+
+
+def test_majority_plain_labels():
+    X2 = [["The", "cells", "grow"], ["The", "gene", "binds"], ["A", "gene"]]
+    y2 = [["DT", "NNS", "VBP"], ["DT", "NN", "VBZ"], ["DT", "NN"]]
+    m = MajorityTagger(scheme=None).fit(X2, y2)
+    assert m.predict([["The", "unknown"]]) == [["DT", "DT"]]  # unseen: the commonest label
+    assert m.score(X2, y2) == 1.0
+    with pytest.raises(ValueError, match="scheme must be 'IOB2' or None"):
+        MajorityTagger(scheme="BIES").fit(X2, y2)

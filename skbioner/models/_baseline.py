@@ -27,6 +27,9 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         Minimum number of training occurrences for a word to keep its label.
     lowercase : bool, default=False
         Look words up lowercased.
+    scheme : "IOB2" or None, default="IOB2"
+        None: plain labels (part of speech, chunks); unknown words get the
+        most frequent training label and nothing is repaired.
 
     Attributes
     ----------
@@ -36,9 +39,10 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         Labels seen in training.
     """
 
-    def __init__(self, min_count=1, lowercase=False):
+    def __init__(self, min_count=1, lowercase=False, scheme="IOB2"):
         self.min_count = min_count
         self.lowercase = lowercase
+        self.scheme = scheme
 
     def _key(self, word):
         return word.lower() if self.lowercase else word
@@ -47,8 +51,12 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         """Memorise ``y`` (IOB2 label lists) for the sentences ``X``."""
         if not isinstance(self.min_count, int) or self.min_count < 1:
             raise ValueError(f"min_count must be a positive int, got {self.min_count!r}")
+        if self.scheme not in ("IOB2", None):
+            raise ValueError(f"scheme must be 'IOB2' or None, got {self.scheme!r}")
         X, y = check_sentences(X, y)
         for i, labels in enumerate(y):
+            if self.scheme is None:
+                continue
             try:
                 check_labels(labels, "IOB2")
             except ValueError as exc:
@@ -63,11 +71,15 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
             if sum(c.values()) >= self.min_count
         }
         self.classes_ = sorted({lab for labels in y for lab in labels})
+        overall = Counter(lab for labels in y for lab in labels)
+        self.default_label_ = (max(overall.items(), key=lambda kv: (kv[1], kv[0]))[0]
+                               if self.scheme is None and overall else "O")
         return self
 
     def predict(self, X):
-        """Return IOB2 label lists for the sentences ``X``."""
+        """Return IOB2 label lists (plain labels if ``scheme=None``) for the sentences ``X``."""
         check_is_fitted(self, "vocabulary_")
         X = check_sentences(X)
-        vocab = self.vocabulary_
-        return [repair([vocab.get(self._key(w), "O") for w in s], "IOB2") for s in X]
+        vocab, default = self.vocabulary_, self.default_label_
+        tags = [[vocab.get(self._key(w), default) for w in s] for s in X]
+        return tags if self.scheme is None else [repair(t, "IOB2") for t in tags]

@@ -143,10 +143,11 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
     min_freq : float, default=0
         Drop attributes seen fewer times than this in training
         (``feature.minfreq``).
-    scheme : str, default="IOB2"
+    scheme : str or None, default="IOB2"
         Segment representation the CRF is trained on (see
         :mod:`skbioner.schemes`); ``y`` is converted to it, predictions are
-        converted back to IOB2.
+        converted back to IOB2.  None: plain labels (part of speech,
+        chunks), used as given; :meth:`score` is then token accuracy.
     verbose : int, default=0
         1: one line per iteration (loss, active features, seconds) on
         stderr; 2: CRFsuite's full training log on stderr.
@@ -249,7 +250,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
                 raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
         if (not isinstance(self.verbose, numbers.Integral) or self.verbose < 0):
             raise ValueError(f"verbose must be an int >= 0, got {self.verbose!r}")
-        return check_scheme(self.scheme)
+        return None if self.scheme is None else check_scheme(self.scheme)
 
     def _trainer_params(self):
         params = {
@@ -283,10 +284,10 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         t0 = time.perf_counter()
         scheme = self._validate_params()
         matrix, offsets = check_sequence_features(X, type(self).__name__)
-        y = _check_y(y, offsets.size - 1, np.diff(offsets))
+        y = _check_y(y, offsets.size - 1, np.diff(offsets), scheme)
         if not any(len(labels) for labels in y):
             raise ValueError("CRFsuiteTagger needs at least one non-empty training sentence")
-        if scheme != "IOB2":
+        if scheme not in ("IOB2", None):
             y = [convert(labels, "IOB2", scheme) for labels in y]
         matrix = _canonical(matrix)
         self.__dict__.pop("_tagger_cache", None)
@@ -309,9 +310,12 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         trainer.clear()
 
         seen = {lab for labels in y for lab in labels}
-        types = {t for labels in y for t, _, _ in labels_to_spans(labels, scheme)}
-        self.classes_ = np.array([lab for lab in scheme_labels(scheme, types) if lab in seen],
-                                 dtype=object)
+        if scheme is None:
+            self.classes_ = np.array(sorted(seen), dtype=object)
+        else:
+            types = {t for labels in y for t, _, _ in labels_to_spans(labels, scheme)}
+            self.classes_ = np.array([lab for lab in scheme_labels(scheme, types) if lab in seen],
+                                     dtype=object)
         self.n_features_in_ = int(matrix.shape[1])
         self.model_bytes_ = model_bytes
         self.scheme_ = scheme
@@ -366,7 +370,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         out = []
         for items in _iter_items(matrix, offsets):
             labels = tagger.tag(items) if items else []
-            out.append(convert(labels, scheme, "IOB2"))
+            out.append(labels if scheme is None else convert(labels, scheme, "IOB2"))
         return out
 
     # ------------------------------------------------------------------ persistence

@@ -453,12 +453,6 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             return token_accuracy_score(y, pred)
         return entity_f1_score(y, pred, mode="spans")
 
-    def score(self, X, y):
-        """Exact-match entity F1 (official JNLPBA counting); token accuracy if scheme=None."""
-        if self.scheme is None:
-            return token_accuracy_score(y, self.predict(X))
-        return super().score(X, y)
-
     def predict(self, X):
         """IOB2 label lists (plain labels if scheme=None) for featurizer output ``X``."""
         codes, offsets = self._decode_codes(X)

@@ -188,3 +188,17 @@ def test_pipeline_grid_search(toy):
     gs.fit(X, y)
     assert gs.best_score_ > 0.9
     assert gs.best_estimator_.predict(X) == y
+
+
+def test_plain_labels_scheme_none():
+    from sklearn.pipeline import make_pipeline
+
+    from skbioner.features import TokenFeaturizer
+
+    X = [["The", "cells", "grow", "."], ["The", "gene", "binds", "."]] * 5
+    y = [["DT", "NNS", "VBP", "."], ["DT", "NN", "VBZ", "."]] * 5
+    pipe = make_pipeline(TokenFeaturizer("chan"), CRFsuiteTagger(scheme=None, max_iter=30))
+    pipe.fit(X, y)
+    assert pipe.predict(X) == y
+    assert list(pipe[-1].classes_) == [".", "DT", "NN", "NNS", "VBP", "VBZ"]
+    assert pipe.score(X, y) == 1.0  # token accuracy

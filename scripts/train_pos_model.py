@@ -1,0 +1,65 @@
+"""Re-train the bundled GENIA POS tagger (skbioner/annotate/data/genia_pos.joblib).
+
+    python scripts/train_pos_model.py --data ../shared/data/genia-pos          # train + write
+    python scripts/train_pos_model.py --data ../shared/data/genia-pos --tune   # grid on devel first
+
+Trains :func:`skbioner.annotate.make_pos_pipeline` on ``train.tsv`` (the settings were chosen
+on ``devel.tsv`` with ``--tune``; the test split is only reported, by benchmarks/pos.py),
+sparsifies the tagger (drops its training state, coefficients stored sparse) and writes the
+pipeline with joblib's xz compression.  Prints development accuracy and the file size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import time
+from pathlib import Path
+
+import joblib
+
+from skbioner.annotate import make_pos_pipeline
+from skbioner.io import read_columns
+from skbioner.metrics import token_accuracy_score
+
+OUT = Path(__file__).resolve().parents[1] / "skbioner" / "annotate" / "data" / "genia_pos.joblib"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default="../shared/data/genia-pos")
+    ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--tune", action="store_true", help="grid over C and epochs on devel.tsv")
+    args = ap.parse_args()
+    data = Path(args.data)
+    train = read_columns(data / "train.tsv", scheme=None)
+    dev = read_columns(data / "devel.tsv", scheme=None)
+    params = {}
+    if args.tune:
+        results = []
+        for C, epochs in itertools.product((0.02, 0.05, 0.2), (3, 5, 10)):
+            model = make_pos_pipeline(C=C, max_iter=epochs).fit(train.X, train.y)
+            acc = token_accuracy_score(dev.y, model.predict(dev.X))
+            results.append((acc, -epochs, C))  # ties: fewer epochs, then smaller C
+            print(f"C={C:<5} epochs={epochs:<3} devel accuracy {acc:.4f}", flush=True)
+        acc, neg_epochs, C = max(results)
+        params = {"C": C, "max_iter": -neg_epochs}
+        print(f"chosen on devel: {params} ({acc:.4f})")
+    t0 = time.perf_counter()
+    model = make_pos_pipeline(**params).fit(train.X, train.y)
+    seconds = time.perf_counter() - t0
+    dev_acc = token_accuracy_score(dev.y, model.predict(dev.X))
+    model[-1].sparsify()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    joblib.dump(model, out, compress=("xz", 9))
+    size = out.stat().st_size
+    print(f"trained in {seconds:.1f} s; devel accuracy {dev_acc:.4f}; wrote {out} "
+          f"({size / 1e6:.2f} MB)")
+    print(json.dumps({"params": params, "devel_accuracy": dev_acc, "train_seconds": seconds,
+                      "model_bytes": size}))
+
+
+if __name__ == "__main__":
+    main()

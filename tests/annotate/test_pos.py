@@ -1,0 +1,104 @@
+"""POSTagger: the bundled GENIA model, jackknifed training annotations, estimator hygiene."""
+
+import joblib
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import (
+    check_get_params_invariance,
+    check_no_attributes_set_in_init,
+    check_parameters_default_constructible,
+    check_set_params,
+)
+
+from skbioner import Sentence
+from skbioner.annotate import POSTagger, load_genia_pos_model
+from skbioner.features import TokenFeaturizer
+from skbioner.models import MajorityTagger, OnlinePACRF
+from tests.conftest import data_path
+from tests.models.toy import toy_sentences
+
+SENT = ["IL-2", "gene", "expression", "requires", "NF-kappa", "B", "."]
+
+
+@pytest.mark.parametrize(
+    "check",
+    [check_no_attributes_set_in_init, check_parameters_default_constructible,
+     check_get_params_invariance, check_set_params],
+    ids=lambda c: c.__name__,
+)
+def test_sklearn_checks(check):
+    check("POSTagger", POSTagger())
+
+
+def test_bundled_model_tags_and_keeps_input():
+    X = [list(SENT), Sentence(["p53", "binds", "DNA"], chunk=["B-NP", "B-VP", "B-NP"])]
+    before = [list(s) for s in X]
+    out = POSTagger().fit_transform(X)
+    assert [list(s) for s in X] == before and not X[1].has("pos")
+    assert out[0].column("pos") == ("NN", "NN", "NN", "VBZ", "NN", "NN", ".")
+    assert out[1].column("chunk") == ("B-NP", "B-VP", "B-NP")  # other columns travel along
+    assert len(out[1].column("pos")) == 3
+
+
+def test_unfitted_persistence_and_column(tmp_path):
+    with pytest.raises(NotFittedError):
+        POSTagger().transform([SENT])
+    t = POSTagger(column="tag").fit([SENT])
+    joblib.dump(t, tmp_path / "t.joblib")
+    t2 = joblib.load(tmp_path / "t.joblib")
+    assert t2.transform([SENT])[0].column("tag") == t.transform([SENT])[0].column("tag")
+    assert clone(t).get_params() == t.get_params()
+
+
+def test_bad_parameters_are_named(tmp_path):
+    with pytest.raises(ValueError, match="jackknife needs the tagger's training corpus"):
+        POSTagger(jackknife=3).fit([SENT])
+    with pytest.raises(ValueError, match="jackknife must be None or an int >= 2"):
+        POSTagger(jackknife=1, corpus=([SENT], [["NN"] * 7])).fit([SENT])
+    with pytest.raises(FileNotFoundError, match="POS model file not found"):
+        POSTagger(model=tmp_path / "missing.joblib").fit([SENT])
+    with pytest.raises(TypeError, match="model must be 'genia', a path or an estimator"):
+        POSTagger(model=3).fit([SENT])
+    with pytest.raises(ValueError, match="column must be an annotation name"):
+        POSTagger(column="word").fit([SENT])
+
+
+def _memorising_corpus():
+    # every sentence has words of its own: a memorising tagger knows them only if it saw them
+    X = [[f"w{i}a", f"w{i}b", f"w{i}c"] for i in range(12)]
+    tags = [["NN", "NN", "VB"] for _ in X]
+    return X, tags
+
+
+def test_jackknife_tags_training_sentences_out_of_fold():
+    CX, Ctags = _memorising_corpus()
+    model = MajorityTagger(scheme=None).fit(CX, Ctags)  # unknown words: NN, the commonest
+    unseen = [["new", "words"]]
+    jk = POSTagger(model=model, jackknife=3, corpus=(CX, Ctags))
+    out = jk.fit_transform(CX[:6] + unseen)
+    # in-fold, the memorised "VB" is unknown: fold models (trained without the sentence) say NN
+    assert all(s.column("pos") == ("NN", "NN", "NN") for s in out[:6])
+    assert jk.jackknife_coverage_ == pytest.approx(6 / 7)
+    # test data (transform) gets the full model, which has seen them
+    assert all(s.column("pos") == ("NN", "NN", "VB") for s in jk.transform(CX[:6]))
+    assert out[6].column("pos") == ("NN", "NN")  # not in the corpus: full model
+
+
+def test_in_pipeline_before_featurizer_and_tagger():
+    X, y = toy_sentences(20)
+    pipe = make_pipeline(POSTagger(), TokenFeaturizer("kazama"), OnlinePACRF(max_iter=3,
+                                                                           random_state=0))
+    pipe.fit(X, y)
+    assert any(name.startswith("pos") for name in pipe[1].get_feature_names_out()[:100000])
+    assert pipe.score(X, y) == 1.0
+
+
+def test_bundled_model_accuracy_on_genia_test_split():
+    from skbioner.io import read_columns
+    from skbioner.metrics import token_accuracy_score
+
+    test = read_columns(data_path("genia-pos", "test.tsv"), scheme=None)
+    acc = token_accuracy_score(test.y, load_genia_pos_model().predict(test.X))
+    assert acc >= 0.980

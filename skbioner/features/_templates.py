@@ -451,6 +451,9 @@ def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5)):
         FeatureGroup("orthographic", "orthographic", ctx),
         FeatureGroup("length", "length", ctx),
         FeatureGroup("dictionary", "dictionary", (0,)),
+        # annotations from skbioner.annotate, when the sentences carry them
+        FeatureGroup("pos", "annotation", _window(window), {"column": "pos"}, optional=True),
+        FeatureGroup("hmm", "annotation", _window(window), {"column": "hmm"}, optional=True),
     ]
 
 
@@ -535,7 +538,9 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
             word bigrams and trigrams inside that window; prefixes and
             suffixes of length 1-5 of the current token; word class, brief
             word class, orthographic flags and length bucket at -1..+1;
-            ``dict_*`` annotation columns at 0.  Options: ``window=2``,
+            ``dict_*`` annotation columns at 0; the ``pos`` and ``hmm``
+            annotation columns (:mod:`skbioner.annotate`) at -2..+2 when
+            the sentences have them.  Options: ``window=2``,
             ``context=1``, ``affix_lengths=(1, 2, 3, 4, 5)``.
         ``"kazama"``
             Kazama et al. (2002): words, ``pos`` and ``hmm`` columns (when

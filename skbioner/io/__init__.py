@@ -5,6 +5,8 @@
   lines): :func:`read_columns`, :func:`read_jnlpba`, :func:`read_conll`,
   :func:`write_columns`.  Files are written back byte for byte, optionally
   with new labels.
+* Pre-tokenised text, one sentence per line (unlabeled corpora):
+  :func:`read_tokenized`.
 * brat standoff (``<id>.txt`` + ``<id>.ann``): :func:`read_brat`,
   :func:`read_brat_dir`, :func:`write_brat`, :func:`entities_from_spans`.
 
@@ -15,6 +17,7 @@ the line.
 from ._brat import BratDocument, Entity, entities_from_spans, read_brat, read_brat_dir, write_brat
 from ._columns import ColumnCorpus, read_columns, read_conll, read_jnlpba, write_columns
 from ._errors import CorpusFormatError
+from ._tokenized import read_tokenized
 
 __all__ = [
     "BratDocument",
@@ -26,6 +29,7 @@ __all__ = [
     "read_brat_dir",
     "read_columns",
     "read_conll",
+    "read_tokenized",
     "read_jnlpba",
     "write_brat",
     "write_columns",

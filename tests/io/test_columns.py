@@ -845,3 +845,28 @@ def test_real_genia_pos_annotations(data_path):
     assert len(corpus.documents()) == 210
     tags = Counter(t for s in corpus.X for t in s.column("pos"))
     assert tags["NN"] > 1000
+
+
+def test_read_tokenized(tmp_path):
+    import gzip
+
+    from skbioner.io import read_tokenized
+
+    p = tmp_path / "u.txt"
+    p.write_text("IL-2 gene  expression\n\n  NF-kappa B\tbinds .\r\n", encoding="utf-8")
+    assert [list(s) for s in read_tokenized(p)] == [["IL-2", "gene", "expression"],
+                                                    ["NF-kappa", "B", "binds", "."]]
+    assert len(read_tokenized(p, max_sentences=1)) == 1
+    gz = tmp_path / "u.txt.gz"
+    gz.write_bytes(gzip.compress(p.read_bytes()))
+    assert read_tokenized(gz) == read_tokenized(p)
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"fine line\nbad \xff byte\n")
+    with pytest.raises(CorpusFormatError, match="cannot decode") as exc:
+        read_tokenized(bad)
+    assert_format_error(exc, bad, 2)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n \n")
+    with pytest.raises(CorpusFormatError, match="no sentence") as exc:
+        read_tokenized(empty)
+    assert_format_error(exc, empty, None)

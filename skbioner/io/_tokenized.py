@@ -1,0 +1,66 @@
+"""Pre-tokenised plain text: one sentence per line, tokens separated by whitespace."""
+
+from __future__ import annotations
+
+import gzip
+import os
+
+from .._sentence import Sentence
+from ._columns import _decode
+from ._errors import CorpusFormatError
+
+__all__ = ["read_tokenized"]
+
+
+def read_tokenized(path, encoding="utf-8", max_sentences=None):
+    """Read unlabeled sentences: one per line, tokens separated by whitespace.
+
+    The layout of ``unlabeled/biomed-sentences.txt`` and of most word
+    clustering / language model corpora.  Blank lines separate nothing and
+    are skipped (they hold no token); every other line is one sentence.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz`` is read through gzip).
+    encoding : str, default="utf-8"
+    max_sentences : int or None, default=None
+        Read only the first ``max_sentences`` sentences.
+
+    Returns
+    -------
+    list of Sentence
+
+    Raises
+    ------
+    CorpusFormatError
+        Undecodable bytes (file and line named), an invalid gzip file, or a
+        file without any sentence.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "s.txt")
+    >>> _ = open(path, "w").write("IL-2 gene expression\\n\\nNF-kappa B binds .\\n")
+    >>> [list(s) for s in read_tokenized(path)]
+    [['IL-2', 'gene', 'expression'], ['NF-kappa', 'B', 'binds', '.']]
+    """
+    path_str = os.fsdecode(os.fspath(path))
+    opener = gzip.open if path_str.endswith(".gz") else open
+    try:
+        with opener(path, "rb") as fh:
+            data = fh.read()
+    except (gzip.BadGzipFile, EOFError) as exc:
+        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
+    text = _decode(data, encoding, path_str)
+    del data
+    out = []
+    for line in text.splitlines():
+        tokens = line.split()
+        if tokens:
+            out.append(Sentence(tokens))
+            if max_sentences is not None and len(out) >= max_sentences:
+                break
+    if not out:
+        raise CorpusFormatError(path_str, None, "the file has no sentence (no token on any line)")
+    return out

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._columns import _atomic_write_bytes
+from ._atomic import atomic_write_bytes as _atomic_write_bytes
 from ._errors import CorpusFormatError
 
 __all__ = [

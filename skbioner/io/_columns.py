@@ -25,20 +25,18 @@ error: gold and system files contain them and scorers must see them.
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import io
 import operator
 import os
 import re
-import secrets
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .._sentence import Sentence
 from .._utils import gc_paused
 from ..schemes import check_scheme, is_valid_label, scheme_labels
+from ._atomic import atomic_write_bytes as _atomic_write_bytes
 from ._errors import CorpusFormatError
 
 __all__ = [
@@ -849,36 +847,3 @@ def _render_plain(corpus: ColumnCorpus, labels) -> str:
             out.append(line)
         out.append("")
     return "".join(line + "\n" for line in out)
-
-
-def _atomic_write_bytes(path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and :func:`os.replace`.
-
-    The temporary file is created in the destination directory (so the
-    rename is atomic) with the usual permissions (``0o666`` minus the umask,
-    or those of the file being replaced).  It is removed on failure.
-    """
-    path = os.fspath(path)
-    directory, base = os.path.split(os.path.abspath(path))
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    for _ in range(100):
-        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(tmp, flags, 0o666)
-        except FileExistsError:
-            continue
-        break
-    else:  # pragma: no cover - 100 collisions of 48 random bits
-        raise FileExistsError(f"could not create a temporary file in {directory}")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise

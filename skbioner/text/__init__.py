@@ -1,4 +1,10 @@
-"""Token text normalization.
+"""Raw text processing: tokenization, sentence splitting, token normalization.
+
+:class:`BioTokenizer` (and the functions :func:`tokenize`,
+:func:`split_sentences`, :func:`tokenize_text`) splits raw biomedical text
+into sentences and tokens the way the JNLPBA/GENIA corpus is tokenized,
+keeping every token's character offsets; :func:`align_tokens` locates the
+tokens of an already tokenized text in its raw text.
 
 :class:`NumericNormalizer` rewrites every run of digits in a token as one
 representative numeral (NERBio, Tsai et al. 2006), so that ``IL-2`` and
@@ -7,5 +13,22 @@ mapping for one string.
 """
 
 from ._normalize import NumericNormalizer, normalize_numerals
+from ._tokenize import (
+    BioTokenizer,
+    TokenizedSentence,
+    align_tokens,
+    split_sentences,
+    tokenize,
+    tokenize_text,
+)
 
-__all__ = ["NumericNormalizer", "normalize_numerals"]
+__all__ = [
+    "BioTokenizer",
+    "NumericNormalizer",
+    "TokenizedSentence",
+    "align_tokens",
+    "normalize_numerals",
+    "split_sentences",
+    "tokenize",
+    "tokenize_text",
+]

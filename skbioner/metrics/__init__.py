@@ -15,8 +15,10 @@ from ._entity import (
 from ._files import ScoringInputError, evaluate_files, read_label_blocks
 from ._official import OfficialTallies, official_token_tallies
 from ._report import ClassScore, EntityReport, MatchScore
+from ._spans import character_span_scores
 
 __all__ = [
+    "character_span_scores",
     "BootstrapResult",
     "ClassScore",
     "EntityReport",

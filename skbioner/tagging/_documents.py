@@ -1,0 +1,168 @@
+"""Raw-text documents for batch tagging: plain-text files, directories, JSONL, streamed."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Document", "DocumentError", "iter_documents"]
+
+#: File name endings read as JSONL (one ``{"id": ..., "text": ...}`` object per line).
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+
+
+@dataclass(frozen=True)
+class Document:
+    """A raw-text document to tag.
+
+    Attributes
+    ----------
+    id : str
+        The file stem of a text file, or the ``"id"`` of a JSONL record.
+    text : str
+    source : str
+        Where it came from (``path`` or ``path:line``), for messages.
+    """
+
+    id: str
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class DocumentError:
+    """A document that could not be read or tagged, and why.
+
+    Attributes
+    ----------
+    id : str or None
+        The document id when known.
+    source : str
+        ``path`` or ``path:line``.
+    message : str
+    """
+
+    id: str | None
+    source: str
+    message: str
+
+    def __str__(self) -> str:
+        who = f"document {self.id!r} ({self.source})" if self.id else self.source
+        return f"{who}: {self.message}"
+
+
+def _expand(inputs: Iterable) -> Iterator[Path]:
+    for item in inputs:
+        path = Path(item)
+        if path.is_dir():
+            children = sorted(p for p in path.iterdir() if p.is_file() and (
+                p.suffix == ".txt" or p.suffix in JSONL_SUFFIXES))
+            if not children:
+                raise FileNotFoundError(f"{path}: no .txt or .jsonl file in this directory")
+            yield from children
+        elif path.is_file():
+            yield path
+        else:
+            raise FileNotFoundError(f"{path}: no such file or directory")
+
+
+def _check_text(doc_id, text, source):
+    if not text.strip():
+        return DocumentError(doc_id, source, "empty document (no text to tag)")
+    return Document(doc_id, text, source)
+
+
+def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]:
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            source = f"{path}:{lineno}"
+            try:
+                line = raw.decode(encoding)
+            except UnicodeDecodeError as exc:
+                yield DocumentError(None, source, f"cannot decode the line as {encoding} "
+                                                  f"({exc.reason} at byte {exc.start})")
+                continue
+            if not line.strip():
+                continue  # blank lines separate nothing
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield DocumentError(None, source, f"not a JSON object ({exc.msg})")
+                continue
+            if not isinstance(record, dict) or "text" not in record or "id" not in record:
+                yield DocumentError(None, source,
+                                    'expected a JSON object with "id" and "text" fields')
+                continue
+            doc_id, text = record["id"], record["text"]
+            if not isinstance(doc_id, str | int) or isinstance(doc_id, bool) or doc_id == "":
+                yield DocumentError(None, source, f'"id" must be a non-empty string or an '
+                                                  f"integer, got {doc_id!r}")
+                continue
+            if not isinstance(text, str):
+                yield DocumentError(str(doc_id), source, f'"text" must be a string, got '
+                                                         f"{type(text).__name__}")
+                continue
+            yield _check_text(str(doc_id), text, source)
+
+
+def _read_text_file(path: Path, encoding: str) -> Document | DocumentError:
+    data = path.read_bytes()
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return DocumentError(path.stem, f"{path}:{line}",
+                             f"cannot decode {data[exc.start:exc.end]!r} as {encoding} "
+                             f"({exc.reason})")
+    return _check_text(path.stem, text, str(path))
+
+
+def iter_documents(inputs, input_format="auto", encoding="utf-8"):
+    """Stream the documents of files, directories and JSONL files, one at a time.
+
+    Parameters
+    ----------
+    inputs : iterable of path
+        Plain-text files (one document each, id = file stem), directories
+        (their ``*.txt`` and ``*.jsonl`` files, sorted by name) and JSONL
+        files (``*.jsonl``: one ``{"id": ..., "text": ...}`` per line).
+    input_format : {"auto", "text", "jsonl"}, default="auto"
+        ``"auto"`` reads ``.jsonl``/``.ndjson`` files as JSONL and every
+        other file as one plain-text document.
+    encoding : str, default="utf-8"
+
+    Yields
+    ------
+    Document or DocumentError
+        A document that cannot be used (undecodable, empty, a malformed
+        JSONL record, an id seen before) is yielded as a
+        :class:`DocumentError` naming the file and line, so a batch goes on;
+        nothing is skipped silently.
+
+    Raises
+    ------
+    FileNotFoundError
+        For an input that does not exist (before any document is read).
+    """
+    if input_format not in ("auto", "text", "jsonl"):
+        raise ValueError(f"input_format must be 'auto', 'text' or 'jsonl', got {input_format!r}")
+    if isinstance(inputs, str | os.PathLike):
+        inputs = [inputs]
+    paths = list(_expand(inputs))  # fail early on a missing input
+    seen = set()
+    for path in paths:
+        jsonl = input_format == "jsonl" or (input_format == "auto" and path.suffix in
+                                            JSONL_SUFFIXES)
+        docs = _read_jsonl(path, encoding) if jsonl else [_read_text_file(path, encoding)]
+        for doc in docs:
+            if doc.id is not None:
+                if doc.id in seen:
+                    doc = DocumentError(doc.id, doc.source,
+                                        "duplicate document id (its output would overwrite "
+                                        "the first)")
+                else:
+                    seen.add(doc.id)
+            yield doc

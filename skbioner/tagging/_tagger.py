@@ -1,0 +1,186 @@
+"""Tag raw-text documents with a fitted pipeline: tokenize, predict, map back to offsets."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from ..io import Entity
+from ..schemes import labels_to_spans
+from ._documents import DocumentError
+
+__all__ = ["TaggedDocument", "tag_documents", "entities_from_labels"]
+
+
+@dataclass(frozen=True)
+class TaggedDocument:
+    """A document with its tokens, predicted labels and entities.
+
+    Attributes
+    ----------
+    id, text, source : str
+        As in :class:`Document`.
+    sentences : list of Sentence
+    offsets : list of ndarray of shape (n_tokens, 2)
+        Character offsets of the tokens.
+    labels : list of list of str
+        Predicted IOB2 labels.
+    entities : list of Entity
+        The predicted entities with character offsets
+        (``text[e.start:e.end] == e.text``), numbered ``T1``... in order.
+    """
+
+    id: str
+    text: str
+    source: str
+    sentences: list
+    offsets: list
+    labels: list
+    entities: list
+
+    @property
+    def n_tokens(self) -> int:
+        return sum(len(s) for s in self.sentences)
+
+
+def entities_from_labels(text, offsets, labels):
+    """Entities (character offsets into ``text``) of per-sentence IOB2 labels.
+
+    Parameters
+    ----------
+    text : str
+    offsets : list of ndarray of shape (n_tokens, 2)
+        Token offsets of each sentence.
+    labels : list of list of str
+        IOB2 labels of each sentence (ill-formed sequences are read with the
+        repair policy of :func:`skbioner.schemes.labels_to_spans`).
+
+    Returns
+    -------
+    list of Entity
+        Numbered ``T1``, ``T2``... in text order.
+    """
+    out = []
+    for off, labs in zip(offsets, labels, strict=True):
+        for typ, i, j in labels_to_spans(labs):
+            start, end = int(off[i, 0]), int(off[j - 1, 1])
+            out.append((start, end, typ))
+    out.sort()
+    return [Entity(f"T{n}", typ, s, e, text[s:e]) for n, (s, e, typ) in enumerate(out, 1)]
+
+
+@functools.lru_cache(maxsize=2)
+def _load(path, mtime):
+    import joblib
+
+    return joblib.load(path)
+
+
+def _model_of(ref):
+    """A model object, or a path loaded once per worker process (cached by mtime)."""
+    if isinstance(ref, str | os.PathLike):
+        return _load(os.fspath(ref), os.stat(ref).st_mtime_ns)
+    return ref
+
+
+def _tag_batch(model_ref, docs, tokenizer, max_token_length):
+    """Tag one batch of documents (runs in a worker with ``n_jobs > 1``)."""
+    model = _model_of(model_ref)
+    results, sentences, owners = [], [], []
+    prepared = []
+    for doc in docs:
+        if isinstance(doc, DocumentError):
+            prepared.append(doc)
+            continue
+        try:
+            sents, offs = tokenizer.tokenize_text(doc.text)
+        except Exception as exc:  # a tokenizer failure concerns this document only
+            prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {exc}"))
+            continue
+        long = [(o[k, 0], o[k, 1]) for o in offs for k in range(len(o))
+                if o[k, 1] - o[k, 0] > max_token_length]
+        if long:
+            a, b = long[0]
+            prepared.append(DocumentError(
+                doc.id, doc.source,
+                f"a {b - a:,}-character token at offset {a} (text without spaces?) is longer "
+                f"than max_token_length={max_token_length:,}; not tagged"))
+            continue
+        if not sents:
+            prepared.append(DocumentError(doc.id, doc.source, "no token in the document"))
+            continue
+        prepared.append((doc, sents, offs))
+        owners.append(len(prepared) - 1)
+        sentences.extend(sents)
+    labels = model.predict(sentences) if sentences else []
+    pos = 0
+    for item in prepared:
+        if isinstance(item, DocumentError):
+            results.append(item)
+            continue
+        doc, sents, offs = item
+        labs = labels[pos:pos + len(sents)]
+        pos += len(sents)
+        results.append(TaggedDocument(doc.id, doc.text, doc.source, sents, offs, labs,
+                                      entities_from_labels(doc.text, offs, labs)))
+    return results
+
+
+def _batches(docs: Iterable, size: int) -> Iterator[list]:
+    it = iter(docs)
+    while batch := list(itertools.islice(it, size)):
+        yield batch
+
+
+def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=None,
+                  max_token_length=1000):
+    """Tag a stream of raw-text documents; yield results in input order.
+
+    Parameters
+    ----------
+    model : estimator or path
+        A fitted pipeline mapping sentences to IOB2 label lists (what
+        ``skbioner train`` saves).  With ``n_jobs`` other than 1, pass the
+        path of the joblib file: each worker process loads it once.
+    documents : iterable of Document or DocumentError
+        E.g. :func:`iter_documents`; consumed lazily, so memory stays
+        bounded by a few batches whatever the corpus size.
+    tokenizer : BioTokenizer, optional
+        Default :class:`skbioner.text.BioTokenizer`.
+    batch_size : int, default=32
+        Documents per ``predict`` call (and per parallel task).
+    n_jobs : int or None, default=None
+        Worker processes (joblib); None or 1 tags in this process.  Any
+        joblib backend applies (``with joblib.parallel_config("dask"):``).
+    max_token_length : int, default=1000
+        A document with a longer token (e.g. a 1 MB line without spaces) is
+        reported as a :class:`DocumentError` instead of being tagged.
+
+    Yields
+    ------
+    TaggedDocument or DocumentError
+    """
+    from joblib import Parallel, delayed
+
+    from ..text import BioTokenizer
+
+    if tokenizer is None:
+        tokenizer = BioTokenizer()
+    if not (isinstance(batch_size, int) and batch_size >= 1):
+        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    batches = _batches(documents, batch_size)
+    if n_jobs in (None, 1):
+        model = _model_of(model)
+        for batch in batches:
+            yield from _tag_batch(model, batch, tokenizer, max_token_length)
+        return
+    if not isinstance(model, str | os.PathLike):
+        raise TypeError("with n_jobs > 1 pass the model as the path of its joblib file, so each "
+                        "worker loads it once")
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
+    for results in parallel(delayed(_tag_batch)(os.fspath(model), batch, tokenizer,
+                                                max_token_length) for batch in batches):
+        yield from results

@@ -1,0 +1,75 @@
+"""Writers of tagged documents: brat standoff, JSONL, IOB2 columns -- all atomic."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from ..io import BratDocument, write_brat
+from ..io._atomic import atomic_open
+
+__all__ = ["open_writer", "OUTPUT_FORMATS"]
+
+OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
+
+
+class _BratWriter:
+    """``<id>.ann`` (and a copy of the text as ``<id>.txt``) per document in a directory."""
+
+    def __init__(self, out):
+        self.dir = Path(out)
+        if self.dir.exists() and not self.dir.is_dir():
+            raise NotADirectoryError(f"{out}: brat output must be a directory")
+        self.dir.mkdir(parents=True, exist_ok=True)
+
+    def write(self, doc):
+        write_brat(self.dir, BratDocument(doc.id, doc.text, list(doc.entities)))
+
+
+class _StreamWriter:
+    """One output file written as documents arrive, renamed into place at the end."""
+
+    def __init__(self, out, stack):
+        if Path(out).is_dir():
+            raise IsADirectoryError(f"{out}: this output format writes one file")
+        self.fh = stack.enter_context(atomic_open(out, "w", encoding="utf-8", newline="\n"))
+
+
+class _JsonlWriter(_StreamWriter):
+    def write(self, doc):
+        entities = [{"start": e.start, "end": e.end, "type": e.type, "text": e.text}
+                    for e in doc.entities]
+        self.fh.write(json.dumps({"id": doc.id, "entities": entities}, ensure_ascii=False))
+        self.fh.write("\n")
+
+
+class _Iob2Writer(_StreamWriter):
+    """JNLPBA layout: ``###MEDLINE:<id>`` line, then ``token<TAB>label`` sentences."""
+
+    def write(self, doc):
+        parts = [f"###MEDLINE:{doc.id}\n\n"]
+        for sent, labels in zip(doc.sentences, doc.labels, strict=True):
+            parts.extend(f"{w}\t{lab}\n" for w, lab in zip(sent, labels, strict=True))
+            parts.append("\n")
+        self.fh.write("".join(parts))
+
+
+@contextlib.contextmanager
+def open_writer(output_format, out):
+    """Context manager yielding an object whose ``write(tagged_document)`` stores it.
+
+    ``brat`` writes each document's files atomically as it comes; ``jsonl``
+    and ``iob2`` stream into a temporary file that replaces ``out`` only when
+    the block ends normally, so an interrupted run never leaves a
+    half-written output.
+    """
+    if output_format not in OUTPUT_FORMATS:
+        raise ValueError(f"output format must be one of {OUTPUT_FORMATS}, got {output_format!r}")
+    with contextlib.ExitStack() as stack:
+        if output_format == "brat":
+            yield _BratWriter(out)
+        elif output_format == "jsonl":
+            yield _JsonlWriter(out, stack)
+        else:
+            yield _Iob2Writer(out, stack)

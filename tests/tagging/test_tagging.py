@@ -1,0 +1,148 @@
+"""Batch tagging of raw text: documents in, entities with character offsets out."""
+
+import json
+
+import joblib
+import pytest
+from sklearn.pipeline import make_pipeline
+
+from skbioner.cli import main
+from skbioner.features import TokenFeaturizer
+from skbioner.io import read_brat_dir, read_jnlpba
+from skbioner.metrics import character_span_scores
+from skbioner.models import OnlinePACRF
+from skbioner.tagging import (
+    Document,
+    DocumentError,
+    TaggedDocument,
+    entities_from_labels,
+    iter_documents,
+    open_writer,
+    tag_documents,
+)
+from tests.models.toy import toy_sentences
+
+TEXT = "The IL-2 gene in T cells . The p53 gene in HeLa cells ."
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory):
+    X, y = toy_sentences(40)
+    model = make_pipeline(TokenFeaturizer("chan"), OnlinePACRF(max_iter=5, random_state=0))
+    model.fit(X, y)
+    path = tmp_path_factory.mktemp("model") / "m.joblib"
+    joblib.dump(model, path)
+    return path
+
+
+def _docs(tmp_path):
+    (tmp_path / "a.txt").write_text(TEXT)
+    (tmp_path / "b.jsonl").write_text(
+        json.dumps({"id": "j1", "text": "The TNF gene in B cells ."}) + "\n\n"
+        + "not json\n" + json.dumps({"id": "j2", "text": ""}) + "\n"
+        + json.dumps({"id": "a", "text": "duplicate id"}) + "\n")
+    return tmp_path
+
+
+def test_iter_documents_reports_bad_records_and_keeps_order(tmp_path):
+    docs = list(iter_documents([_docs(tmp_path)]))
+    assert [type(d).__name__ for d in docs] == ["Document", "Document", "DocumentError",
+                                                "DocumentError", "DocumentError"]
+    assert docs[0].id == "a" and docs[1].id == "j1"
+    assert "b.jsonl:3" in str(docs[2]) and "not a JSON object" in str(docs[2])
+    assert "empty document" in str(docs[3]) and "duplicate document id" in str(docs[4])
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        list(iter_documents([tmp_path / "missing.txt"]))
+
+
+def test_entities_map_back_to_exact_text(model_path, tmp_path):
+    (tmp_path / "a.txt").write_text(TEXT)
+    [res] = list(tag_documents(model_path, iter_documents(tmp_path)))
+    assert isinstance(res, TaggedDocument)
+    spans = [(e.type, e.text) for e in res.entities]
+    assert spans == [("DNA", "IL-2 gene"), ("cell_type", "T cells"), ("DNA", "p53 gene"),
+                     ("cell_type", "HeLa cells")]
+    assert all(TEXT[e.start:e.end] == e.text for e in res.entities)
+
+
+def test_parallel_equals_serial_and_bad_documents_do_not_stop(model_path, tmp_path):
+    for i in range(7):
+        (tmp_path / f"d{i}.txt").write_text(TEXT.replace("IL-2", f"IL-{i}"))
+    (tmp_path / "long.txt").write_text("x" * 2_000_000)
+    (tmp_path / "bad.txt").write_bytes(b"The \xff gene")
+    serial = list(tag_documents(joblib.load(model_path), iter_documents(tmp_path),
+                                batch_size=3))
+    parallel = list(tag_documents(model_path, iter_documents(tmp_path), batch_size=3,
+                                  n_jobs=2))
+    assert [getattr(r, "entities", str(r)) for r in serial] == \
+        [getattr(r, "entities", str(r)) for r in parallel]
+    errors = [str(r) for r in serial if isinstance(r, DocumentError)]
+    assert len(errors) == 2
+    assert any("2,000,000-character token" in e for e in errors)
+    assert any("cannot decode" in e and "bad.txt:1" in e for e in errors)
+    with pytest.raises(TypeError, match="path of its joblib file"):
+        list(tag_documents(joblib.load(model_path), iter([]), n_jobs=2))
+
+
+def test_entities_from_labels_uses_offsets():
+    import numpy as np
+
+    text = "IL-2 gene binds"
+    off = [np.array([[0, 4], [5, 9], [10, 15]])]
+    [e] = entities_from_labels(text, off, [["B-DNA", "I-DNA", "O"]])
+    assert (e.id, e.type, e.start, e.end, e.text) == ("T1", "DNA", 0, 9, "IL-2 gene")
+
+
+@pytest.mark.parametrize("fmt", ["brat", "jsonl", "iob2"])
+def test_cli_tag_formats(model_path, tmp_path, fmt, capsys):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.txt").write_text(TEXT)
+    out = tmp_path / ("outdir" if fmt == "brat" else f"out.{fmt}")
+    assert main(["tag", str(model_path), str(src), "-o", str(out), "--output-format", fmt,
+                 "--progress", "never"]) == 0
+    assert "tagged 1 documents: 14 tokens, 4 entities" in capsys.readouterr().err
+    if fmt == "brat":
+        [doc] = read_brat_dir(out)
+        assert doc.text == TEXT and len(doc.entities) == 4
+    elif fmt == "jsonl":
+        rec = json.loads(out.read_text())
+        assert rec["id"] == "a" and all(TEXT[e["start"]:e["end"]] == e["text"]
+                                        for e in rec["entities"])
+    else:
+        corpus = read_jnlpba(out)
+        assert corpus.doc_ids == ["a", "a"] and corpus.y[0][1:3] == ["B-DNA", "I-DNA"]
+
+
+def test_cli_tag_bad_document_exit_status_and_strict(model_path, tmp_path, capsys):
+    (tmp_path / "in").mkdir()
+    src = _docs(tmp_path / "in")
+    out = tmp_path / "out.jsonl"
+    assert main(["tag", str(model_path), str(src), "-o", str(out), "--progress", "never"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("skipped") == 3 and "tagged 2 documents, 3 failed" in err
+    assert len(out.read_text().splitlines()) == 2
+    out2 = tmp_path / "strict.jsonl"
+    assert main(["tag", str(model_path), str(src), "-o", str(out2), "--strict"]) == 1
+    assert "--strict: stopping" in capsys.readouterr().err
+    assert not out2.exists()  # atomic: nothing half-written
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_writer_interrupted_leaves_previous_output(tmp_path):
+    out = tmp_path / "o.jsonl"
+    out.write_text("previous\n")
+    doc = TaggedDocument("x", "t", "s", [], [], [], [])
+    with pytest.raises(KeyboardInterrupt), open_writer("jsonl", out) as w:
+        w.write(doc)
+        raise KeyboardInterrupt
+    assert out.read_text() == "previous\n"
+
+
+def test_span_scores_count_type_and_offsets():
+    gold = {"d": [("protein", 0, 4), ("DNA", 5, 9)], "e": [("RNA", 0, 3)]}
+    pred = {"d": [("protein", 0, 4), ("protein", 5, 9)], "f": [("RNA", 0, 3)]}
+    s = character_span_scores(gold, pred)
+    assert s["overall"]["tp"] == 1 and s["overall"]["n_pred"] == 3
+    assert s["overall"]["n_gold"] == 3 and s["per_class"]["DNA"]["recall"] == 0.0
+    assert Document("a", "b", "c").id == "a"

@@ -12,6 +12,7 @@ from ..io import read_jnlpba
 
 __all__ = ["JNLPBA_TYPES", "load_jnlpba", "load_jnlpba_sample", "train_dev_split"]
 
+#: The five entity types of the JNLPBA 2004 shared task.
 JNLPBA_TYPES = ("DNA", "RNA", "cell_line", "cell_type", "protein")
 
 _SUBSETS = ("train", "test")

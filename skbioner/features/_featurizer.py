@@ -512,7 +512,7 @@ class TokenFeaturizer(
         Returns
         -------
         SentenceFeatures
-            ``matrix`` of shape (n_tokens, n_features_out_), binary.
+            ``matrix`` of shape ``(n_tokens, n_features_out_)``, binary.
         """
         check_is_fitted(self, "groups_")
         with gc_paused():
@@ -553,7 +553,7 @@ class TokenFeaturizer(
 
         Returns
         -------
-        ndarray of str objects, shape (n_features_out_,)
+        ndarray of str objects, shape ``(n_features_out_,)``
         """
         check_is_fitted(self, "groups_")
         if self.feature_ranges_ is None:

@@ -234,7 +234,10 @@ def make_entity_scorer(match="exact", mode="official", scheme="IOB2", average="m
     )
 
 
+#: Entity F1 with the defaults of :func:`make_entity_scorer` (exact, official, IOB2, micro).
 entity_f1_scorer = make_entity_scorer()
+#: The scorer of :func:`token_accuracy_score`.
 token_accuracy_scorer = make_scorer(token_accuracy_score)
+#: The scorer of :func:`sequence_accuracy_score`.
 sequence_accuracy_scorer = make_scorer(sequence_accuracy_score)
 

@@ -58,7 +58,9 @@ __all__ = [
     "transition_mask",
 ]
 
+#: Names of the nine segment representations.
 SCHEMES = ("IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BI", "IE", "BIES")
+#: The schemes that round-trip exactly: all but IO, which merges adjacent entities of one type.
 LOSSLESS_SCHEMES = tuple(s for s in SCHEMES if s != "IO")
 
 _ALIASES = {"BIO": "IOB2"}

@@ -11,6 +11,7 @@ from ..io._atomic import atomic_open
 
 __all__ = ["open_writer", "OUTPUT_FORMATS"]
 
+#: Output formats accepted by :func:`open_writer`.
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
 
 

@@ -240,7 +240,7 @@ _LEAD = "([{<\"'`"
 # followed by a plain lower-case word 80 times (E. coli, i.e. the, ca. two)
 # and by such a name 12 times, all after an abbreviation or an initial.
 # So a plain lower-case word continues the sentence, a name may start one.
-_GENE_LIKE = re.compile(r"[a-z]\S*[A-Z0-9]")
+_GENE_LIKE = re.compile(r"[a-z]\S*[A-Z0-9]|[a-z]{1,2}-[A-Za-z]")  # p65, mRNA, c-myc, v-src
 # A single capital and a period before a capitalised word: initials
 # ("M. tuberculosis", "S. Karger", "J. Biol") unless the word before is in
 # lower case or a power of ten ("NF-kappa B. The", "4 x 10(-9) M. The"; GENIA

@@ -150,6 +150,7 @@ def test_sentence_splitting():
     # a lower-case name with a digit or capital may start a sentence
     assert sents("It was high. p65 bound. cAMP rose.") == ["It was high.", "p65 bound.",
                                                            "cAMP rose."]  # fmt: skip
+    assert sents("Cells were lysed. c-myc rose.") == ["Cells were lysed.", "c-myc rose."]
     # a single capital after a lower-case word is a name, not an initial
     assert sents("binds NF-kappa B. The cells") == ["binds NF-kappa B.", "The cells"]
     assert sents("at 4 x 10(-9) M. The cells") == ["at 4 x 10(-9) M.", "The cells"]

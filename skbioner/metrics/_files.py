@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 
 from ._entity import entity_report
@@ -19,7 +20,8 @@ def read_label_blocks(path):
     Exactly the official script's reading: lines are split on ``"\\n"``
     only; a line that is empty or starts with ``###MEDLIN`` ends a block;
     every other line is a token whose label is its last tab-separated field
-    (trailing empty fields dropped, as Perl's ``split`` does).
+    (trailing empty fields dropped, as Perl's ``split`` does).  A name
+    ending in ``.gz`` is read through gzip.
 
     Returns
     -------
@@ -28,8 +30,12 @@ def read_label_blocks(path):
         1-based line number of each block's first token (for messages).
     """
     path = os.fspath(path)
-    with open(path, "rb") as fh:
-        data = fh.read()
+    opener = gzip.open if str(path).endswith(".gz") else open
+    try:
+        with opener(path, "rb") as fh:
+            data = fh.read()
+    except (gzip.BadGzipFile, EOFError) as exc:
+        raise ScoringInputError(f"{path}: not a valid gzip file ({exc})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -173,3 +173,20 @@ def test_bootstrap_is_reproducible_and_accepts_groups(rng):
 
 def test_spans_helper_consistency():
     assert labels_to_spans(["B-DNA"]) == [("DNA", 0, 1)]
+
+
+def test_evaluate_files_reads_gzip(tmp_path):
+    import gzip
+
+    from skbioner.metrics import ScoringInputError, evaluate_files
+
+    text = "###MEDLINE:1\n\nIL-2\tB-protein\ngene\tO\n\n"
+    plain = tmp_path / "g.iob2"
+    plain.write_text(text)
+    gz = tmp_path / "g.iob2.gz"
+    gz.write_bytes(gzip.compress(text.encode()))
+    assert evaluate_files(gz, plain).overall.exact.f1 == 1.0
+    bad = tmp_path / "bad.gz"
+    bad.write_bytes(b"not gzip")
+    with pytest.raises(ScoringInputError, match="not a valid gzip file"):
+        evaluate_files(bad, plain)

@@ -6,6 +6,12 @@ sklearn-crfsuite's L-BFGS CRF side by side:
 
     python benchmarks/jnlpba.py --data ../shared/data/jnlpba
     python benchmarks/jnlpba.py --data ../shared/data/jnlpba --models online-crf,crfsuite
+    python benchmarks/jnlpba.py --data ../shared/data/jnlpba --models annotated
+
+`--models annotated` compares OnlinePACRF and CascadedNER without annotations, with
+POS (the bundled GENIA tagger, jackknifed on the training set: GENIA POS abstracts are
+JNLPBA training abstracts), with HMM states (160 states, fitted once on the unlabeled
+corpus, frozen) and with both, and prints the per-class exact F1 gains.
 
 Reported per model: official exact / left / right F1, training seconds (featurization
 included), end-to-end tagging tokens/s (featurize + decode of the test set; steady state =
@@ -43,19 +49,42 @@ MODELS = {
 }
 DEFAULT = "online-crf,cascaded,crfsuite,sr-IOB2,sr-BIES,sr-BIES+IO,sr-BIES+all"
 SR_BASE = "sr-BIES"
+ANNOTATIONS = ("pos", "hmm")
+#: the annotator comparison (issue 5): each model without, with POS, HMM states, both
+ANNOTATED = ",".join(f"{m}{a}" for m in ("online-crf", "cascaded")
+                     for a in ("", "/pos", "/hmm", "/pos+hmm"))
 
 
-def run_one(name, data, pred_path, min_count=None):
+def parse_name(name):
+    """``"cascaded/pos+hmm"`` -> ``("cascaded", ("pos", "hmm"))``."""
+    base, _, ann = name.partition("/")
+    annotations = tuple(a for a in ann.split("+") if a)
+    if base not in MODELS or any(a not in ANNOTATIONS for a in annotations):
+        raise ValueError(name)
+    return base, annotations
+
+
+def run_one(name, data, pred_path, min_count=None, pos_corpus=None, hmm_path=None):
     """Child process: train, tag, score one model; print one JSON line."""
+    import joblib
+    from sklearn.frozen import FrozenEstimator
+
+    from skbioner.annotate import POSTagger
     from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba
     from skbioner.metrics import entity_report
 
-    cli_model, params = MODELS[name]
+    base, annotations = parse_name(name)
+    cli_model, params = MODELS[base]
     train, test = load_jnlpba(data, "train"), load_jnlpba(data, "test")
     feature_params = [] if min_count is None else [f"min_count={min_count}"]
+    annotators = []
+    if "pos" in annotations:  # jackknifed: GENIA POS abstracts are JNLPBA training abstracts
+        annotators.append(("pos", POSTagger(jackknife=5, corpus=pos_corpus, n_jobs=2)))
+    if "hmm" in annotations:  # fitted once on unlabeled text by the parent, frozen here
+        annotators.append(("hmm", FrozenEstimator(joblib.load(hmm_path))))
     model = build_model(cli_model, params=[f"{k}={v!r}" for k, v in params.items()],
-                        feature_params=feature_params)
+                        feature_params=feature_params, annotators=annotators)
     t0 = time.perf_counter()
     model.fit(train.X, train.y)
     train_s = time.perf_counter() - t0
@@ -92,26 +121,53 @@ def run_one(name, data, pred_path, min_count=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default="../shared/data/jnlpba")
-    ap.add_argument("--models", default=DEFAULT, help=f"comma-separated, from {list(MODELS)}")
+    ap.add_argument("--models", default=DEFAULT,
+                    help=f"comma-separated, from {list(MODELS)}, each optionally with /pos, /hmm "
+                         "or /pos+hmm (annotators); 'annotated' runs the annotator comparison")
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples")
     ap.add_argument("--min-count", type=int, default=None,
                     help="feature frequency cutoff (default: the CLI default, 3)")
+    ap.add_argument("--pos-corpus", default=None,
+                    help="the POS tagger's training corpus, for jackknifed POS on the training "
+                         "set (default: DATA/../genia-pos/train.tsv)")
+    ap.add_argument("--unlabeled", default=None,
+                    help="unlabeled sentences for the HMM states (default: "
+                         "DATA/../unlabeled/biomed-sentences.txt)")
+    ap.add_argument("--hmm-cache", default=None,
+                    help="joblib file of the fitted HMMStateClusterer: loaded if it exists, "
+                         "written otherwise")
     ap.add_argument("--_child", help=argparse.SUPPRESS)
     ap.add_argument("--_pred", help=argparse.SUPPRESS)
+    ap.add_argument("--_hmm", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    root = os.path.dirname(os.path.abspath(args.data))
+    pos_corpus = args.pos_corpus or os.path.join(root, "genia-pos", "train.tsv")
     if args._child:
-        run_one(args._child, args.data, args._pred, args.min_count)
+        run_one(args._child, args.data, args._pred, args.min_count, pos_corpus, args._hmm)
         return
+    if args.models == "annotated":
+        args.models = ANNOTATED
     names = [n.strip() for n in args.models.split(",") if n.strip()]
-    unknown = [n for n in names if n not in MODELS]
+    unknown = []
+    for n in names:
+        try:
+            parse_name(n)
+        except ValueError:
+            unknown.append(n)
     if unknown:
-        ap.error(f"unknown models {unknown}; choose from {list(MODELS)}")
-    results, preds = {}, {}
+        ap.error(f"unknown models {unknown}; choose from {list(MODELS)}, optionally followed "
+                 f"by /pos, /hmm or /pos+hmm, or 'annotated' for {ANNOTATED}")
+    results, preds, extra = {}, {}, {}
     with tempfile.TemporaryDirectory() as tmp:
+        hmm_path = None
+        if any("hmm" in parse_name(n)[1] for n in names):
+            hmm_path, extra["hmm"] = _hmm_states(args, root, tmp)
         for name in names:
-            pred_path = os.path.join(tmp, f"{name}.json")
+            pred_path = os.path.join(tmp, f"{name.replace('/', '_')}.json")
             cmd = [sys.executable, __file__, "--data", args.data, "--_child", name,
-                   "--_pred", pred_path]
+                   "--_pred", pred_path, "--pos-corpus", pos_corpus]
+            if hmm_path:
+                cmd += ["--_hmm", hmm_path]
             if args.min_count is not None:
                 cmd += ["--min-count", str(args.min_count)]
             r = subprocess.run(cmd, capture_output=True, text=True)
@@ -156,7 +212,52 @@ def main():
                                                     "ci95": list(b.ci)}
             print(f"{name} vs {SR_BASE}: delta F1 {b.delta:+.4f}, p = {b.p_value:.4f} "
                   f"(95% CI {b.ci[0]:+.4f} .. {b.ci[1]:+.4f}; abstracts resampled)")
-    print(json.dumps({"results": results, "vs_crfsuite": ratios, "significance": significance}))
+    gains = _annotation_gains(results)
+    print(json.dumps({"results": results, "vs_crfsuite": ratios, "significance": significance,
+                      "annotation_gains": gains, **extra}))
+
+
+def _hmm_states(args, root, tmp):
+    """Fit (or load from --hmm-cache) the HMM-state clusterer once for every child."""
+    import joblib
+
+    from skbioner.annotate import HMMStateClusterer
+    from skbioner.io import read_tokenized
+
+    if args.hmm_cache and os.path.exists(args.hmm_cache):
+        hmm = joblib.load(args.hmm_cache)
+        info = {"cached": args.hmm_cache}
+    else:
+        path = args.unlabeled or os.path.join(root, "unlabeled", "biomed-sentences.txt")
+        sentences = read_tokenized(path)
+        t0 = time.perf_counter()
+        hmm = HMMStateClusterer(random_state=0, n_jobs=-1).fit(sentences)
+        info = {"fit_seconds": time.perf_counter() - t0, "n_iter": hmm.n_iter_,
+                "n_sentences": len(sentences)}
+        print(f"HMM states: {hmm.n_states} states fitted on {len(sentences)} sentences in "
+              f"{info['fit_seconds']:.1f} s ({hmm.n_iter_} iterations)", flush=True)
+        if args.hmm_cache:
+            joblib.dump(hmm, args.hmm_cache)
+    path = os.path.join(tmp, "hmm.joblib")
+    joblib.dump(hmm, path)
+    return path, info
+
+
+def _annotation_gains(results):
+    """Exact F1 gains (overall and per class) of each annotated model over its plain base."""
+    gains = {}
+    for name, res in results.items():
+        base, annotations = parse_name(name)
+        if annotations and base in results:
+            ref = results[base]
+            gains[name] = {
+                "overall": res["exact_f1"] - ref["exact_f1"],
+                "per_class": {c: res["per_class_exact_f1"][c] - ref["per_class_exact_f1"][c]
+                              for c in ref["per_class_exact_f1"]},
+            }
+            per_class = ", ".join(f"{c} {d:+.4f}" for c, d in gains[name]["per_class"].items())
+            print(f"{name} vs {base}: exact F1 {gains[name]['overall']:+.4f} ({per_class})")
+    return gains
 
 
 if __name__ == "__main__":

@@ -11,12 +11,14 @@ from sklearn.utils.estimator_checks import (
     check_set_params,
 )
 
+from skbioner.annotate import HMMStateClusterer, POSTagger
 from skbioner.features import TokenFeaturizer
 from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
 from skbioner.schemes import SegmentEncoder
 
 ESTIMATORS = [MajorityTagger(), SegmentEncoder(), TokenFeaturizer(), OnlinePACRF(),
-              CascadedNER(), CascadedNER(segmenter=OnlinePACRF(C=0.5)), CRFsuiteTagger()]
+              CascadedNER(), CascadedNER(segmenter=OnlinePACRF(C=0.5)), CRFsuiteTagger(),
+              POSTagger(), HMMStateClusterer()]
 
 
 def _name(est):

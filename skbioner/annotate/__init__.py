@@ -3,8 +3,14 @@
 * :class:`POSTagger` -- in-domain part of speech (``pos``) from a bundled GENIA-trained
   tagger (:func:`load_genia_pos_model`; :func:`make_pos_pipeline` is its recipe), with
   out-of-fold (jackknife) annotations for training data.
+* :class:`HMMStateClusterer` trains a hidden Markov model on unlabeled sentences (Kazama et
+  al. 2002) and adds each token's HMM state as the ``hmm`` column, which the ``"kazama"``
+  feature preset reads; :func:`shape_class` is the word-shape class it observes for words
+  outside its vocabulary.
 """
 
+from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
 from ._pos import POSTagger, load_genia_pos_model, make_pos_pipeline
 
-__all__ = ["POSTagger", "load_genia_pos_model", "make_pos_pipeline"]
+__all__ = ["HMMStateClusterer", "POSTagger", "SHAPE_CLASSES", "load_genia_pos_model",
+           "make_pos_pipeline", "shape_class"]

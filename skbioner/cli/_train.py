@@ -8,6 +8,13 @@ Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
 --param sets model parameters (e.g. --param C=0.05 --param max_iter=15, or
 --param segmenter__C=0.1 for the cascaded model); --feature-param sets
 featurizer parameters (e.g. --feature-param min_count=2).
+
+Annotations: --pos adds the bundled GENIA POS tagger before the featurizer;
+--pos-jackknife GENIA_POS_TRAIN.tsv also tags the training sentences it has
+seen out of fold (5 folds).  --hmm-states UNLABELED.txt fits an HMM-state
+clusterer (160 states) on unlabeled sentences (one per line, tokens
+separated by spaces) and adds the `hmm` column (--hmm-param n_states=80
+etc.).  The default features read both columns when present.
 """
 
 import ast
@@ -30,6 +37,15 @@ def add_arguments(p):
                    help="model parameter (repeatable)")
     p.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
                    help="featurizer parameter (repeatable)")
+    p.add_argument("--pos", action="store_true",
+                   help="add in-domain part of speech (bundled GENIA tagger)")
+    p.add_argument("--pos-jackknife", metavar="POS_TRAIN", default=None,
+                   help="the POS tagger's training corpus (genia-pos/train.tsv): tag training "
+                        "sentences out of fold (implies --pos)")
+    p.add_argument("--hmm-states", metavar="UNLABELED", default=None,
+                   help="fit HMM states on these unlabeled sentences and add them as features")
+    p.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE",
+                   help="HMMStateClusterer parameter (repeatable)")
     p.add_argument("-o", "--output", required=True, metavar="MODEL.joblib")
     p.add_argument("--verbose", action="store_true", help="per-epoch progress on stderr")
 
@@ -48,14 +64,47 @@ def parse_params(items):
     return out
 
 
-def build_model(name, scheme=None, params=(), feature_params=(), verbose=False):
-    """The default pipeline for a model name, with parameters applied."""
+def build_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=(),
+                     verbose=False, n_jobs=2):
+    """Pipeline steps that add the ``pos`` / ``hmm`` columns (fitting the HMM now).
+
+    ``hmm_states`` is a file of unlabeled sentences; the clusterer is fitted
+    on it here and enters the pipeline frozen, so fitting the pipeline on
+    labelled data does not refit it.
+    """
+    from sklearn.frozen import FrozenEstimator
+
+    from ..annotate import HMMStateClusterer, POSTagger
+
+    steps = []
+    if pos or pos_jackknife:
+        steps.append(("pos", POSTagger(jackknife=5 if pos_jackknife else None,
+                                       corpus=pos_jackknife, n_jobs=n_jobs)))
+    if hmm_states:
+        from ..io import read_tokenized
+
+        sentences = read_tokenized(hmm_states)
+        hmm = HMMStateClusterer(random_state=0, n_jobs=n_jobs, verbose=int(verbose))
+        hmm.set_params(**parse_params(hmm_params))
+        steps.append(("hmm", FrozenEstimator(hmm.fit(sentences))))
+    return steps
+
+
+def build_model(name, scheme=None, params=(), feature_params=(), verbose=False,
+                annotators=()):
+    """The default pipeline for a model name, with parameters applied.
+
+    ``annotators`` are ``(name, transformer)`` steps put before the
+    featurizer (see :func:`build_annotators`).
+    """
     from sklearn.pipeline import Pipeline
 
     from ..features import TokenFeaturizer
     from ..models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
 
     if name == "majority":
+        if annotators:
+            raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
         return MajorityTagger(**parse_params(params))
     if name == "online-crf":
         # settings chosen on the development split (benchmarks/tune_dev.py; docs/benchmarks.md)
@@ -81,7 +130,7 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False):
     # than no cutoff, with 7x fewer features
     featurizer = TokenFeaturizer(templates="chan", min_count=3)
     featurizer.set_params(**parse_params(feature_params))
-    return Pipeline([("features", featurizer), ("model", model)])
+    return Pipeline([*annotators, ("features", featurizer), ("model", model)])
 
 
 def run(args):
@@ -90,7 +139,10 @@ def run(args):
     from ..io import read_jnlpba
 
     corpus = read_jnlpba(args.train)
-    model = build_model(args.model, args.scheme, args.param, args.feature_param, args.verbose)
+    annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
+                                  args.verbose)
+    model = build_model(args.model, args.scheme, args.param, args.feature_param, args.verbose,
+                        annotators)
     t0 = time.perf_counter()
     model.fit(corpus.X, corpus.y)
     seconds = time.perf_counter() - t0

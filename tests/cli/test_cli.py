@@ -144,3 +144,27 @@ def test_predict_reads_gzip_input(tmp_path):
     assert main(["train", "--train", str(train), "--model", "majority", "-o", str(model)]) == 0
     assert main(["predict", str(model), str(gz), "-o", str(tmp_path / "p")]) == 0
     assert (tmp_path / "p").read_text() == TRAIN
+
+
+def test_train_with_pos_and_hmm_states(tmp_path, capsys):
+    import joblib
+
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    unlabeled = tmp_path / "unlabeled.txt"
+    unlabeled.write_text("The IL-2 gene is expressed in T cells .\nNF-kappa B binds DNA .\n" * 5)
+    out = tmp_path / "m.joblib"
+    assert main(["train", "--train", str(train), "--pos", "--hmm-states", str(unlabeled),
+                 "--hmm-param", "n_states=3", "--hmm-param", "max_iter=2", "--hmm-param",
+                 "tol=None", "-o", str(out)]) == 0
+    model = joblib.load(out)
+    assert [name for name, _ in model.steps] == ["pos", "hmm", "features", "model"]
+    names = model.named_steps["features"].get_feature_names_out()
+    assert any(n.startswith("pos[") for n in names) and any(n.startswith("hmm[") for n in names)
+    pred = tmp_path / "pred.iob2"
+    assert main(["predict", str(out), str(train), "-o", str(pred)]) == 0
+    assert pred.read_text() == TRAIN
+    capsys.readouterr()
+    assert main(["train", "--train", str(train), "--model", "majority", "--pos", "-o",
+                 str(out)]) == 1
+    assert "reads words only" in capsys.readouterr().err

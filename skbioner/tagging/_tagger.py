@@ -86,8 +86,14 @@ def _model_of(ref):
     return ref
 
 
-def _tag_batch(model_ref, docs, tokenizer, max_token_length):
+def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None):
     """Tag one batch of documents (runs in a worker with ``n_jobs > 1``)."""
+    if inner_threads is not None:
+        # compiled decoding is multi-threaded: one thread per worker process avoids
+        # oversubscribing the cores the workers already share
+        import numba
+
+        numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
     model = _model_of(model_ref)
     results, sentences, owners = [], [], []
     prepared = []
@@ -163,7 +169,7 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
     ------
     TaggedDocument or DocumentError
     """
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed, effective_n_jobs
 
     from ..text import BioTokenizer
 
@@ -181,6 +187,7 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
         raise TypeError("with n_jobs > 1 pass the model as the path of its joblib file, so each "
                         "worker loads it once")
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
+    inner = max(1, (os.cpu_count() or 1) // max(1, effective_n_jobs(n_jobs)))
     for results in parallel(delayed(_tag_batch)(os.fspath(model), batch, tokenizer,
-                                                max_token_length) for batch in batches):
+                                                max_token_length, inner) for batch in batches):
         yield from results

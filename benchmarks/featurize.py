@@ -31,9 +31,10 @@ import json
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import time
+
+from _child import run_child  # benchmarks/ is on sys.path when a script runs
 
 from skbioner.features import brief_word_class, length_bucket, orthographic_flags, word_class
 
@@ -231,11 +232,7 @@ def _run_child(kind, args, names_out=None):
         cmd += ["--limit", str(args.limit)]
     if names_out:
         cmd += ["--names-out", names_out]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr)
-        raise SystemExit(f"worker {kind!r} failed with exit code {proc.returncode}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_child(cmd, f"worker {kind!r}")
 
 
 def main(argv=None):

@@ -27,10 +27,11 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
 import tempfile
 import time
+
+from _child import run_child  # benchmarks/ is on sys.path when a script runs
 
 # name -> (cli model, model parameters)
 MODELS = {
@@ -170,11 +171,7 @@ def main():
                 cmd += ["--_hmm", hmm_path]
             if args.min_count is not None:
                 cmd += ["--min-count", str(args.min_count)]
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                sys.stderr.write(r.stderr)
-                raise SystemExit(f"{name} failed")
-            results[name] = json.loads(r.stdout.strip().splitlines()[-1])
+            results[name] = run_child(cmd, name)
             with open(pred_path, encoding="utf-8") as fh:
                 preds[name] = json.load(fh)
             res = results[name]

@@ -24,10 +24,11 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _child import run_child  # benchmarks/ is on sys.path when a script runs
 
 DEFAULT = "bundled,online,crfsuite,majority"
 
@@ -106,12 +107,8 @@ def main():
         ap.error(f"unknown models {unknown}; choose from {DEFAULT}")
     results = {}
     for name in names:
-        r = subprocess.run([sys.executable, __file__, "--data", args.data, "--_child", name],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.stderr.write(r.stderr)
-            raise SystemExit(f"{name} failed")
-        res = results[name] = json.loads(r.stdout.strip().splitlines()[-1])
+        res = results[name] = run_child(
+            [sys.executable, __file__, "--data", args.data, "--_child", name], name)
         extra = (f"model {res['model_bytes'] / 1e6:.2f} MB" if "model_bytes" in res
                  else f"train {res['train_seconds']:.1f} s")
         print(f"{name:<9} test {res['test_accuracy']:.4f} (unseen words "

@@ -282,14 +282,7 @@ def read_columns(
     if isinstance(path_str, bytes):
         path_str = os.fsdecode(path_str)
 
-    opener = gzip.open if path_str.endswith(".gz") else open
-    try:
-        with opener(path, "rb") as f:
-            data = f.read()
-    except (gzip.BadGzipFile, EOFError) as exc:
-        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
-    text = _decode(data, encoding, path_str)
-    del data
+    text = _decode(_read_bytes(path, path_str), encoding, path_str)
     if not text:
         raise CorpusFormatError(path_str, None, "the file is empty")
     newline = _detect_newline(text, path_str)
@@ -592,6 +585,16 @@ def _check_label(label: str, scheme: str | None, path: str, lineno: int, line: s
             "an entity type without whitespace); pass scheme=None to read the column "
             "without validation",
         )
+
+
+def _read_bytes(path, path_str: str) -> bytes:
+    """The bytes of a file, through gzip when its name ends in ``.gz``."""
+    opener = gzip.open if path_str.endswith(".gz") else open
+    try:
+        with opener(path, "rb") as f:
+            return f.read()
+    except (gzip.BadGzipFile, EOFError) as exc:
+        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
 
 
 def _decode(data: bytes, encoding: str, path: str) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import gzip
 import os
 
 from .._sentence import Sentence
-from ._columns import _decode
+from ._columns import _decode, _read_bytes
 from ._errors import CorpusFormatError
 
 __all__ = ["read_tokenized"]
@@ -46,14 +45,7 @@ def read_tokenized(path, encoding="utf-8", max_sentences=None):
     [['IL-2', 'gene', 'expression'], ['NF-kappa', 'B', 'binds', '.']]
     """
     path_str = os.fsdecode(os.fspath(path))
-    opener = gzip.open if path_str.endswith(".gz") else open
-    try:
-        with opener(path, "rb") as fh:
-            data = fh.read()
-    except (gzip.BadGzipFile, EOFError) as exc:
-        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
-    text = _decode(data, encoding, path_str)
-    del data
+    text = _decode(_read_bytes(path, path_str), encoding, path_str)
     out = []
     for line in text.splitlines():
         tokens = line.split()

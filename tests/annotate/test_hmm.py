@@ -11,12 +11,6 @@ import pytest
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import (
-    check_get_params_invariance,
-    check_no_attributes_set_in_init,
-    check_parameters_default_constructible,
-    check_set_params,
-)
 
 from skbioner import Sentence
 from skbioner.annotate import SHAPE_CLASSES, HMMStateClusterer, _hmm, shape_class
@@ -281,16 +275,6 @@ def test_threads_agree_with_one_thread():
         assert two.transform(X) == one.transform(X)
         np.testing.assert_allclose(np.vstack(two.posteriors(X)), np.vstack(one.posteriors(X)),
                                    atol=1e-9)
-
-
-@pytest.mark.parametrize(
-    "check",
-    [check_no_attributes_set_in_init, check_parameters_default_constructible,
-     check_get_params_invariance, check_set_params],
-    ids=lambda c: c.__name__,
-)
-def test_sklearn_checks(check):
-    check("HMMStateClusterer", HMMStateClusterer())
 
 
 def test_clone_get_set_params():

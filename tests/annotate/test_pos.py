@@ -5,12 +5,6 @@ import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import (
-    check_get_params_invariance,
-    check_no_attributes_set_in_init,
-    check_parameters_default_constructible,
-    check_set_params,
-)
 
 from skbioner import Sentence
 from skbioner.annotate import POSTagger, load_genia_pos_model
@@ -20,16 +14,6 @@ from tests.conftest import data_path
 from tests.models.toy import toy_sentences
 
 SENT = ["IL-2", "gene", "expression", "requires", "NF-kappa", "B", "."]
-
-
-@pytest.mark.parametrize(
-    "check",
-    [check_no_attributes_set_in_init, check_parameters_default_constructible,
-     check_get_params_invariance, check_set_params],
-    ids=lambda c: c.__name__,
-)
-def test_sklearn_checks(check):
-    check("POSTagger", POSTagger())
 
 
 def test_bundled_model_tags_and_keeps_input():

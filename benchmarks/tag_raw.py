@@ -95,6 +95,7 @@ def main():
                                  "per_class": {c: s.exact.f1 for c, s in rep.per_class.items()}}
         gold = {d.id: d.spans() for d in read_brat_dir(standoff)}
         _tag(model, standoff, 1, args.batch_size)  # warm-up: compiled kernels, caches
+        rss_one_pass = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         runs = {}
         for n_jobs in [int(j) for j in args.jobs.split(",")]:
             ref = model if n_jobs == 1 else model_path
@@ -109,6 +110,12 @@ def main():
                   f"in {seconds:.2f} s = {n_tokens / seconds:,.0f} tokens/s; first result after "
                   f"{t_first:.2f} s (worker start-up), then {steady:,.0f} tokens/s"
                   + (f"; {len(errors)} documents failed" if errors else ""), flush=True)
+            if n_jobs == 1:  # streaming: memory must not grow with the number of documents
+                rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                runs[n_jobs].update(peak_rss_mb_one_pass=rss_one_pass,
+                                    peak_rss_mb_all_passes=rss)
+                print(f"peak RSS after one pass over the abstracts {rss_one_pass:.0f} MB, after "
+                      f"{args.repeat} more {rss:.0f} MB", flush=True)
         scores = character_span_scores(gold, pred)
     result["raw_text"] = scores
     result["tagging"] = runs

@@ -1,6 +1,7 @@
 """POSTagger: the bundled GENIA model, jackknifed training annotations, estimator hygiene."""
 
 import joblib
+import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
@@ -86,3 +87,33 @@ def test_bundled_model_accuracy_on_genia_test_split():
     test = read_columns(data_path("genia-pos", "test.tsv"), scheme=None)
     acc = token_accuracy_score(test.y, load_genia_pos_model().predict(test.X))
     assert acc >= 0.980
+
+
+def test_jackknife_matches_retokenised_and_resplit_sentences():
+    from skbioner.annotate._pos import _fold_of_sentences
+
+    CX = [["IL-2-induced", "p50", "."], ["It", "binds", "."], ["Then", "it", "acts", "."],
+          ["Other", "doc", "."]]
+    groups = ["d1", "d1", "d1", "d2"]
+    folds = [([3], [0, 1, 2]), ([0, 1, 2], [3])]
+    X = [["IL-2", "-induced", "p50", "."],  # other tokenisation
+         ["It", "binds", ".", "Then"],       # other sentence split: unmatched, between d1 ones
+         ["it", "acts", "."], ["Other", "doc", "."], ["Unseen", "."]]
+    X[2] = ["Then", "it", "acts", "."]
+    assert _fold_of_sentences(X, CX, groups, folds).tolist() == [0, 0, 0, 1, -1]
+
+
+def test_fitted_tagger_pickles_compact(tmp_path):
+    t = POSTagger().fit([SENT])
+    joblib.dump(t, tmp_path / "t.joblib")
+    assert (tmp_path / "t.joblib").stat().st_size < 10_000_000  # not the 70 MB dense weights
+    t2 = joblib.load(tmp_path / "t.joblib")
+    assert t2.transform([SENT]) == t.transform([SENT])
+    assert isinstance(t2.model_[-1].coef_, np.ndarray)  # dense again for fast tagging
+
+
+def test_jackknife_needs_documents(tmp_path):
+    corpus = tmp_path / "pos.tsv"
+    corpus.write_text("IL-2\tNN\n\nbinds\tVBZ\n\n")
+    with pytest.raises(ValueError, match="need as many documents in the POS corpus"):
+        POSTagger(jackknife=2, corpus=corpus).fit_transform([SENT])

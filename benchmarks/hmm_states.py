@@ -48,19 +48,6 @@ _DEFAULT_DATA = (
 )  # fmt: skip
 
 
-def read_sentences(path, limit=None):
-    """Unlabeled sentences: one per line, tokens separated by single spaces; blank lines skipped."""
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            line = line.rstrip("\r\n")
-            if line:
-                out.append(line.split(" "))
-                if limit is not None and len(out) >= limit:
-                    break
-    return out
-
-
 def _rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
@@ -167,9 +154,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     from skbioner.annotate import HMMStateClusterer
+    from skbioner.io import read_tokenized
 
     t0 = time.perf_counter()
-    X = read_sentences(args.data, args.n_sentences)
+    X = read_tokenized(args.data, max_sentences=args.n_sentences)
     read_s = time.perf_counter() - t0
     n_tokens = sum(map(len, X))
     rss_loaded = _rss_mb()
@@ -220,14 +208,15 @@ def main(argv=None):
         change = "" if k == 0 else f"{ll - history[k - 1]:+12.1f}"
         print(f"{k + 1:4d} {s:8.2f} {cpu:7.2f} {ll:16.1f} {ll / n_tokens:10.5f} {change:>12s}")
     print(f"log-likelihood non-decreasing: {monotone}")
+    rate = n_tokens / max(seconds_per_iter, 1e-9)
     print(f"seconds per iteration (median): {seconds_per_iter:.2f} wall "
-          f"({n_tokens / seconds_per_iter:,.0f} tokens/s), {statistics.median(iter_cpu):.2f} CPU "
+          f"({rate:,.0f} tokens/s), {statistics.median(iter_cpu):.2f} CPU "
           f"(both threads; wall is inflated when other processes compete for the cores)")
     print(f"Viterbi transform: {len(dec)} sentences, {dec_tokens:,} tokens in {decode_s:.2f} s "
           f"({dec_tokens / decode_s:,.0f} tokens/s)")
 
     ref = _compare_with_reference(HMMStateClusterer, X, args)
-    ours_full_rate = n_tokens / seconds_per_iter
+    ours_full_rate = n_tokens / max(seconds_per_iter, 1e-9)
     print()
     print(f"peer: per-sentence numpy forward-backward (one BLAS thread for both), first "
           f"{ref['n_sentences']} sentences, {ref['n_tokens']:,} tokens, same parameters")

@@ -41,10 +41,10 @@ def main():
         for C, epochs in itertools.product((0.02, 0.05, 0.2), (3, 5, 10)):
             model = make_pos_pipeline(C=C, max_iter=epochs).fit(train.X, train.y)
             acc = token_accuracy_score(dev.y, model.predict(dev.X))
-            results.append((acc, -epochs, C))  # ties: fewer epochs, then smaller C
+            results.append((acc, -epochs, -C))  # ties: fewer epochs, then smaller C
             print(f"C={C:<5} epochs={epochs:<3} devel accuracy {acc:.4f}", flush=True)
-        acc, neg_epochs, C = max(results)
-        params = {"C": C, "max_iter": -neg_epochs}
+        acc, neg_epochs, neg_C = max(results)
+        params = {"C": -neg_C, "max_iter": -neg_epochs}
         print(f"chosen on devel: {params} ({acc:.4f})")
     t0 = time.perf_counter()
     model = make_pos_pipeline(**params).fit(train.X, train.y)

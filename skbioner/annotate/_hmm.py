@@ -6,6 +6,7 @@ import contextlib
 import functools
 import numbers
 import sys
+import threading
 import time
 import warnings
 from collections import Counter
@@ -75,11 +76,40 @@ class _Pool:
         return list(self.executor.map(func, groups))
 
 
+_BLAS_LOCK = threading.Lock()
+_BLAS_USERS = 0
+_BLAS_LIMITER = None
+
+
+@contextlib.contextmanager
+def _one_blas_thread():
+    """Limit BLAS to one thread while any caller (of any thread) is inside.
+
+    The limit is process-wide: nested ``threadpool_limits`` contexts entered
+    and left by concurrent threads would restore each other's state in the
+    wrong order and leave BLAS at one thread for good, so the first caller
+    in applies the limit and the last one out restores it.
+    """
+    global _BLAS_USERS, _BLAS_LIMITER
+    with _BLAS_LOCK:
+        if _BLAS_USERS == 0:
+            _BLAS_LIMITER = threadpool_limits(limits=1, user_api="blas")
+        _BLAS_USERS += 1
+    try:
+        yield
+    finally:
+        with _BLAS_LOCK:
+            _BLAS_USERS -= 1
+            if _BLAS_USERS == 0:
+                _BLAS_LIMITER.restore_original_limits()
+                _BLAS_LIMITER = None
+
+
 @contextlib.contextmanager
 def _workers(n_jobs, n_batches):
     """A :class:`_Pool` of ``n_jobs`` threads with BLAS limited to one thread each."""
     n = max(1, min(effective_n_jobs(n_jobs), n_batches))
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         if n == 1:
             yield _Pool(1, None)
         else:

@@ -13,8 +13,9 @@ is a terminal, and a summary line ends the run.
 A document that cannot be tagged (undecodable, empty, a token longer than
 --max-token-length) gets a one-line message on stderr and the batch goes on;
 the exit status is then 1.  --strict stops at the first such document.
-Outputs are written atomically: an interrupted run leaves no half-written
-file.
+Outputs are written atomically: a run stopped by an error, Ctrl-C or SIGTERM
+leaves no half-written file (brat output: each document's files are written
+when it is done).
 """
 
 import sys
@@ -48,12 +49,18 @@ def add_arguments(p):
 
 
 def run(args):
+    import signal
+
     from tqdm import tqdm
 
     from ..tagging import DocumentError, iter_documents, open_writer, tag_documents
     from ._predict import load_model
 
+    # SIGTERM unwinds like Ctrl-C, so the atomic writers remove their temporary files
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     model = load_model(args.model)  # fail fast on a bad model, also with --n-jobs
+    if args.n_jobs != 1:
+        model = None  # the workers load their own copies
     documents = iter_documents(args.inputs, args.input_format, args.encoding)
     model_ref = args.model if args.n_jobs != 1 else model
     results = tag_documents(model_ref, documents, batch_size=args.batch_size,

@@ -86,7 +86,9 @@ def build_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=
         sentences = read_tokenized(hmm_states)
         hmm = HMMStateClusterer(random_state=0, n_jobs=n_jobs, verbose=int(verbose))
         hmm.set_params(**parse_params(hmm_params))
-        steps.append(("hmm", FrozenEstimator(hmm.fit(sentences))))
+        hmm.fit(sentences)
+        hmm.set_params(n_jobs=None)  # fitting threads; tagging processes set their own
+        steps.append(("hmm", FrozenEstimator(hmm)))
     return steps
 
 
@@ -138,6 +140,10 @@ def run(args):
 
     from ..io import read_jnlpba
 
+    if args.model == "majority" and (args.pos or args.pos_jackknife or args.hmm_states):
+        raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
+    if args.hmm_param and not args.hmm_states:
+        raise ValueError("--hmm-param needs --hmm-states UNLABELED")
     corpus = read_jnlpba(args.train)
     annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
                                   args.verbose)

@@ -17,8 +17,10 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
     The temporary file is created in the destination directory (so the
     final :func:`os.replace` is atomic) with the usual permissions
     (``0o666`` minus the umask, or those of the file being replaced).  If
-    the block raises (or the process is interrupted), it is removed and
-    ``path`` is left as it was: a reader never sees a half-written file.
+    the block raises (an error, ``KeyboardInterrupt``, ``SystemExit``), it
+    is removed and ``path`` is left as it was: a reader never sees a
+    half-written file.  (A process killed outright can leave the temporary
+    ``.<name>.<hex>.tmp`` file behind, never a partial ``path``.)
 
     Parameters
     ----------
@@ -47,6 +49,8 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
             fd = os.open(tmp, flags, 0o666)
         except FileExistsError:
             continue
+        except OSError as exc:  # name the file asked for, not the temporary one
+            raise type(exc)(exc.errno, exc.strerror, path) from None
         break
     else:  # pragma: no cover - 100 collisions of 48 random bits
         raise FileExistsError(f"could not create a temporary file in {directory}")

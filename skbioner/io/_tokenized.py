@@ -44,6 +44,9 @@ def read_tokenized(path, encoding="utf-8", max_sentences=None):
     >>> [list(s) for s in read_tokenized(path)]
     [['IL-2', 'gene', 'expression'], ['NF-kappa', 'B', 'binds', '.']]
     """
+    if max_sentences is not None and (not isinstance(max_sentences, int)
+                                      or isinstance(max_sentences, bool) or max_sentences < 1):
+        raise ValueError(f"max_sentences must be None or a positive int, got {max_sentences!r}")
     path_str = os.fsdecode(os.fspath(path))
     text = _decode(_read_bytes(path, path_str), encoding, path_str)
     out = []

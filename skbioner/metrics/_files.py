@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import os
 
 from ._entity import entity_report
@@ -29,13 +28,14 @@ def read_label_blocks(path):
     first_lines : list of int
         1-based line number of each block's first token (for messages).
     """
+    from ..io import CorpusFormatError
+    from ..io._columns import _read_bytes
+
     path = os.fspath(path)
-    opener = gzip.open if str(path).endswith(".gz") else open
     try:
-        with opener(path, "rb") as fh:
-            data = fh.read()
-    except (gzip.BadGzipFile, EOFError) as exc:
-        raise ScoringInputError(f"{path}: not a valid gzip file ({exc})") from None
+        data = _read_bytes(path, os.fsdecode(path))
+    except CorpusFormatError as exc:
+        raise ScoringInputError(str(exc)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -80,6 +80,7 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         """Return IOB2 label lists (plain labels if ``scheme=None``) for the sentences ``X``."""
         check_is_fitted(self, "vocabulary_")
         X = check_sentences(X)
-        vocab, default = self.vocabulary_, self.default_label_
+        vocab = self.vocabulary_
+        default = getattr(self, "default_label_", "O")  # models saved before scheme=None
         tags = [[vocab.get(self._key(w), default) for w in s] for s in X]
         return tags if self.scheme is None else [repair(t, "IOB2") for t in tags]

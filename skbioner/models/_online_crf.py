@@ -412,7 +412,12 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         return self
 
     def densify(self):
-        """Store ``coef_`` as a dense float64 array again (after :meth:`sparsify`)."""
+        """Store ``coef_`` as a dense float64 array again (after :meth:`sparsify`).
+
+        The values stay those of the float32 sparse copy: :meth:`sparsify`
+        rounds the weights to float32 (predictions on GENIA POS devel are
+        unchanged by it), and densifying does not undo the rounding.
+        """
         check_is_fitted(self, "coef_")
         if sp.issparse(self.coef_):
             self.coef_ = self.coef_.toarray().astype(np.float64)

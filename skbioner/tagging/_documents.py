@@ -69,6 +69,18 @@ def _expand(inputs: Iterable) -> Iterator[Path]:
             raise FileNotFoundError(f"{path}: no such file or directory")
 
 
+def _id_problem(doc_id):
+    """Why ``doc_id`` cannot name a document's output files (``""`` if it can)."""
+    if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
+        return f'"id" must be a string or an integer, got {doc_id!r}'
+    doc_id = str(doc_id)
+    if (not doc_id or doc_id in (".", "..") or any(c in doc_id for c in "/\\")
+            or any(c.isspace() and c != " " for c in doc_id) or doc_id.strip() != doc_id):
+        return (f'"id" {doc_id!r} cannot name output files (empty, a path, line breaks or '
+                "surrounding blanks)")
+    return ""
+
+
 def _check_text(doc_id, text, source):
     if not text.strip():
         return DocumentError(doc_id, source, "empty document (no text to tag)")
@@ -97,9 +109,9 @@ def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]
                                     'expected a JSON object with "id" and "text" fields')
                 continue
             doc_id, text = record["id"], record["text"]
-            if not isinstance(doc_id, str | int) or isinstance(doc_id, bool) or doc_id == "":
-                yield DocumentError(None, source, f'"id" must be a non-empty string or an '
-                                                  f"integer, got {doc_id!r}")
+            problem = _id_problem(doc_id)
+            if problem:
+                yield DocumentError(None, source, problem)
                 continue
             if not isinstance(text, str):
                 yield DocumentError(str(doc_id), source, f'"text" must be a string, got '
@@ -133,6 +145,8 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
         ``"auto"`` reads ``.jsonl``/``.ndjson`` files as JSONL and every
         other file as one plain-text document.
     encoding : str, default="utf-8"
+        With UTF-8 a leading byte order mark is dropped (it is not text, and
+        would stick to the first token); offsets count from after it.
 
     Yields
     ------
@@ -147,6 +161,8 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
     FileNotFoundError
         For an input that does not exist (before any document is read).
     """
+    if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        encoding = "utf-8-sig"  # a byte order mark is not text: it would glue to a token
     if input_format not in ("auto", "text", "jsonl"):
         raise ValueError(f"input_format must be 'auto', 'text' or 'jsonl', got {input_format!r}")
     if isinstance(inputs, str | os.PathLike):
@@ -158,7 +174,7 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
                                             JSONL_SUFFIXES)
         docs = _read_jsonl(path, encoding) if jsonl else [_read_text_file(path, encoding)]
         for doc in docs:
-            if doc.id is not None:
+            if isinstance(doc, Document):  # a failed document does not use up its id
                 if doc.id in seen:
                     doc = DocumentError(doc.id, doc.source,
                                         "duplicate document id (its output would overwrite "

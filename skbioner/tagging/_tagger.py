@@ -8,6 +8,8 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..io import Entity
 from ..schemes import labels_to_spans
 from ._documents import DocumentError
@@ -88,13 +90,21 @@ def _model_of(ref):
 
 def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None):
     """Tag one batch of documents (runs in a worker with ``n_jobs > 1``)."""
-    if inner_threads is not None:
-        # compiled decoding is multi-threaded: one thread per worker process avoids
-        # oversubscribing the cores the workers already share
-        import numba
+    if inner_threads is None:
+        return _tag_docs(_model_of(model_ref), docs, tokenizer, max_token_length)
+    # compiled decoding is multi-threaded: fewer threads per worker process avoid
+    # oversubscribing the cores the workers share; restored for later joblib tasks
+    import numba
 
-        numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
-    model = _model_of(model_ref)
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        return _tag_docs(_model_of(model_ref), docs, tokenizer, max_token_length)
+    finally:
+        numba.set_num_threads(before)
+
+
+def _tag_docs(model, docs, tokenizer, max_token_length):
     results, sentences, owners = [], [], []
     prepared = []
     for doc in docs:
@@ -106,10 +116,10 @@ def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None)
         except Exception as exc:  # a tokenizer failure concerns this document only
             prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {exc}"))
             continue
-        long = [(o[k, 0], o[k, 1]) for o in offs for k in range(len(o))
-                if o[k, 1] - o[k, 0] > max_token_length]
-        if long:
-            a, b = long[0]
+        flat = np.concatenate(offs) if offs else np.zeros((0, 2), dtype=np.int64)
+        long = np.flatnonzero(flat[:, 1] - flat[:, 0] > max_token_length)
+        if long.size:
+            a, b = (int(v) for v in flat[long[0]])
             prepared.append(DocumentError(
                 doc.id, doc.source,
                 f"a {b - a:,}-character token at offset {a} (text without spaces?) is longer "
@@ -169,7 +179,7 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
     ------
     TaggedDocument or DocumentError
     """
-    from joblib import Parallel, delayed, effective_n_jobs
+    from joblib import Parallel, cpu_count, delayed, effective_n_jobs
 
     from ..text import BioTokenizer
 
@@ -187,7 +197,7 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
         raise TypeError("with n_jobs > 1 pass the model as the path of its joblib file, so each "
                         "worker loads it once")
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-    inner = max(1, (os.cpu_count() or 1) // max(1, effective_n_jobs(n_jobs)))
+    inner = max(1, cpu_count() // max(1, effective_n_jobs(n_jobs)))
     for results in parallel(delayed(_tag_batch)(os.fspath(model), batch, tokenizer,
                                                 max_token_length, inner) for batch in batches):
         yield from results

@@ -386,3 +386,25 @@ def test_real_unlabeled_sentences_subset():
     assert np.all(np.diff(h) > 0)
     out = hmm.transform(X[:5])
     assert all(len(s.column("hmm")) == len(s) for s in out)
+
+
+def test_concurrent_transforms_restore_blas_threads():
+    import threading
+
+    from threadpoolctl import threadpool_info
+
+    X, _ = toy_sentences(60)
+    hmm = HMMStateClusterer(n_states=4, max_iter=2, tol=None, output="posterior",
+                            random_state=0, n_jobs=2).fit(X)
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    threads = [threading.Thread(target=lambda: [hmm.transform(X) for _ in range(20)])
+               for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert blas_threads() == before

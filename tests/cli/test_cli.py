@@ -168,3 +168,30 @@ def test_train_with_pos_and_hmm_states(tmp_path, capsys):
     assert main(["train", "--train", str(train), "--model", "majority", "--pos", "-o",
                  str(out)]) == 1
     assert "reads words only" in capsys.readouterr().err
+
+
+def test_train_option_checks_come_before_any_work(tmp_path, capsys):
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    out = str(tmp_path / "m.joblib")
+    assert main(["train", "--train", str(train), "--hmm-param", "n_states=3", "-o", out]) == 1
+    assert "--hmm-param needs --hmm-states" in capsys.readouterr().err
+    missing = str(tmp_path / "never-read.txt")
+    assert main(["train", "--train", str(train), "--model", "majority", "--hmm-states", missing,
+                 "-o", out]) == 1
+    assert "reads words only" in capsys.readouterr().err
+
+
+def test_tag_into_missing_directory_names_the_output(tmp_path, capsys):
+
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    model = tmp_path / "m.joblib"
+    assert main(["train", "--train", str(train), "--model", "majority", "-o", str(model)]) == 0
+    doc = tmp_path / "d.txt"
+    doc.write_text("The IL-2 gene .")
+    target = tmp_path / "nodir" / "out.jsonl"
+    capsys.readouterr()
+    assert main(["tag", str(model), str(doc), "-o", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert str(target) in err and ".tmp" not in err

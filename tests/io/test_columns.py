@@ -857,6 +857,8 @@ def test_read_tokenized(tmp_path):
     assert [list(s) for s in read_tokenized(p)] == [["IL-2", "gene", "expression"],
                                                     ["NF-kappa", "B", "binds", "."]]
     assert len(read_tokenized(p, max_sentences=1)) == 1
+    with pytest.raises(ValueError, match="max_sentences must be None or a positive int"):
+        read_tokenized(p, max_sentences=0)
     gz = tmp_path / "u.txt.gz"
     gz.write_bytes(gzip.compress(p.read_bytes()))
     assert read_tokenized(gz) == read_tokenized(p)

@@ -146,3 +146,18 @@ def test_span_scores_count_type_and_offsets():
     assert s["overall"]["tp"] == 1 and s["overall"]["n_pred"] == 3
     assert s["overall"]["n_gold"] == 3 and s["per_class"]["DNA"]["recall"] == 0.0
     assert Document("a", "b", "c").id == "a"
+
+
+def test_ids_bom_and_failed_documents(tmp_path):
+    (tmp_path / "bom.txt").write_bytes("\ufeffThe IL-2 gene .".encode())
+    (tmp_path / "j.jsonl").write_text(
+        "\ufeff" + json.dumps({"id": "e1", "text": "  "}) + "\n"
+        + json.dumps({"id": "e1", "text": "The p53 gene ."}) + "\n"
+        + json.dumps({"id": "../evil", "text": "x"}) + "\n"
+        + json.dumps({"id": "a\nb", "text": "x"}) + "\n", encoding="utf-8")
+    docs = list(iter_documents(tmp_path))
+    assert docs[0].text == "The IL-2 gene ."  # the BOM is not text
+    assert "empty document" in str(docs[1])   # the JSONL BOM did not break the first record
+    assert isinstance(docs[2], Document) and docs[2].id == "e1"  # the failed e1 used up nothing
+    assert all("cannot name output files" in str(d) for d in docs[3:])
+    assert "j.jsonl:3" in str(docs[3])

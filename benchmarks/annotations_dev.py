@@ -48,6 +48,7 @@ def main():
     ap.add_argument("--data", default="../shared/data", help="the shared data directory")
     ap.add_argument("--hmm-cache", default=None)
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--n-states", type=int, default=160, help="when the HMM is fitted here")
     args = ap.parse_args()
 
     import joblib
@@ -70,7 +71,8 @@ def main():
         hmm = joblib.load(args.hmm_cache)
     else:
         sentences = read_tokenized(os.path.join(args.data, "unlabeled", "biomed-sentences.txt"))
-        hmm = HMMStateClusterer(random_state=0, n_jobs=-1).fit(sentences)
+        hmm = HMMStateClusterer(n_states=args.n_states, random_state=0, n_jobs=-1)
+        hmm.fit(sentences)
         if args.hmm_cache:
             joblib.dump(hmm, args.hmm_cache)
     X = hmm.transform(X)

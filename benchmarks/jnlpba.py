@@ -134,6 +134,9 @@ def main():
     ap.add_argument("--unlabeled", default=None,
                     help="unlabeled sentences for the HMM states (default: "
                          "DATA/../unlabeled/biomed-sentences.txt)")
+    ap.add_argument("--hmm-states", type=int, default=40,
+                    help="HMM states (40 chosen on dev by benchmarks/annotations_dev.py "
+                         "--n-states; 160 was worse there)")
     ap.add_argument("--hmm-cache", default=None,
                     help="joblib file of the fitted HMMStateClusterer: loaded if it exists, "
                          "written otherwise")
@@ -223,12 +226,16 @@ def _hmm_states(args, root, tmp):
 
     if args.hmm_cache and os.path.exists(args.hmm_cache):
         hmm = joblib.load(args.hmm_cache)
+        if hmm.n_states != args.hmm_states:
+            raise SystemExit(f"{args.hmm_cache} has {hmm.n_states} states, not --hmm-states "
+                             f"{args.hmm_states}")
         info = {"cached": args.hmm_cache}
     else:
         path = args.unlabeled or os.path.join(root, "unlabeled", "biomed-sentences.txt")
         sentences = read_tokenized(path)
         t0 = time.perf_counter()
-        hmm = HMMStateClusterer(random_state=0, n_jobs=-1).fit(sentences)
+        hmm = HMMStateClusterer(n_states=args.hmm_states, random_state=0, n_jobs=-1)
+        hmm.fit(sentences)
         info = {"fit_seconds": time.perf_counter() - t0, "n_iter": hmm.n_iter_,
                 "n_sentences": len(sentences)}
         print(f"HMM states: {hmm.n_states} states fitted on {len(sentences)} sentences in "

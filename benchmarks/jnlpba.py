@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-from _child import run_child  # benchmarks/ is on sys.path when a script runs
+from _child import ratios_against, run_child  # benchmarks/ is on sys.path when a script runs
 
 # name -> (cli model, model parameters)
 MODELS = {
@@ -182,21 +182,11 @@ def main():
                   f"{res['right_f1']:.4f} | train {res['train_seconds']:.1f} s | tag "
                   f"{res['tag_tokens_per_second']:,.0f} tok/s | RSS {res['peak_rss_mb']:.0f} MB",
                   flush=True)
-    ratios = {}
-    if "crfsuite" in results:
-        base = results["crfsuite"]
-        for name, res in results.items():
-            if name == "crfsuite":
-                continue
-            ratios[name] = {
-                "train_speedup": base["train_seconds"] / res["train_seconds"],
-                "tagging_speedup": res["tag_tokens_per_second"] / base["tag_tokens_per_second"],
-                "rss_ratio": res["peak_rss_mb"] / base["peak_rss_mb"],
-                "exact_f1_delta": res["exact_f1"] - base["exact_f1"],
-            }
-            print(f"{name:<12} vs crfsuite: train {ratios[name]['train_speedup']:.1f}x faster, "
-                  f"tagging {ratios[name]['tagging_speedup']:.1f}x, RSS "
-                  f"{ratios[name]['rss_ratio']:.2f}x, F1 {ratios[name]['exact_f1_delta']:+.4f}")
+    ratios = ratios_against(results, "crfsuite", "exact_f1")
+    for name in ratios:
+        print(f"{name:<12} vs crfsuite: train {ratios[name]['train_speedup']:.1f}x faster, "
+              f"tagging {ratios[name]['tagging_speedup']:.1f}x, RSS "
+              f"{ratios[name]['rss_ratio']:.2f}x, F1 {ratios[name]['exact_f1_delta']:+.4f}")
     significance = {}
     if any(n.startswith("sr-") for n in names) and SR_BASE in preds:
         from skbioner.datasets import load_jnlpba

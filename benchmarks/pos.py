@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from _child import run_child  # benchmarks/ is on sys.path when a script runs
+from _child import ratios_against, run_child  # benchmarks/ is on sys.path when a script runs
 
 DEFAULT = "bundled,online,crfsuite,majority"
 
@@ -115,23 +115,11 @@ def main():
               f"{res['test_unseen_accuracy']:.4f}) devel {res['devel_accuracy']:.4f} | {extra} | "
               f"tag {res['tag_tokens_per_second']:,.0f} tok/s | RSS {res['peak_rss_mb']:.0f} MB",
               flush=True)
-    ratios = {}
-    if "crfsuite" in results:
-        base = results["crfsuite"]
-        for name, res in results.items():
-            if name == "crfsuite":
-                continue
-            ratios[name] = {
-                "tagging_speedup": res["tag_tokens_per_second"] / base["tag_tokens_per_second"],
-                "test_accuracy_delta": res["test_accuracy"] - base["test_accuracy"],
-                "rss_ratio": res["peak_rss_mb"] / base["peak_rss_mb"],
-            }
-            if "train_seconds" in res:
-                ratios[name]["train_speedup"] = base["train_seconds"] / res["train_seconds"]
-            print(f"{name:<9} vs crfsuite: accuracy {ratios[name]['test_accuracy_delta']:+.4f}, "
-                  f"tagging {ratios[name]['tagging_speedup']:.1f}x"
-                  + (f", training {ratios[name]['train_speedup']:.1f}x faster"
-                     if "train_speedup" in ratios[name] else ""))
+    ratios = ratios_against(results, "crfsuite", "test_accuracy")
+    for name, r in ratios.items():
+        print(f"{name:<9} vs crfsuite: accuracy {r['test_accuracy_delta']:+.4f}, "
+              f"tagging {r['tagging_speedup']:.1f}x"
+              + (f", training {r['train_speedup']:.1f}x faster" if "train_speedup" in r else ""))
     print(json.dumps({"results": results, "vs_crfsuite": ratios}))
 
 

@@ -19,10 +19,19 @@ class Sentence(tuple):
     Sentences are immutable: annotators return a new sentence through
     :meth:`with_annotations` and never modify their input.
 
+    A sentence also knows the document it comes from (``doc_id``: the
+    MEDLINE id of a JNLPBA abstract, the file stem of a brat document, the
+    ``"id"`` of a JSONL record), so document-level steps (abbreviations,
+    aliases, label consistency; :mod:`skbioner.postprocess`) can group the
+    sentences of one document.  The id is provenance, not content: it does
+    not take part in equality.
+
     Parameters
     ----------
     words : iterable of str
         The tokens of the sentence.
+    doc_id : str or None, default=None
+        Id of the document the sentence belongs to.
     **annotations : iterable of str
         Named columns, one value per token (e.g. ``pos=["NN", "VBZ"]``).
 
@@ -31,6 +40,8 @@ class Sentence(tuple):
     annotations : dict of str -> tuple of str
         The named columns (a fresh dict on every access; the sentence itself
         cannot be changed through it).
+    doc_id : str or None
+        Id of the document the sentence belongs to.
 
     Examples
     --------
@@ -44,8 +55,11 @@ class Sentence(tuple):
     # No __slots__: a tuple subclass cannot have non-empty slots, so the
     # annotation columns live in the instance __dict__ as ``_cols``.
 
-    def __new__(cls, words: Iterable[str] = (), **annotations: Iterable[str]):
+    def __new__(cls, words: Iterable[str] = (), *, doc_id: str | None = None,
+                **annotations: Iterable[str]):
         self = super().__new__(cls, words)
+        if doc_id is not None and not isinstance(doc_id, str):
+            raise TypeError(f"doc_id must be a str or None, got {type(doc_id).__name__}")
         cols = {}
         for name, values in annotations.items():
             values = tuple(values)
@@ -58,10 +72,11 @@ class Sentence(tuple):
                 raise ValueError("'word' is the sentence itself and cannot be an annotation")
             cols[name] = values
         self._cols = cols
+        self.doc_id = doc_id
         return self
 
     def __reduce__(self):
-        return (_rebuild, (tuple(self), self._cols))
+        return (_rebuild, (tuple(self), self._cols, self.doc_id))
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -91,10 +106,16 @@ class Sentence(tuple):
         """Return a new sentence with these columns added or replaced."""
         cols = dict(self._cols)
         cols.update(annotations)
-        return Sentence(self, **cols)
+        return Sentence(self, doc_id=self.doc_id, **cols)
+
+    def with_doc_id(self, doc_id: str | None) -> Sentence:
+        """Return the same sentence (words and columns) with another document id."""
+        return Sentence(self, doc_id=doc_id, **self._cols)
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={list(v)!r}" for k, v in self._cols.items())
+        if self.doc_id is not None:
+            extra = f", doc_id={self.doc_id!r}" + extra
         return f"Sentence({list(self)!r}{extra})"
 
     def __eq__(self, other):
@@ -108,8 +129,8 @@ class Sentence(tuple):
     __hash__ = tuple.__hash__
 
 
-def _rebuild(words, cols):
-    return Sentence(words, **cols)
+def _rebuild(words, cols, doc_id=None):
+    return Sentence(words, doc_id=doc_id, **cols)
 
 
 def _preview(words: Sequence[str], n: int = 12) -> str:

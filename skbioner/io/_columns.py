@@ -342,7 +342,7 @@ def _parse_lines(
         fields = tuple(current)
         all_fields.append(fields)
         annotations = {name: [f[c] for f in fields] for name, c in kept}
-        X.append(Sentence([f[tc] for f in fields], **annotations))
+        X.append(Sentence([f[tc] for f in fields], doc_id=doc_ids[-1] or None, **annotations))
         if y is not None:
             y.append([f[lc] for f in fields])
 

@@ -113,6 +113,7 @@ def _tag_docs(model, docs, tokenizer, max_token_length):
             continue
         try:
             sents, offs = tokenizer.tokenize_text(doc.text)
+            sents = [s.with_doc_id(str(doc.id)) for s in sents]
         except Exception as exc:  # a tokenizer failure concerns this document only
             prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {exc}"))
             continue

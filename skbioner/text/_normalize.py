@@ -184,5 +184,5 @@ class NumericNormalizer(
             else:
                 cols = s.annotations
                 cols.setdefault("orig", tuple(s))
-                out.append(Sentence(normed, **cols))
+                out.append(Sentence(normed, doc_id=s.doc_id, **cols))
         return out

@@ -1,0 +1,38 @@
+"""Declared parameter constraints: scikit-learn's machinery, made strict about bools.
+
+Estimators declare ``_parameter_constraints`` and decorate ``fit`` with
+:func:`fit_context` (sklearn's ``_fit_context``), which validates every
+parameter before any work.  sklearn's ``Interval(numbers.Real, ...)`` takes
+``True`` for ``1``; a parameter that means a number here refuses bools
+(``C=True`` is a mistake, ``C=np.float32(0.1)`` is not), so the intervals
+of this module are the ones to use.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import HasMethods, Options, StrOptions
+from sklearn.utils._param_validation import Interval as _SkInterval
+
+__all__ = ["HasMethods", "Integral", "Interval", "Options", "Real", "StrOptions", "fit_context"]
+
+
+class Interval(_SkInterval):
+    """sklearn's ``Interval``, refusing ``bool`` (and ``numpy.bool_``) values."""
+
+    def is_satisfied_by(self, val):
+        if isinstance(val, bool | np.bool_):
+            return False
+        return super().is_satisfied_by(val)
+
+
+def fit_context(method):
+    """Validate the declared parameters before ``method`` runs (sklearn's ``_fit_context``).
+
+    Nested estimators (a segmenter inside a cascade) are validated by their
+    own ``fit``.
+    """
+    return _fit_context(prefer_skip_nested_validation=False)(method)

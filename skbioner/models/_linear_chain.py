@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..schemes import check_scheme, convert, projection_table, scheme_labels, transition_mask
 from ..decoding import NEG
+from ..schemes import check_scheme, convert, projection_table, scheme_labels, transition_mask
 
 __all__ = ["LabelSpace", "ChainWeights"]
 

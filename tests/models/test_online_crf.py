@@ -11,9 +11,9 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
+from skbioner.decoding import viterbi, viterbi_batch
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
-from skbioner.decoding import viterbi, viterbi_batch
 from skbioner.models import LabelSpace, OnlinePACRF
 from tests.models.toy import toy_sentences
 

@@ -159,7 +159,63 @@ class ChainTaggerMixin(SequenceTaggerMixin):
     (:class:`~skbioner.models.LabelSpace`) whose ``labels`` are the chain's
     (internal scheme) labels.  Predictions and marginals are given in IOB2,
     whose labels are ``classes_``.
+
+    Probabilities use the chain's scores divided by ``temperature_`` (1.0
+    unless :meth:`fit_temperature` was called); the best path does not
+    depend on it.
     """
+
+    def _probability_problem(self, problem, scores):
+        """The chain with its scores divided by the fitted temperature."""
+        tau = float(getattr(self, "temperature_", 1.0))
+        if tau == 1.0:
+            return problem, scores
+        problem = problem._replace(trans=problem.trans / tau, start=problem.start / tau,
+                                   end=problem.end / tau)
+        return problem, scores / tau
+
+    def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
+        """Fit the temperature that makes the chain's probabilities calibrated.
+
+        Temperature scaling (Guo et al. 2017) for a chain: the scalar ``tau``
+        minimising the negative log-likelihood ``sum log Z(s / tau) -
+        score(y) / tau`` of the gold sequences of held-out data; the paths
+        :meth:`predict` returns do not change.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+            Held-out sentences (not the training data, on which a model is
+            overconfident).
+        y : list of list of str
+            Their IOB2 labels (plain labels with ``scheme=None``).
+        bounds : (float, float), default=(0.01, 100.0)
+            Search interval of ``tau``.
+
+        Returns
+        -------
+        self
+        """
+        from scipy.optimize import minimize_scalar
+
+        problem = self._chain_scores(X)
+        space = self.label_space_
+        y = check_targets(y, np.diff(problem.offsets), None if space.scheme is None else "IOB2")
+        codes = space.encode(y)
+        scores = problem.dense()
+        offsets = problem.offsets
+        gold = _path_scores(scores, offsets, codes, problem.trans, problem.start, problem.end)
+
+        def nll(log_tau):
+            tau = np.exp(log_tau)
+            _, log_z = chain_marginals(scores / tau, offsets, problem.trans / tau,
+                                       problem.start / tau, problem.end / tau)
+            return float(np.sum(log_z) - np.sum(gold) / tau)
+
+        res = minimize_scalar(nll, bounds=np.log(bounds), method="bounded",
+                              options={"xatol": 1e-3})
+        self.temperature_ = float(np.exp(res.x))
+        return self
 
     def predict(self, X):
         """IOB2 label lists (plain labels if ``scheme=None``) for featurizer output ``X``.
@@ -214,7 +270,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
             Columns in the order of ``classes_``; each row sums to 1.
         """
         problem = self._chain_scores(X)
-        scores = problem.dense()
+        problem, scores = self._probability_problem(problem, problem.dense())
         marg, _ = chain_marginals(scores, problem.offsets, problem.trans, problem.start,
                                   problem.end)
         space = self.label_space_
@@ -263,19 +319,40 @@ class ChainTaggerMixin(SequenceTaggerMixin):
             :meth:`predict_marginals` for what that means for a model
             trained without probabilities).
         """
-        problem = self._chain_scores(X)
         space = self.label_space_
         if space.scheme is None:
             raise ValueError("predict_entities needs a segment scheme; scheme=None tags "
                              "plain labels (use predict_marginals)")
-        labels = space.decode(problem.paths(), problem.offsets, well_formed=self._well_formed())
+        raw = self._chain_scores(X)
+        raw_scores = raw.dense()
+        paths = viterbi_batch(raw_scores, raw.offsets, raw.trans, raw.start, raw.end)
+        labels = space.decode(paths, raw.offsets, well_formed=self._well_formed())
+        problem, scores = self._probability_problem(raw, raw_scores)
         spans = [(i, t, s, e) for i, lab in enumerate(labels) for t, s, e in labels_to_spans(lab)]
-        probs = span_probabilities(problem.dense(), problem.offsets, problem.trans,
+        probs = span_probabilities(scores, problem.offsets, problem.trans,
                                    problem.start, problem.end, spans, self._segment_table())
         out = [[] for _ in labels]
         for (i, t, s, e), p in zip(spans, probs.tolist()):
             out[i].append((t, s, e, p))
         return out
+
+
+def _path_scores(scores, offsets, codes, trans, start, end):
+    """Score of the label path ``codes`` of every sentence, vectorised."""
+    n_tok = scores.shape[0]
+    total = np.zeros(offsets.size - 1)
+    if n_tok == 0:
+        return total
+    sent = np.repeat(np.arange(offsets.size - 1), np.diff(offsets))
+    np.add.at(total, sent, scores[np.arange(n_tok), codes])
+    first = offsets[:-1][np.diff(offsets) > 0]
+    last = offsets[1:][np.diff(offsets) > 0] - 1
+    total[sent[first]] += start[codes[first]] + end[codes[last]]
+    inner = np.ones(n_tok, dtype=bool)
+    inner[first] = False
+    rows = np.flatnonzero(inner)
+    np.add.at(total, sent[rows], trans[codes[rows - 1], codes[rows]])
+    return total
 
 
 def iob2_classes(types):

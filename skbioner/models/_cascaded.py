@@ -276,6 +276,12 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
                                                      blocks=self.segment_features)
         Xs, seg_offsets = self.segment_featurizer_.fit_transform(matrix, cand, offsets)
         self.classifier_ = classifier.fit(SentenceFeatures(Xs, seg_offsets), y2)
+        if hasattr(self.classifier_, "fit_temperature"):
+            # the classifier's scores are tiny (strong regularisation): at temperature 1
+            # its type probabilities are near uniform.  Its training segments are stage-1
+            # output predicted out of fold, and the classifier is far from fitting them,
+            # so they serve to calibrate it (benchmarks/calibration.py).
+            self.classifier_.fit_temperature(SentenceFeatures(Xs, seg_offsets), y2)
         self._log(f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "
                   f"({time.perf_counter() - t0:.1f} s)")
         self.n_features_in_ = matrix.shape[1]

@@ -42,6 +42,18 @@ _MAX_FEATURES = int(np.iinfo(np.int32).max)
 
 
 
+def _features(matrix, corpus):
+    """``SentenceFeatures`` of ``matrix`` with the sentences' doc ids and token columns."""
+    doc_ids = [getattr(s, "doc_id", None) for s in corpus.sentences]
+    names = sorted(n for n in corpus.annotation_names() if corpus.has_column(n).all())
+    columns = {}
+    for name in names:
+        types, ids = corpus.column(name)
+        columns[name] = np.asarray(types, dtype=object)[ids]
+    return SentenceFeatures(matrix, corpus.offsets,
+                            None if all(d is None for d in doc_ids) else doc_ids, columns)
+
+
 def _margin(blocks):
     """Largest |offset| of the conjunction blocks (padding of pattern positions)."""
     return max(
@@ -464,7 +476,7 @@ class TokenFeaturizer(
         ]
         if transform:
             matrix = assemble(corpus.n_tokens, parts, n_out, dtype, dedupe=hashing)
-            return SentenceFeatures(matrix, corpus.offsets)
+            return _features(matrix, corpus)
         return self
 
     def fit(self, X, y=None):
@@ -538,7 +550,7 @@ class TokenFeaturizer(
         )
         parts = [block_features(b, call, n_features=self.n_features_out_) for b in self._blocks]
         matrix = assemble(corpus.n_tokens, parts, self.n_features_out_, self._dtype, hashing)
-        return SentenceFeatures(matrix, corpus.offsets)
+        return _features(matrix, corpus)
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns (vocabulary mode only).

@@ -58,11 +58,10 @@ def check_features(X, who, n_features=None) -> SentenceFeatures:
                 f"make_pipeline(TokenFeaturizer(), {who}())"
             )
         X = SentenceFeatures(matrix, offsets)
-    matrix = X.matrix
-    if matrix.format != "csr":
-        X = SentenceFeatures(matrix.tocsr(), X.offsets)
+    if X.matrix.format != "csr":
+        X = X.with_matrix(X.matrix.tocsr())
     if not np.issubdtype(X.matrix.dtype, np.floating):
-        X = SentenceFeatures(X.matrix.astype(np.float64), X.offsets)
+        X = X.with_matrix(X.matrix.astype(np.float64))
     if n_features is not None and X.matrix.shape[1] != n_features:
         raise ValueError(
             f"X has {X.matrix.shape[1]} features, but {who} was fitted with {n_features}"

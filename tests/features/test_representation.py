@@ -115,3 +115,28 @@ def test_sklearn_model_selection_splits_sentences(rng):
     a, b, ya, yb = train_test_split(f, y, test_size=2, random_state=0)
     assert isinstance(a, SentenceFeatures) and len(a) == 3 and len(b) == 2
     assert [len(s) for s in ya] == a.lengths.tolist()
+
+
+def test_doc_ids_and_token_columns_travel_with_the_sentences():
+    from skbioner import Sentence
+    from skbioner.features import TokenFeaturizer
+
+    X = [Sentence(["IL-2", "gene"], doc_id="a", pos=["NN", "NN"]),
+         Sentence(["binds"], doc_id="a", pos=["VBZ"]),
+         Sentence(["T", "cells", "."], doc_id="b", pos=["NN", "NNS", "."])]
+    F = TokenFeaturizer().fit_transform(X)
+    assert F.doc_ids.tolist() == ["a", "a", "b"]
+    assert F.columns["pos"].tolist() == ["NN", "NN", "VBZ", "NN", "NNS", "."]
+    sub = F[[2, 0]]
+    assert sub.doc_ids.tolist() == ["b", "a"] and sub.columns["pos"].tolist() == \
+        ["NN", "NNS", ".", "NN", "NN"]
+    assert F[1:].columns["pos"].tolist() == ["VBZ", "NN", "NNS", "."]
+    both = SentenceFeatures.concatenate([F[:1], F[2:]])
+    assert both.doc_ids.tolist() == ["a", "b"] and len(both.columns["pos"]) == 5
+    back = pickle.loads(pickle.dumps(F))
+    assert back.doc_ids.tolist() == F.doc_ids.tolist() and "pos" in back.columns
+    assert F.with_matrix(F.matrix.tocsc()).columns["pos"].tolist() == F.columns["pos"].tolist()
+    plain = TokenFeaturizer().fit_transform([["a", "b"]])
+    assert plain.doc_ids is None and plain.columns == {}
+    with pytest.raises(ValueError, match="one value per token"):
+        SentenceFeatures(F.matrix, F.offsets, columns={"pos": ["NN"]})

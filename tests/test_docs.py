@@ -21,6 +21,8 @@ SUBPACKAGES = [
     "skbioner.text",
     "skbioner.features",
     "skbioner.models",
+    "skbioner.decoding",
+    "skbioner.postprocess",
     "skbioner.metrics",
     "skbioner.annotate",
     "skbioner.tagging",

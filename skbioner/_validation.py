@@ -17,7 +17,8 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Options, StrOptions
 from sklearn.utils._param_validation import Interval as _SkInterval
 
-__all__ = ["HasMethods", "Integral", "Interval", "Options", "Real", "StrOptions", "fit_context"]
+__all__ = ["ColumnName", "HasMethods", "Integral", "Interval", "Options", "Real", "StrOptions",
+           "fit_context"]
 
 
 class Interval(_SkInterval):
@@ -27,6 +28,23 @@ class Interval(_SkInterval):
         if isinstance(val, bool | np.bool_):
             return False
         return super().is_satisfied_by(val)
+
+
+class ColumnName(Options):
+    """A token annotation column name: a non-empty str other than ``"word"``.
+
+    (An ``Options`` subclass only because sklearn's validator accepts its own
+    constraint classes; it is satisfied by any such name, not by a list.)
+    """
+
+    def __init__(self):
+        super().__init__(str, set())
+
+    def is_satisfied_by(self, val):
+        return isinstance(val, str) and bool(val) and val != "word"
+
+    def __str__(self):
+        return "a non-empty annotation column name other than 'word'"
 
 
 def fit_context(method):

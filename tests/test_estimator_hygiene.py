@@ -90,7 +90,7 @@ def test_segment_encoder_unfitted_and_persistence(tmp_path):
 
 
 def test_segment_encoder_errors():
-    with pytest.raises(ValueError, match="unknown scheme"):
+    with pytest.raises(ValueError, match="'scheme' parameter of SegmentEncoder"):
         SegmentEncoder(scheme="XYZ").fit(Y)
     with pytest.raises(ValueError, match=r"y\[1\]: label 'S-DNA' at token 0"):
         SegmentEncoder().fit([["O"], ["S-DNA"]])
@@ -124,5 +124,5 @@ def test_majority_plain_labels():
     m = MajorityTagger(scheme=None).fit(X2, y2)
     assert m.predict([["The", "unknown"]]) == [["DT", "DT"]]  # unseen: the commonest label
     assert m.score(X2, y2) == 1.0
-    with pytest.raises(ValueError, match="scheme must be 'IOB2' or None"):
+    with pytest.raises(ValueError, match="'scheme' parameter of MajorityTagger"):
         MajorityTagger(scheme="BIES").fit(X2, y2)

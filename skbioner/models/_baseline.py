@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._validation import Integral, Interval, StrOptions
 from ..base import SequenceTaggerMixin
 from ..schemes import check_labels, repair
 
@@ -39,6 +40,12 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         Labels seen in training.
     """
 
+    _parameter_constraints = {
+        "min_count": [Interval(Integral, 1, None, closed="left")],
+        "lowercase": ["boolean"],
+        "scheme": [StrOptions({"IOB2"}), None],
+    }
+
     def __init__(self, min_count=1, lowercase=False, scheme="IOB2"):
         self.min_count = min_count
         self.lowercase = lowercase
@@ -49,10 +56,7 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Memorise ``y`` (IOB2 label lists) for the sentences ``X``."""
-        if not isinstance(self.min_count, int) or self.min_count < 1:
-            raise ValueError(f"min_count must be a positive int, got {self.min_count!r}")
-        if self.scheme not in ("IOB2", None):
-            raise ValueError(f"scheme must be 'IOB2' or None, got {self.scheme!r}")
+        self._validate_params()
         X, y = check_sentences(X, y)
         for i, labels in enumerate(y):
             if self.scheme is None:

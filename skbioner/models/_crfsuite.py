@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import os
 import sys
 import tempfile
@@ -15,8 +14,9 @@ import pycrfsuite
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import SequenceTaggerMixin
-from ..schemes import check_scheme, convert, labels_to_spans, scheme_labels
+from ..schemes import SCHEMES, check_scheme, convert, labels_to_spans, scheme_labels
 from ._base import check_features, check_targets, iob2_classes
 
 __all__ = ["CRFsuiteTagger"]
@@ -235,27 +235,25 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ checks
 
-    def _validate_params(self):
-        if self.algorithm not in _ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {_ALGORITHMS}, got {self.algorithm!r}")
-        for name in ("c1", "c2", "min_freq"):
-            value = getattr(self, name)
-            if (not isinstance(value, numbers.Real) or isinstance(value, bool)
-                    or not np.isfinite(value) or value < 0):
-                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    _parameter_constraints = {
+        "algorithm": [StrOptions(set(_ALGORITHMS))],
+        "c1": [Interval(Real, 0, None, closed="left")],
+        "c2": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "all_possible_transitions": ["boolean"],
+        "all_possible_states": ["boolean"],
+        "min_freq": [Interval(Real, 0, None, closed="left")],
+        "scheme": [StrOptions(set(SCHEMES) | {"BIO"}), None],
+        "verbose": ["verbose"],
+    }
+
+    def _check_params(self):
+        """Checks the declared constraints cannot express; the canonical scheme."""
         if self.c1 and self.algorithm != "lbfgs":
             raise ValueError(
                 f"c1 (L1 regularisation) is only available with algorithm='lbfgs', "
                 f"got c1={self.c1!r} with algorithm={self.algorithm!r}"
             )
-        if (not isinstance(self.max_iter, numbers.Integral) or isinstance(self.max_iter, bool)
-                or self.max_iter < 1):
-            raise ValueError(f"max_iter must be a positive int, got {self.max_iter!r}")
-        for name in ("all_possible_transitions", "all_possible_states"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if (not isinstance(self.verbose, numbers.Integral) or self.verbose < 0):
-            raise ValueError(f"verbose must be an int >= 0, got {self.verbose!r}")
         return None if self.scheme is None else check_scheme(self.scheme)
 
     def _trainer_params(self):
@@ -273,6 +271,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ training
 
+    @fit_context
     def fit(self, X, y):
         """Train on featurizer output ``X`` and IOB2 label lists ``y``.
 
@@ -288,7 +287,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         self
         """
         t0 = time.perf_counter()
-        scheme = self._validate_params()
+        scheme = self._check_params()
         X = check_features(X, type(self).__name__)
         matrix, offsets = X.matrix, X.offsets
         y = check_targets(y, X.lengths, None if scheme is None else "IOB2")

@@ -159,13 +159,14 @@ def test_bad_labels_and_parameters(toy):
     with pytest.raises(ValueError, match="sentences but y has"):
         CRFsuiteTagger().fit(F, y[:-1])
     for params, msg in [
-        ({"algorithm": "sgd"}, "algorithm must be one of"),
-        ({"c2": -1}, "c2 must be"),
+        ({"algorithm": "sgd"}, "'algorithm' parameter of CRFsuiteTagger must be"),
+        ({"c2": -1}, "'c2' parameter"),
+        ({"c2": True}, "'c2' parameter"),
         ({"c1": 0.1, "algorithm": "l2sgd"}, "only available with algorithm='lbfgs'"),
-        ({"max_iter": 0}, "max_iter must be"),
-        ({"min_freq": "2"}, "min_freq must be"),
-        ({"all_possible_states": 1}, "all_possible_states must be a bool"),
-        ({"scheme": "XYZ"}, "unknown scheme"),
+        ({"max_iter": 0}, "'max_iter' parameter"),
+        ({"min_freq": "2"}, "'min_freq' parameter"),
+        ({"all_possible_states": 1}, "'all_possible_states' parameter"),
+        ({"scheme": "XYZ"}, "'scheme' parameter"),
     ]:
         with pytest.raises(ValueError, match=msg):
             CRFsuiteTagger(**params).fit(F, y)

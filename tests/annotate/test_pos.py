@@ -46,7 +46,7 @@ def test_bad_parameters_are_named(tmp_path):
         POSTagger(model=tmp_path / "missing.joblib").fit([SENT])
     with pytest.raises(TypeError, match="'model' parameter of POSTagger must be"):
         POSTagger(model=3).fit([SENT])
-    with pytest.raises(ValueError, match="column must be an annotation name"):
+    with pytest.raises(ValueError, match="'column' parameter of POSTagger"):
         POSTagger(column="word").fit([SENT])
 
 

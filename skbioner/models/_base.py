@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ..base import SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin
 from ..decoding import (
     SegmentTable,
     chain_marginals,
@@ -228,8 +228,8 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         list of list of str
         """
         problem = self._chain_scores(X)
-        return self.label_space_.decode(problem.paths(), problem.offsets,
-                                        well_formed=self._well_formed())
+        return LabelSequences(self.label_space_.decode(problem.paths(), problem.offsets,
+                                                       well_formed=self._well_formed()))
 
     def _well_formed(self):
         return bool(getattr(self, "constrained", True))

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import Integral, Interval, StrOptions
-from ..base import SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import check_labels, repair
+from ._base import iob2_classes, label_types
 
 __all__ = ["MajorityTagger"]
 
@@ -36,8 +38,9 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
     ----------
     vocabulary_ : dict of str -> str
         The label memorised for each word.
-    classes_ : list of str
-        Labels seen in training.
+    classes_ : ndarray of str
+        The labels :meth:`predict` returns: IOB2 labels of the entity types
+        seen in training (the labels themselves with ``scheme=None``).
     """
 
     _parameter_constraints = {
@@ -74,7 +77,9 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
             for w, c in counts.items()
             if sum(c.values()) >= self.min_count
         }
-        self.classes_ = sorted({lab for labels in y for lab in labels})
+        seen = {lab for labels in y for lab in labels}
+        self.classes_ = (np.array(sorted(seen), dtype=object) if self.scheme is None
+                         else iob2_classes(label_types(y)))
         overall = Counter(lab for labels in y for lab in labels)
         self.default_label_ = (max(overall.items(), key=lambda kv: (kv[1], kv[0]))[0]
                                if self.scheme is None and overall else "O")
@@ -87,4 +92,4 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         vocab = self.vocabulary_
         default = getattr(self, "default_label_", "O")  # models saved before scheme=None
         tags = [[vocab.get(self._key(w), default) for w in s] for s in X]
-        return tags if self.scheme is None else [repair(t, "IOB2") for t in tags]
+        return LabelSequences(tags if self.scheme is None else [repair(t, "IOB2") for t in tags])

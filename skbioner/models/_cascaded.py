@@ -14,7 +14,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import HasMethods, Integral, Interval, fit_context
-from ..base import SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin
 from ..features import SentenceFeatures
 from ..metrics import entity_f1_score
 from ..schemes import labels_to_spans, spans_to_labels
@@ -324,7 +324,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         for seg, labels, n in zip(segments, types, X.lengths):
             kept = [(lab[2:], s, e) for (_, s, e, _), lab in zip(seg, labels) if lab != "O"]
             out.append(spans_to_labels(kept, int(n), "IOB2"))
-        return out
+        return LabelSequences(out)
 
     def predict_entities(self, X):
         """Predicted entities with a confidence.

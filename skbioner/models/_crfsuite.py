@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
-from ..base import SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import SCHEMES, check_scheme, convert, labels_to_spans, scheme_labels
 from ._base import check_features, check_targets, iob2_classes
 
@@ -364,7 +364,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         for items in _iter_items(matrix, offsets):
             labels = tagger.tag(items) if items else []
             out.append(labels if scheme is None else convert(labels, scheme, "IOB2"))
-        return out
+        return LabelSequences(out)
 
 
 _TAGGERS = OrderedDict()  # id(model bytes) -> (bytes, Tagger), the few most recent

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
-from ..base import SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import check_labels, repair
 
 __all__ = ["Document", "PostprocessStep", "PostProcessedTagger", "apply_steps", "group_documents"]
@@ -302,7 +302,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None):
     -------
     list of list of str
     """
-    labels = [list(lab) for lab in labels]
+    labels = LabelSequences(list(lab) for lab in labels)
     if not steps:
         return labels
     classes = None if marginals is None else tuple(classes)

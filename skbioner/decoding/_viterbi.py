@@ -59,26 +59,31 @@ def _max_plus(prev, trans, a, b):
 
 
 @njit(cache=True, nogil=True, fastmath=_FASTMATH)
-def _viterbi_one(scores, trans, start, end, out):
-    """Best path of one sentence; writes it to ``out`` and returns its score.
+def _viterbi_rows(table, rows, trans, start, end, out):
+    """Best path of one sentence whose token ``t`` scores ``table[rows[t]]``.
 
-    ``scores`` (n, L), ``trans`` (L, L) with ``trans[a, b]`` the score of
-    ``b`` right after ``a``, ``start`` and ``end`` (L,); all finite.  Ties go
-    to the lowest label.  Back-pointers are recomputed on the best path only
-    (L operations per token instead of L * L stored indices).
+    Writes the path to ``out`` and returns its score.  ``table`` (m, L),
+    ``trans`` (L, L) with ``trans[a, b]`` the score of ``b`` right after
+    ``a``, ``start`` and ``end`` (L,); all finite.  Ties go to the lowest
+    label.  Back-pointers are recomputed on the best path only (L operations
+    per token instead of L * L stored indices).  Reading rows through an
+    index lets an HMM decode straight from its emission table.
     """
-    n, L = scores.shape
+    n = rows.shape[0]
+    L = table.shape[1]
     if n == 0:
         return 0.0
     delta = np.empty((n, L))
     buf1 = np.empty(L)
     buf2 = np.empty(L)
+    r = rows[0]
     for s in range(L):
-        delta[0, s] = start[s] + scores[0, s]
+        delta[0, s] = start[s] + table[r, s]
     for t in range(1, n):
         best = _max_plus(delta[t - 1], trans, buf1, buf2)
+        r = rows[t]
         for s in range(L):
-            delta[t, s] = best[s] + scores[t, s]
+            delta[t, s] = best[s] + table[r, s]
     arg = 0
     top = delta[n - 1, 0] + end[0]
     for s in range(1, L):
@@ -98,6 +103,12 @@ def _viterbi_one(scores, trans, start, end, out):
                 arg = p
         out[t - 1] = arg
     return top
+
+
+@njit(cache=True, nogil=True)
+def _viterbi_one(scores, trans, start, end, out):
+    """Best path of one sentence with dense ``scores`` (n, L); see :func:`_viterbi_rows`."""
+    return _viterbi_rows(scores, np.arange(scores.shape[0]), trans, start, end, out)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -132,16 +143,9 @@ def _viterbi_csr_kernel(indptr, indices, data, offsets, coef, trans, start, end,
 
 @njit(cache=True, nogil=True, parallel=True)
 def _viterbi_ids_kernel(ids, offsets, table, trans, start, end, out, best):
-    L = table.shape[1]
     for s in prange(offsets.shape[0] - 1):
-        a = offsets[s]
-        n = offsets[s + 1] - a
-        scores = np.empty((n, L))
-        for i in range(n):
-            o = ids[a + i]
-            for lab in range(L):
-                scores[i, lab] = table[o, lab]
-        best[s] = _viterbi_one(scores, trans, start, end, out[a:a + n])
+        a, b = offsets[s], offsets[s + 1]
+        best[s] = _viterbi_rows(table, ids[a:b], trans, start, end, out[a:b])
 
 
 # ---------------------------------------------------------------------------

@@ -11,35 +11,17 @@ from sklearn.utils.validation import check_is_fitted
 from .._sentence import _preview
 from .._utils import gc_paused
 from ..base import SentenceTransformerMixin
-from . import _channels as ch
+from . import _kinds  # noqa: F401 - declares the built-in kinds
 from ._assemble import assemble
 from ._corpus import Corpus
-from ._engine import (
-    CacheBlock,
-    Call,
-    ConjunctionBlock,
-    HeadNgramChannel,
-    TokenBlock,
-    UnaryBlock,
-    block_features,
-)
-from ._mining import entity_spans, mine_affix_patterns, mine_head_nouns
+from ._engine import Call, ConjunctionBlock, block_features
+from ._registry import BuildContext, build_blocks, get_kind, group_columns, resolve_params
 from ._representation import SentenceFeatures
-from ._templates import (
-    KINDS,
-    PRESETS,
-    SUPERVISED_KINDS,
-    FeatureGroup,
-    get_preset,
-    group_columns,
-    resolve_params,
-)
+from ._templates import PRESETS, FeatureGroup, get_preset
 
 __all__ = ["TokenFeaturizer"]
 
 _MAX_FEATURES = int(np.iinfo(np.int32).max)
-
-
 
 
 def _margin(blocks):
@@ -160,7 +142,6 @@ class TokenFeaturizer(
         self.lowercase = lowercase
         self.dtype = dtype
 
-
     # -- templates -----------------------------------------------------------
 
     def _template_list(self):
@@ -238,22 +219,23 @@ class TokenFeaturizer(
 
     # -- fit -----------------------------------------------------------------
 
-    def _select_groups(self, corpus, groups):
-        """Drop optional groups without data; find dictionary columns."""
-        active, dict_columns = [], {}
+    def _active_groups(self, corpus, groups):
+        """Resolve the groups; drop optional groups without data; find discovered columns."""
+        active, found = [], {}
         annotation_names = None
         n = len(corpus.sentences)
         for g in groups:
             params = resolve_params(g)
-            if g.kind == "dictionary":
+            kind = get_kind(g.kind)
+            if kind.discover_columns is not None:
                 if annotation_names is None:
-                    annotation_names = corpus.annotation_names()
-                cols = tuple(sorted(c for c in annotation_names if c.startswith(params["prefix"])))
+                    annotation_names = frozenset(corpus.annotation_names())
+                cols = tuple(kind.discover_columns(params, annotation_names))
                 if not cols:
                     continue
                 for c in cols:
                     corpus.column(c, group=g.name)  # every sentence must have it
-                dict_columns[g.name] = cols
+                found[g.name] = cols
             else:
                 skip = False
                 for c in group_columns(g, params):
@@ -273,109 +255,18 @@ class TokenFeaturizer(
                 if skip:
                     continue
             active.append((g, params))
-        return active, dict_columns
+        return active, found
 
-    def _attribute_channel(self, name, lowercase):
-        if name == "word":
-            return ch.WordChannel(lowercase=lowercase)
-        if name == "word_class":
-            return ch.WordClassChannel()
-        if name == "brief_word_class":
-            return ch.BriefWordClassChannel()
-        if name == "length":
-            return ch.LengthChannel(KINDS["length"]["bins"])
-        if name == "formation":
-            return ch.FormationChannel()
-        return ch.AnnotationChannel(name)
-
-    def _build_blocks(self, active, dict_columns, corpus, y):
+    def _build_blocks(self, active, found, corpus, y):
+        """Every active group's blocks (from its kind's declaration) and mined data."""
         blocks, mined = [], {}
-        spans = None
+        spans = {}  # entity spans per scheme, shared by the supervised groups
         for g, p in active:
-            offs = g.offsets
-            lower = p.get("lowercase")
-            if lower is None:
-                lower = bool(self.lowercase)
-            kind = g.kind
-            channels = []
-            if kind == "word":
-                channels = [ch.WordChannel(lowercase=lower, label=p["label"])]
-            elif kind == "annotation":
-                channels = [ch.AnnotationChannel(p["column"], p["label"])]
-            elif kind == "prefix":
-                channels = [ch.PrefixChannel(n, p["label"]) for n in p["lengths"]]
-            elif kind == "suffix":
-                channels = [ch.SuffixChannel(n, p["label"]) for n in p["lengths"]]
-            elif kind == "substring":
-                channels = [ch.SubstringChannel(p["min_length"], p["max_length"], p["label"])]
-            elif kind == "word_class":
-                channels = [ch.WordClassChannel(p["label"])]
-            elif kind == "brief_word_class":
-                channels = [ch.BriefWordClassChannel(p["label"])]
-            elif kind == "orthographic":
-                channels = [ch.OrthographicChannel(p["label"])]
-            elif kind == "length":
-                channels = [ch.LengthChannel(p["bins"], p["label"])]
-            elif kind == "formation":
-                channels = [ch.FormationChannel(p["label"])]
-            elif kind == "dictionary":
-                channels = [ch.AnnotationChannel(c) for c in dict_columns[g.name]]
-            elif kind == "conjunction":
-                parts = [
-                    (self._attribute_channel(a, lower), k)
-                    for a, k in zip(p["of"], offs, strict=True)
-                ]
-                blocks.append(ConjunctionBlock(g.name, parts))
-                continue
-            elif kind == "word_cache":
-                blocks.append(
-                    CacheBlock(
-                        g.name, ch.WordChannel(lowercase=lower), p["side"], p["window"], p["label"]
-                    )
-                )
-                continue
-            elif kind in SUPERVISED_KINDS:
-                if y is None:
-                    raise ValueError(
-                        f"feature group {g.name!r} (kind {kind!r}) is mined from labelled "
-                        "data: fit needs y"
-                    )
-                if spans is None:
-                    spans = entity_spans(y, corpus.offsets, p["scheme"])
-                    spans_scheme = p["scheme"]
-                elif spans_scheme != p["scheme"]:
-                    spans = entity_spans(y, corpus.offsets, p["scheme"])
-                    spans_scheme = p["scheme"]
-                if kind == "head_noun":
-                    triggers = mine_head_nouns(
-                        corpus, spans, p["n"], p["min_count"], p["min_precision"], p["lowercase"]
-                    )
-                    mined[g.name] = triggers
-                    token_channel = HeadNgramChannel(
-                        g.name, p["n"], triggers, p["lowercase"], p["label"]
-                    )
-                    blocks.extend(TokenBlock(g.name, token_channel, k) for k in offs)
-                    continue
-                patterns = mine_affix_patterns(
-                    corpus,
-                    spans,
-                    p["lengths"],
-                    p["types"],
-                    p["min_count"],
-                    p["min_purity"],
-                    p["max_affixes"],
-                    p["lowercase"],
-                )
-                mined[g.name] = patterns
-                channels = [
-                    ch.AffixPatternChannel(
-                        g.name, patterns, p["lengths"], p["lowercase"], p["label"]
-                    )
-                ]
-            else:  # pragma: no cover - resolve_params rejects unknown kinds
-                raise ValueError(f"unknown kind {kind!r}")
-            for channel in channels:
-                blocks.extend(UnaryBlock(g.name, channel, k) for k in offs)
+            columns = found.get(g.name) or group_columns(g, p)
+            context = BuildContext(corpus, y, columns, bool(self.lowercase), spans)
+            blocks.extend(build_blocks(g, p, context))
+            if get_kind(g.kind).supervised:
+                mined[g.name] = context.mined
 
         seen = {}
         for b in blocks:
@@ -412,29 +303,34 @@ class TokenFeaturizer(
         corpus = Corpus(X)
         if corpus.n_tokens == 0:
             raise ValueError("cannot fit a TokenFeaturizer on X without tokens")
-        active, dict_columns = self._select_groups(corpus, groups)
-        if y is not None and any(g.kind in SUPERVISED_KINDS for g, _ in active):
+        active, found = self._active_groups(corpus, groups)
+        if y is not None and any(get_kind(g.kind).supervised for g, _ in active):
             y = self._check_y(corpus, y)
-        blocks, mined = self._build_blocks(active, dict_columns, corpus, y)
+        else:
+            y = None
+        blocks, mined = self._build_blocks(active, found, corpus, y)
 
         hashing = self.n_features is not None
         vocab = {}
         parts = []
+        vocabularies = None
         if hashing:
             n_out = int(self.n_features)
             if transform:
                 call = Call(corpus, vocab, "hash")
-                parts = [block_features(b, call, n_features=n_out) for b in blocks]
+                parts = [block_features(b, call, n_features=n_out)[0] for b in blocks]
             ranges = None
             type_cache = None
         else:
             call = Call(corpus, vocab, "fit", margin=_margin(blocks))
             base = 0
             ranges = {}
+            vocabularies = []
             for b in blocks:
-                part = block_features(b, call, min_count=self.min_count, base=base)
+                part, fitted = block_features(b, call, min_count=self.min_count, base=base)
+                vocabularies.append(fitted)
                 start = ranges.get(b.group, (base, base))[0]
-                base += b.kept.size
+                base += fitted.size
                 ranges[b.group] = (start, base)
                 if base > _MAX_FEATURES:
                     raise ValueError(
@@ -446,21 +342,21 @@ class TokenFeaturizer(
             n_out = base
             ranges = {g.name: ranges.get(g.name, (base, base)) for g, _ in active}
             type_cache = call.type_cache_out()
+            vocabularies = tuple(vocabularies)
 
         self.groups_ = tuple(g for g, _ in active)
-        self.dictionary_columns_ = dict_columns
+        self.dictionary_columns_ = found
         self.mined_ = mined
         self.n_features_out_ = n_out
         self.feature_ranges_ = ranges
-        self._blocks = blocks
+        self._blocks = tuple(blocks)
+        self._vocabularies = vocabularies
         self._vocab = vocab
         self._type_cache = type_cache
         self._hashing = hashing
         self._dtype = dtype
         self._columns = [
-            (g.name, c)
-            for g, p in active
-            for c in (dict_columns.get(g.name, ()) or group_columns(g, p))
+            (g.name, c) for g, p in active for c in (found.get(g.name, ()) or group_columns(g, p))
         ]
         if transform:
             matrix = assemble(corpus.n_tokens, parts, n_out, dtype, dedupe=hashing)
@@ -536,7 +432,15 @@ class TokenFeaturizer(
             margin=_margin(self._blocks),
             type_cache=getattr(self, "_type_cache", None),  # absent in older pickles
         )
-        parts = [block_features(b, call, n_features=self.n_features_out_) for b in self._blocks]
+        if hashing:
+            parts = [
+                block_features(b, call, n_features=self.n_features_out_)[0] for b in self._blocks
+            ]
+        else:
+            parts = [
+                block_features(b, call, vocabulary=v)[0]
+                for b, v in zip(self._blocks, self._vocabularies, strict=True)
+            ]
         matrix = assemble(corpus.n_tokens, parts, self.n_features_out_, self._dtype, hashing)
         return SentenceFeatures(matrix, corpus.offsets)
 
@@ -562,6 +466,6 @@ class TokenFeaturizer(
                 "use n_features=None for a named vocabulary"
             )
         names = []
-        for b in self._blocks:
-            names.extend(b.names(self._vocab, b.kept))
+        for b, fitted in zip(self._blocks, self._vocabularies, strict=True):
+            names.extend(b.names(self._vocab, fitted))
         return np.asarray(names, dtype=object)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
+from .._param_validation import FloatDType, Int
 from .._sentence import _preview
 from .._utils import gc_paused
 from ..base import SentenceTransformerMixin
@@ -126,6 +125,17 @@ class TokenFeaturizer(
     (5, 1048576)
     """
 
+    _parameter_constraints = {
+        # preset names, group lists and exclude names are checked against the
+        # presets and the groups in fit (with messages naming what is unknown)
+        "templates": [str, "array-like"],
+        "exclude": [str, "array-like"],
+        "min_count": [Int(1, None)],
+        "n_features": [Int(1, _MAX_FEATURES, closed="both"), None],
+        "lowercase": ["boolean"],
+        "dtype": [FloatDType()],
+    }
+
     def __init__(
         self,
         templates="chan",
@@ -193,29 +203,6 @@ class TokenFeaturizer(
         if hasattr(self, "groups_"):
             return [g.name for g in self.groups_]
         return [g.name for g in self._resolved_groups()]
-
-    # -- parameter validation ------------------------------------------------
-
-    def _check_params(self):
-        mc = self.min_count
-        if not isinstance(mc, numbers.Integral) or isinstance(mc, bool) or mc < 1:
-            raise ValueError(f"min_count must be an int >= 1, got {mc!r}")
-        nf = self.n_features
-        if nf is not None and (
-            not isinstance(nf, numbers.Integral)
-            or isinstance(nf, bool)
-            or not 1 <= nf <= _MAX_FEATURES
-        ):
-            raise ValueError(f"n_features must be None or an int in [1, 2**31 - 1], got {nf!r}")
-        if not isinstance(self.lowercase, bool | np.bool_):
-            raise ValueError(f"lowercase must be a bool, got {self.lowercase!r}")
-        try:
-            dtype = None if self.dtype is None else np.dtype(self.dtype)
-        except TypeError:
-            dtype = None
-        if dtype is None or dtype.type not in (np.float32, np.float64):
-            raise ValueError(f"dtype must be np.float32 or np.float64, got {self.dtype!r}")
-        return dtype
 
     # -- fit -----------------------------------------------------------------
 
@@ -298,7 +285,7 @@ class TokenFeaturizer(
         return y
 
     def _fit(self, X, y, transform):
-        dtype = self._check_params()
+        dtype = np.dtype(self.dtype)
         groups = self._resolved_groups()
         corpus = Corpus(X)
         if corpus.n_tokens == 0:
@@ -363,6 +350,7 @@ class TokenFeaturizer(
             return SentenceFeatures(matrix, corpus.offsets)
         return self
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the feature vocabulary (and mine supervised templates).
 
@@ -382,6 +370,7 @@ class TokenFeaturizer(
             self._fit(X, y, transform=False)
         return self
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit and return the features of ``X``, featurizing it once.
 

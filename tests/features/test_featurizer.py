@@ -518,6 +518,46 @@ def test_parameter_validation_in_fit(kwargs):
         f.fit(WORDS)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "same_as"),
+    [
+        ({"min_count": np.int64(2)}, {"min_count": 2}),
+        ({"min_count": np.int32(1)}, {"min_count": 1}),
+        ({"n_features": np.int64(2**12)}, {"n_features": 2**12}),
+        ({"n_features": np.uint32(2**10)}, {"n_features": 2**10}),
+        ({"lowercase": np.bool_(True)}, {"lowercase": True}),
+        ({"dtype": "float64"}, {"dtype": np.float64}),
+        ({"dtype": np.dtype("float32")}, {"dtype": np.float32}),
+        ({"exclude": "prefix"}, {"exclude": ("prefix",)}),
+        ({"exclude": ["prefix", "suffix"]}, {"exclude": ("prefix", "suffix")}),
+        ({"templates": get_preset("kazama")}, {"templates": "kazama"}),
+    ],
+)
+def test_numpy_scalars_and_sequences_accepted(kwargs, same_as):
+    a = TokenFeaturizer(**kwargs).fit_transform(WORDS)
+    b = TokenFeaturizer(**same_as).fit_transform(WORDS)
+    assert a.matrix.shape == b.matrix.shape and a.matrix.dtype == b.matrix.dtype
+    assert (a.matrix != b.matrix).nnz == 0
+    assert TokenFeaturizer(**kwargs).fit(WORDS).n_features_out_ == a.n_features
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("min_count", True), ("min_count", False), ("min_count", np.float32(2.0)),
+     ("n_features", True), ("n_features", np.float64(2**10)), ("n_features", -1),
+     ("lowercase", 1), ("lowercase", None), ("dtype", None), ("dtype", np.float16),
+     ("templates", 3), ("templates", None), ("exclude", 3)],
+)  # fmt: skip
+def test_declared_constraints_reject(name, value):
+    f = TokenFeaturizer(**{name: value})  # __init__ does not validate
+    with pytest.raises(ValueError, match=f"'{name}' parameter of TokenFeaturizer"):
+        f.fit(WORDS)
+    with pytest.raises(ValueError, match=f"'{name}' parameter of TokenFeaturizer"):
+        f.fit_transform(WORDS)
+    assert not hasattr(f, "groups_")
+    assert TokenFeaturizer._parameter_constraints.keys() == TokenFeaturizer().get_params().keys()
+
+
 def test_bad_input_errors():
     f = TokenFeaturizer()
     with pytest.raises(TypeError, match="list of sentences"):

@@ -30,6 +30,16 @@ def _margin(blocks):
     )
 
 
+def _doc_ids(sentences):
+    """``doc_id`` of each sentence (object array), or None if none has one."""
+    ids = [getattr(s, "doc_id", None) for s in sentences]
+    if all(d is None for d in ids):
+        return None
+    out = np.empty(len(ids), dtype=object)
+    out[:] = ids
+    return out
+
+
 class TokenFeaturizer(
     SentenceTransformerMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None
 ):
@@ -95,6 +105,9 @@ class TokenFeaturizer(
     (orthographic flags, affix patterns, triggers) give nothing there.  (A
     token literally spelled ``<BOS>`` gets its own column, but prints the
     same name.)
+
+    :meth:`transform` copies each sentence's ``doc_id`` (when any sentence
+    has one) into :attr:`SentenceFeatures.doc_ids`.
 
     Vocabulary mode lays the columns out group by group (see
     :attr:`feature_ranges_`), within a group template by template (channel,
@@ -347,7 +360,7 @@ class TokenFeaturizer(
         ]
         if transform:
             matrix = assemble(corpus.n_tokens, parts, n_out, dtype, dedupe=hashing)
-            return SentenceFeatures(matrix, corpus.offsets)
+            return SentenceFeatures(matrix, corpus.offsets, _doc_ids(corpus.sentences))
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -431,7 +444,7 @@ class TokenFeaturizer(
                 for b, v in zip(self._blocks, self._vocabularies, strict=True)
             ]
         matrix = assemble(corpus.n_tokens, parts, self.n_features_out_, self._dtype, hashing)
-        return SentenceFeatures(matrix, corpus.offsets)
+        return SentenceFeatures(matrix, corpus.offsets, _doc_ids(corpus.sentences))
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns (vocabulary mode only).

@@ -30,11 +30,18 @@ class SentenceFeatures:
         Converted to ``csr_matrix`` if needed (no copy when it already is).
     offsets : array-like of int of shape (n_sentences + 1,)
         Non-decreasing, ``offsets[0] == 0`` and ``offsets[-1] == n_tokens``.
+    doc_ids : array-like of str or None, shape (n_sentences,), default=None
+        The document each sentence comes from (``Sentence.doc_id``; ``None``
+        entries for sentences without one), or None when no sentence has
+        one.  :class:`~skbioner.features.TokenFeaturizer` fills it from its
+        input; indexing, :meth:`concatenate`, group selection and pickling
+        keep it.
 
     Attributes
     ----------
     matrix : scipy.sparse.csr_matrix of shape (n_tokens, n_features)
     offsets : ndarray of int64 of shape (n_sentences + 1,)
+    doc_ids : ndarray of object of shape (n_sentences,) or None
 
     Examples
     --------
@@ -46,9 +53,9 @@ class SentenceFeatures:
     [[0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0]]
     """
 
-    __slots__ = ("matrix", "offsets")
+    __slots__ = ("matrix", "offsets", "doc_ids")
 
-    def __init__(self, matrix, offsets):
+    def __init__(self, matrix, offsets, doc_ids=None):
         if not sp.issparse(matrix) or matrix.ndim != 2:
             raise TypeError(
                 f"matrix must be a 2-D scipy sparse matrix, got {type(matrix).__name__}"
@@ -66,6 +73,7 @@ class SentenceFeatures:
             )
         self.matrix = matrix
         self.offsets = offsets
+        self.doc_ids = _check_doc_ids(doc_ids, offsets.size - 1)
 
     # -- sizes ---------------------------------------------------------------
 
@@ -145,7 +153,8 @@ class SentenceFeatures:
 
     def _take_range(self, start, stop):
         lo, hi = self.offsets[start], self.offsets[stop]
-        return SentenceFeatures(self.matrix[lo:hi], self.offsets[start : stop + 1] - lo)
+        doc_ids = None if self.doc_ids is None else self.doc_ids[start:stop].copy()
+        return SentenceFeatures(self.matrix[lo:hi], self.offsets[start : stop + 1] - lo, doc_ids)
 
     def _take(self, idx):
         lengths = self.lengths[idx]
@@ -154,7 +163,8 @@ class SentenceFeatures:
         rows = np.repeat(self.offsets[idx] - offsets[:-1], lengths) + np.arange(
             offsets[-1], dtype=np.int64
         )
-        return SentenceFeatures(self.matrix[rows], offsets)
+        doc_ids = None if self.doc_ids is None else self.doc_ids[idx]
+        return SentenceFeatures(self.matrix[rows], offsets, doc_ids)
 
     def __iter__(self):
         for i in range(len(self)):
@@ -173,7 +183,15 @@ class SentenceFeatures:
         offsets = np.concatenate(
             [[0]] + [p.offsets[1:] + base for p, base in zip(parts, _bases(parts), strict=True)]
         )
-        return cls(matrix, offsets)
+        doc_ids = None
+        if any(p.doc_ids is not None for p in parts):
+            doc_ids = np.concatenate(
+                [
+                    np.full(len(p), None, dtype=object) if p.doc_ids is None else p.doc_ids
+                    for p in parts
+                ]
+            )
+        return cls(matrix, offsets, doc_ids)
 
     def __repr__(self):
         return (
@@ -182,11 +200,28 @@ class SentenceFeatures:
         )
 
     def __getstate__(self):
-        return {"matrix": self.matrix, "offsets": self.offsets}
+        return {"matrix": self.matrix, "offsets": self.offsets, "doc_ids": self.doc_ids}
 
     def __setstate__(self, state):
         self.matrix = state["matrix"]
         self.offsets = state["offsets"]
+        self.doc_ids = state.get("doc_ids")
+
+
+def _check_doc_ids(doc_ids, n_sentences):
+    """``doc_ids`` as a 1-D object array of str/None of length ``n_sentences`` (or None)."""
+    if doc_ids is None:
+        return None
+    if isinstance(doc_ids, str):
+        raise TypeError("doc_ids must be a sequence with one id per sentence, got a str")
+    out = np.empty(len(doc_ids), dtype=object)
+    out[:] = list(doc_ids)
+    if out.size != n_sentences:
+        raise ValueError(f"doc_ids has {out.size} entries for {n_sentences} sentences")
+    bad = [d for d in out.tolist() if d is not None and not isinstance(d, str)]
+    if bad:
+        raise TypeError(f"doc_ids must be str or None, got {bad[0]!r:.80}")
+    return out
 
 
 def _bases(parts):

@@ -392,6 +392,24 @@ def test_output_structure():
     assert TokenFeaturizer(dtype=np.float64).fit_transform(WORDS).matrix.dtype == np.float64
 
 
+@pytest.mark.parametrize("n_features", [None, 2**16])
+def test_doc_ids_from_sentences(n_features):
+    X = [Sentence(w, doc_id=f"PMID{i // 3}") for i, w in enumerate(WORDS)]
+    f = TokenFeaturizer(n_features=n_features)
+    expected = [s.doc_id for s in X]
+    assert f.fit_transform(X).doc_ids.tolist() == expected
+    Xt = f.transform(X)
+    assert Xt.doc_ids.dtype == object and Xt.doc_ids.tolist() == expected
+    assert Xt[[4, 0]].doc_ids.tolist() == ["PMID1", "PMID0"]
+    # plain token lists and sentences without ids: no doc ids at all
+    assert f.transform(WORDS).doc_ids is None
+    assert f.transform([Sentence(w) for w in WORDS]).doc_ids is None
+    # some with, some without
+    mixed = f.transform([X[0], WORDS[1], X[2]])
+    assert mixed.doc_ids.tolist() == ["PMID0", None, "PMID0"]
+    assert pickle.loads(pickle.dumps(Xt)).doc_ids.tolist() == expected
+
+
 def test_fit_transform_equals_fit_then_transform(rng):
     X = random_sentences(rng)
     for kwargs in ({}, {"n_features": 2**20}, {"min_count": 2}, {"templates": "kazama"}):

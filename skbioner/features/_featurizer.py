@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
@@ -90,7 +91,8 @@ class TokenFeaturizer(
         Number of output columns.
     feature_ranges_ : dict of str -> (int, int) or None
         Vocabulary mode: the column range ``[start, stop)`` of each group
-        in :attr:`groups_`; ``None`` in hashing mode.
+        in :attr:`groups_`; ``None`` in hashing mode.  :meth:`select_groups`
+        keeps some groups' columns of an already-featurized matrix.
 
     See Also
     --------
@@ -471,3 +473,104 @@ class TokenFeaturizer(
         for b, fitted in zip(self._blocks, self._vocabularies, strict=True):
             names.extend(b.names(self._vocab, fitted))
         return np.asarray(names, dtype=object)
+
+    # -- group selection -----------------------------------------------------
+
+    def select_groups(self, Xt, names, *, return_ranges=False):
+        """Keep only some feature groups' columns of already-featurized sentences.
+
+        The result is, up to the order of the columns within each group,
+        the matrix that a featurizer fitted on the same data with only
+        these groups (and the same ``min_count``) would give; no sentence
+        is featurized again (a feature selector, e.g. NERBio's sequential
+        forward selection, featurizes once and selects per candidate).
+        Vocabulary mode only.
+
+        Parameters
+        ----------
+        Xt : SentenceFeatures
+            Output of this fitted featurizer (:meth:`transform` or
+            :meth:`fit_transform`).
+        names : str or iterable of str
+            Names of groups of :attr:`groups_` to keep (in any order;
+            repeats ignored).  The kept groups' columns are laid out in the
+            order of :attr:`groups_`.
+        return_ranges : bool, default=False
+            Also return the column range of each kept group in the result.
+
+        Returns
+        -------
+        features : SentenceFeatures
+            The same sentences (offsets, ``doc_ids``) with only the columns
+            of ``names``, renumbered from 0: shape ``(n_tokens,
+            n_selected)``.  Rows keep their order (canonical CSR in, canonical
+            CSR out).
+        ranges : dict of str -> (int, int)
+            Only with ``return_ranges=True``: the range ``[start, stop)`` of
+            each kept group's columns in ``features``, in the order of
+            :attr:`groups_`.
+
+        Examples
+        --------
+        >>> X = [["IL-2", "gene", "expression"], ["NF-kappaB", "binds"]]
+        >>> f = TokenFeaturizer(templates="nerbio")
+        >>> Xt = f.fit_transform(X)
+        >>> sub, ranges = f.select_groups(Xt, ["w", "suffix"], return_ranges=True)
+        >>> sub.n_features == sum(b - a for a, b in ranges.values())
+        True
+        >>> ranges["w"] == (0, f.feature_ranges_["w"][1] - f.feature_ranges_["w"][0])
+        True
+        """
+        check_is_fitted(self, "groups_")
+        if self.feature_ranges_ is None:
+            raise ValueError(
+                "select_groups needs vocabulary mode: in hashing mode (n_features is set) "
+                "the groups share columns; fit with n_features=None"
+            )
+        if not isinstance(Xt, SentenceFeatures):
+            raise TypeError(
+                f"Xt must be the SentenceFeatures returned by transform, got {type(Xt).__name__}"
+            )
+        if Xt.n_features != self.n_features_out_:
+            raise ValueError(
+                f"Xt has {Xt.n_features} features, this featurizer gives {self.n_features_out_}: "
+                "pass the output of this featurizer's transform"
+            )
+        if isinstance(names, str):
+            names = (names,)
+        try:
+            wanted = set(names)
+        except TypeError:
+            raise TypeError(f"names must be group names, got {names!r:.80}") from None
+        unknown = sorted(map(str, wanted - set(self.feature_ranges_)))
+        if unknown:
+            raise ValueError(
+                f"unknown feature group(s) {unknown}; the fitted groups are "
+                f"{list(self.feature_ranges_)}"
+            )
+        lut = np.full(self.n_features_out_, -1, dtype=np.int32)
+        ranges = {}
+        width = 0
+        for name, (start, stop) in self.feature_ranges_.items():
+            if name in wanted:
+                lut[start:stop] = np.arange(width, width + stop - start, dtype=np.int32)
+                ranges[name] = (width, width + stop - start)
+                width += stop - start
+        m = Xt.matrix
+        cols = lut[m.indices]
+        keep = cols >= 0
+        kept_before = np.zeros(keep.size + 1, dtype=np.int64)
+        np.cumsum(keep, out=kept_before[1:])
+        indptr = kept_before[m.indptr]
+        index_dtype = np.int32 if indptr[-1] <= _MAX_FEATURES else np.int64
+        matrix = sp.csr_matrix(
+            (m.data[keep], cols[keep].astype(index_dtype, copy=False),
+             indptr.astype(index_dtype)),
+            shape=(m.shape[0], width),
+            copy=False,
+        )  # fmt: skip
+        if m.has_canonical_format:  # the kept columns keep their relative order
+            matrix.has_sorted_indices = True
+            matrix.has_canonical_format = True
+        out = SentenceFeatures(matrix, Xt.offsets, Xt.doc_ids)
+        return (out, ranges) if return_ranges else out

@@ -173,8 +173,8 @@ def register_kind(
     >>> groups = [FeatureGroup("greek", "in_set_example", (0, 1),
     ...                        {"words": ["alpha", "beta"]})]
     >>> f = TokenFeaturizer(templates=groups).fit([["IL-2", "alpha", "chain"]])
-    >>> f.get_feature_names_out().tolist()
-    ['inset[0]=yes', 'inset[1]=yes']
+    >>> f.get_feature_names_out().tolist()  # single-valued: padded outside the sentence
+    ['inset[0]=yes', 'inset[1]=yes', 'inset[1]=<EOS>']
     """
     if not isinstance(name, str) or not name:
         raise TypeError(f"a kind's name must be a non-empty str, got {name!r}")

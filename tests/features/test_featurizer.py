@@ -699,6 +699,47 @@ def test_long_conjunction_compresses_keys():
     assert (Xt2.matrix != Xt[::-1].matrix).nnz == 0
 
 
+def test_fitted_vocabularies_are_immutable_records():
+    """fit never writes into the blocks; their vocabularies are frozen records beside them."""
+    import dataclasses
+
+    from skbioner.features._engine import BlockVocabulary, Call, block_features
+
+    groups = get_preset("chan") + [
+        FeatureGroup("w7", "conjunction", tuple(range(-3, 4)), {"of": "word"})
+    ]
+    f = TokenFeaturizer(templates=groups, min_count=2).fit(WORDS * 3)
+    vocabularies = f._vocabularies
+    assert len(vocabularies) == len(f._blocks)
+    base = 0
+    for v in vocabularies:
+        assert isinstance(v, BlockVocabulary) and v.base == base
+        assert not v.kept.flags.writeable and all(not t.flags.writeable for t in v.stages)
+        base += v.size
+    assert base == f.n_features_out_
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        vocabularies[0].base = 3
+    with pytest.raises(ValueError):
+        vocabularies[0].kept[0] = 1
+    # transform and get_feature_names_out change neither the blocks nor their vocabularies
+    before = pickle.dumps((f._blocks, f._vocabularies))
+    f.transform(WORDS)
+    f.get_feature_names_out()
+    assert pickle.dumps((f._blocks, f._vocabularies)) == before
+    # a block's attributes are the same after a fit call of block_features
+    from skbioner.features._corpus import Corpus
+
+    call = Call(Corpus(WORDS), {}, "fit", margin=3)
+    for block in f._blocks:
+        state = pickle.dumps(vars(block))
+        _, fitted = block_features(block, call, min_count=1, base=0)
+        assert pickle.dumps(vars(block)) == state and isinstance(fitted, BlockVocabulary)
+    # unpickled records are frozen too
+    loaded = pickle.loads(pickle.dumps(f))
+    assert all(not v.kept.flags.writeable for v in loaded._vocabularies)
+    assert (loaded.transform(WORDS).matrix != f.transform(WORDS).matrix).nnz == 0
+
+
 @pytest.mark.slow
 def test_full_training_set_vocabulary_and_hashing():
     path = data_path("jnlpba", "train.iob2")

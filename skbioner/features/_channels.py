@@ -172,8 +172,14 @@ class SubstringChannel(Channel):
         out = []
         for t in types:
             top = len(t) if hi is None else min(hi, len(t))
+            # distinct, in a fixed order (a set's order would depend on the hash seed,
+            # and with it the columns of the vocabulary)
             out.append(
-                tuple({t[i : i + n] for n in range(lo, top + 1) for i in range(len(t) - n + 1)})
+                tuple(
+                    dict.fromkeys(
+                        t[i : i + n] for n in range(lo, top + 1) for i in range(len(t) - n + 1)
+                    )
+                )
             )
         return out
 
@@ -247,14 +253,14 @@ class AffixPatternChannel(Channel):
         out = []
         for t in types:
             w = t.lower() if self.lowercase else t
-            found = set()
+            found = {}  # distinct, in a fixed order (not a set's: see SubstringChannel)
             for n in lengths:
                 if len(w) > n:
                     p = "pre:" + w[:n]
                     if p in pats:
-                        found.add(p)
+                        found[p] = None
                     s = "suf:" + w[-n:]
                     if s in pats:
-                        found.add(s)
+                        found[s] = None
             out.append(tuple(found))
         return out

@@ -699,6 +699,40 @@ def test_long_conjunction_compresses_keys():
     assert (Xt2.matrix != Xt[::-1].matrix).nnz == 0
 
 
+_SEED_SCRIPT = """
+import hashlib
+from skbioner.datasets import load_jnlpba_sample
+from skbioner.features import TokenFeaturizer, get_preset
+c = load_jnlpba_sample("train")
+X, y = c.X[:300], c.y[:300]
+h = hashlib.sha256()
+for groups in (get_preset("zhou", affix_min_count=3), get_preset("kazama", substring_max_length=5)):
+    f = TokenFeaturizer(templates=groups)
+    m = f.fit_transform(X, y).matrix
+    h.update(m.indices.tobytes())
+    h.update("|".join(f.get_feature_names_out()).encode())
+print(h.hexdigest())
+"""
+
+
+def test_columns_do_not_depend_on_the_hash_seed():
+    """Multi-valued channels (substrings, affix patterns) give their values in a fixed order."""
+    import os
+    import subprocess
+    import sys
+
+    digests = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run(
+            [sys.executable, "-c", _SEED_SCRIPT], env=env, capture_output=True, text=True,
+            timeout=300,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        digests.add(proc.stdout.strip())
+    assert len(digests) == 1
+
+
 def test_fitted_vocabularies_are_immutable_records():
     """fit never writes into the blocks; their vocabularies are frozen records beside them."""
     import dataclasses

@@ -443,10 +443,19 @@ class TokenFeaturizer(
         else:
             parts = [
                 block_features(b, call, vocabulary=v)[0]
-                for b, v in zip(self._blocks, self._vocabularies, strict=True)
+                for b, v in zip(self._blocks, self._fitted_vocabularies(), strict=True)
             ]
         matrix = assemble(corpus.n_tokens, parts, self.n_features_out_, self._dtype, hashing)
         return SentenceFeatures(matrix, corpus.offsets, _doc_ids(corpus.sentences))
+
+    def _fitted_vocabularies(self):
+        vocabularies = getattr(self, "_vocabularies", None)
+        if vocabularies is None:
+            raise ValueError(
+                "this TokenFeaturizer was fitted and saved by an older version of skbioner "
+                "(before per-block vocabularies); fit it again"
+            )
+        return vocabularies
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns (vocabulary mode only).
@@ -470,7 +479,7 @@ class TokenFeaturizer(
                 "use n_features=None for a named vocabulary"
             )
         names = []
-        for b, fitted in zip(self._blocks, self._vocabularies, strict=True):
+        for b, fitted in zip(self._blocks, self._fitted_vocabularies(), strict=True):
             names.extend(b.names(self._vocab, fitted))
         return np.asarray(names, dtype=object)
 

@@ -687,6 +687,16 @@ def test_pickle_and_joblib_round_trip(tmp_path, kwargs):
     assert (again.matrix != expected.matrix).nnz == 0
 
 
+def test_pickles_from_before_block_vocabularies_are_refused_clearly():
+    f = TokenFeaturizer().fit(WORDS)
+    old = pickle.loads(pickle.dumps(f))
+    del old._vocabularies  # what a featurizer saved by an older skbioner lacks
+    with pytest.raises(ValueError, match="older version of skbioner.*fit it again"):
+        old.transform(WORDS)
+    with pytest.raises(ValueError, match="older version"):
+        old.get_feature_names_out()
+
+
 def test_long_conjunction_compresses_keys():
     """A 7-word conjunction overflows 62-bit mixed-radix keys and is compressed."""
     words = [f"w{i}" for i in range(7000)]

@@ -31,6 +31,20 @@ def _margin(blocks):
     )
 
 
+def _group_names(names, known, what):
+    """``names`` (one str or an iterable of str) as a set, checked against ``known``."""
+    if isinstance(names, str):
+        names = (names,)
+    try:
+        out = set(names)
+    except TypeError:
+        raise TypeError(f"{what}: expected group names, got {names!r:.80}") from None
+    unknown = sorted(map(str, out - set(known)))
+    if unknown:
+        raise ValueError(f"{what} names unknown feature group(s) {unknown}; groups: {known}")
+    return out
+
+
 def _doc_ids(sentences):
     """``doc_id`` of each sentence (object array), or None if none has one."""
     ids = [getattr(s, "doc_id", None) for s in sentences]
@@ -192,16 +206,7 @@ class TokenFeaturizer(
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"feature group names must be unique; repeated: {dup}")
-        exclude = self.exclude
-        if isinstance(exclude, str):
-            exclude = (exclude,)
-        try:
-            exclude = set(exclude)
-        except TypeError:
-            raise TypeError(f"exclude must be a tuple of group names, got {exclude!r}") from None
-        unknown = sorted(exclude - set(names))
-        if unknown:
-            raise ValueError(f"exclude names unknown feature group(s) {unknown}; groups: {names}")
+        exclude = _group_names(self.exclude, names, "exclude")
         return [g for g in groups if g.name not in exclude]
 
     def get_template_names(self):
@@ -545,18 +550,7 @@ class TokenFeaturizer(
                 f"Xt has {Xt.n_features} features, this featurizer gives {self.n_features_out_}: "
                 "pass the output of this featurizer's transform"
             )
-        if isinstance(names, str):
-            names = (names,)
-        try:
-            wanted = set(names)
-        except TypeError:
-            raise TypeError(f"names must be group names, got {names!r:.80}") from None
-        unknown = sorted(map(str, wanted - set(self.feature_ranges_)))
-        if unknown:
-            raise ValueError(
-                f"unknown feature group(s) {unknown}; the fitted groups are "
-                f"{list(self.feature_ranges_)}"
-            )
+        wanted = _group_names(names, list(self.feature_ranges_), "select_groups")
         lut = np.full(self.n_features_out_, -1, dtype=np.int32)
         ranges = {}
         width = 0

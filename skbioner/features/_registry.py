@@ -327,13 +327,24 @@ class BuildContext:
 
     @property
     def sentences(self):
+        """The training sentences (list of Sentence or of token lists)."""
         return self.corpus.sentences
 
     def spans(self, scheme):
-        """Entity spans of ``y`` in ``scheme``: ``(classes, starts, ends, class ids)``.
+        """Entity spans of ``y``, computed once per scheme and featurizer fit.
 
-        ``starts``/``ends`` are half-open flat token positions over all
-        sentences; computed once per scheme and featurizer fit.
+        Parameters
+        ----------
+        scheme : str
+            Segment representation of ``y`` (e.g. ``"IOB2"``).
+
+        Returns
+        -------
+        classes : list of str
+            Sorted entity types.
+        starts, ends, cls : ndarray of int64
+            Half-open spans ``[starts[j], ends[j])`` in flat token positions
+            (over all sentences, in order), of class ``classes[cls[j]]``.
         """
         try:
             return self._spans[scheme]
@@ -344,7 +355,17 @@ class BuildContext:
         return out
 
     def record_mined(self, data):
-        """Store what the group mined (``TokenFeaturizer.mined_[group.name]``)."""
+        """Store what the group mined, shown as ``TokenFeaturizer.mined_[group.name]``.
+
+        Parameters
+        ----------
+        data : object
+            E.g. the list of mined triggers or patterns.
+
+        Returns
+        -------
+        None
+        """
         self.mined = data
 
 

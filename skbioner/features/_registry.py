@@ -302,6 +302,21 @@ def group_columns(group, params: dict) -> tuple[str, ...]:
 class BuildContext:
     """What a kind's ``build`` receives besides the group and its parameters.
 
+    Made by the featurizer in ``fit``, one per group.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The flattened training sentences.
+    y : list of list of str or None
+        The training labels.
+    columns : tuple of str, default=()
+        The annotation columns the group reads.
+    lowercase : bool, default=False
+        The featurizer's ``lowercase``.
+    spans_cache : dict, optional
+        Entity spans per scheme, shared by the groups of one fit.
+
     Attributes
     ----------
     columns : tuple of str

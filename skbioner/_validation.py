@@ -17,8 +17,8 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Options, StrOptions
 from sklearn.utils._param_validation import Interval as _SkInterval
 
-__all__ = ["ColumnName", "HasMethods", "Integral", "Interval", "Options", "Real", "StrOptions",
-           "fit_context"]
+__all__ = ["ColumnName", "FloatDType", "HasMethods", "Integral", "Interval", "Options", "Real",
+           "StrOptions", "fit_context"]
 
 
 class Interval(_SkInterval):
@@ -45,6 +45,31 @@ class ColumnName(Options):
 
     def __str__(self):
         return "a non-empty annotation column name other than 'word'"
+
+
+class FloatDType(Options):
+    """A floating-point dtype among ``types`` (a type, a ``np.dtype`` or its name).
+
+    Parameters
+    ----------
+    types : tuple of numpy scalar types, default=(np.float32, np.float64)
+    """
+
+    def __init__(self, types=(np.float32, np.float64)):
+        super().__init__(type, set(types))
+        self.types = tuple(types)
+
+    def is_satisfied_by(self, val):
+        if val is None or isinstance(val, bool):
+            return False
+        try:
+            return np.dtype(val).type in self.types
+        except TypeError:
+            return False
+
+    def __str__(self):
+        names = " or ".join(f"np.{t.__name__}" for t in self.types)
+        return f"a dtype: {names}"
 
 
 def fit_context(method):

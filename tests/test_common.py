@@ -32,7 +32,7 @@ from sklearn.utils.estimator_checks import (
 from skbioner import Sentence
 from skbioner._validation import Interval
 from skbioner.annotate import HMMStateClusterer, POSTagger
-from skbioner.features import TokenFeaturizer
+from skbioner.features import DictionaryMatcher, TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
 from skbioner.postprocess import LabelConsistency, PostProcessedTagger
@@ -76,6 +76,7 @@ CASES = {
                             steps=[("consistency", LabelConsistency())]),
         (X, Y), "predict", X, True),
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
+    "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
     "POSTagger": Case(POSTagger(), (X,), "transform", X),
     "HMMStateClusterer": Case(HMMStateClusterer(n_states=4, max_iter=2, tol=None,
                                                 random_state=0), (X,), "transform", X),
@@ -84,7 +85,7 @@ CASES = {
     "LabelConsistency": Case(LabelConsistency(), (X, Y), None, None),
 }
 #: estimators that declare ``_parameter_constraints`` for every parameter
-DECLARED = sorted(set(CASES) - {"TokenFeaturizer"}) + ["BioTokenizer"]
+DECLARED = sorted(set(CASES)) + ["BioTokenizer"]
 ALL = {**{k: c.est for k, c in CASES.items()}, "BioTokenizer": BioTokenizer()}
 
 

@@ -75,11 +75,7 @@ class SentenceFeatures:
                 f"offsets must be non-decreasing from 0 to n_tokens={matrix.shape[0]}, "
                 f"got {offsets[0]}..{offsets[-1]}"
             )
-        if doc_ids is not None:
-            doc_ids = np.asarray(doc_ids, dtype=object)
-            if doc_ids.shape != (offsets.size - 1,):
-                raise ValueError(f"doc_ids has shape {doc_ids.shape}, expected "
-                                 f"({offsets.size - 1},): one id per sentence")
+        doc_ids = _check_doc_ids(doc_ids, offsets.size - 1)
         cols = {}
         for name, values in (columns or {}).items():
             values = np.asarray(values, dtype=object)
@@ -241,6 +237,22 @@ class SentenceFeatures:
         self.offsets = state["offsets"]
         self.doc_ids = state.get("doc_ids")
         self.columns = state.get("columns", {})
+
+
+def _check_doc_ids(doc_ids, n_sentences):
+    """``doc_ids`` as a 1-D object array of str/None of length ``n_sentences`` (or None)."""
+    if doc_ids is None:
+        return None
+    if isinstance(doc_ids, str):
+        raise TypeError("doc_ids must be a sequence with one id per sentence, got a str")
+    out = np.empty(len(doc_ids), dtype=object)
+    out[:] = list(doc_ids)
+    if out.size != n_sentences:
+        raise ValueError(f"doc_ids has {out.size} entries for {n_sentences} sentences")
+    bad = [d for d in out.tolist() if d is not None and not isinstance(d, str)]
+    if bad:
+        raise TypeError(f"doc_ids must be str or None, got {bad[0]!r:.80}")
+    return out
 
 
 def _bases(parts):

@@ -23,6 +23,7 @@ SUBPACKAGES = [
     "skbioner.models",
     "skbioner.decoding",
     "skbioner.postprocess",
+    "skbioner.pipelines",
     "skbioner.metrics",
     "skbioner.annotate",
     "skbioner.tagging",

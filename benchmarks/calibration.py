@@ -1,13 +1,17 @@
-"""How well the per-entity confidences are calibrated: a reliability table on JNLPBA test.
+"""How well the per-entity confidences are calibrated: a reliability table on a test set.
 
-Each model of the list is trained on the JNLPBA training set with the CLI's settings and
-tags the test set with ``predict_entities``; predicted entities are binned by confidence
+Each model of the list is trained on the corpus' training file with the presets' settings
+(``name+calibrate``: the online CRF with ``calibrate=True``) and tags the test file with
+``predict_entities``; predicted entities are binned by confidence
 and each bin reports its mean confidence against the fraction of its entities that are
 correct (exact span and type among the gold entities).  Also: the expected calibration
 error (ECE, bin-weighted |confidence - accuracy|), and precision / recall / F1 (span
 mode) when only the entities at or above a confidence threshold are kept:
 
-    python benchmarks/calibration.py --data ../shared/data/jnlpba --models online-crf,cascaded
+    python benchmarks/calibration.py --data ../shared/data/jnlpba \
+        --models online-crf,online-crf+calibrate,cascaded
+    python benchmarks/calibration.py --data ../shared/data/bionlp13cg \
+        --models online-crf,online-crf+calibrate,cascaded
 
 Last line of stdout: one JSON object.
 """
@@ -20,9 +24,9 @@ import sys
 import time
 
 import numpy as np
+from _corpora import load_corpus  # benchmarks/ is on sys.path when a script runs
 
-from skbioner.cli._train import build_model
-from skbioner.datasets import load_jnlpba
+from skbioner.pipelines import make_pipeline
 from skbioner.schemes import labels_to_spans
 
 BINS = np.linspace(0.0, 1.0, 11)
@@ -47,14 +51,18 @@ def reliability(conf, correct):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default="../shared/data/jnlpba")
-    ap.add_argument("--models", default="online-crf,cascaded")
+    ap.add_argument("--models", default="online-crf,online-crf+calibrate,cascaded")
     args = ap.parse_args()
-    train, test = load_jnlpba(args.data, "train"), load_jnlpba(args.data, "test")
+    corpus = load_corpus(args.data)
+    train, test = corpus["train"], corpus["test"]
     gold = {(i, t, s, e) for i, lab in enumerate(test.y) for t, s, e in labels_to_spans(lab)}
     out = {}
     for name in args.models.split(","):
         t0 = time.perf_counter()
-        model = build_model(name).fit(train.X, train.y)
+        base, _, option = name.partition("+")
+        model = make_pipeline(base, model_params={"calibrate": True} if option else None)
+        model.fit(train.X, train.y)
+        train_seconds = time.perf_counter() - t0
         ents = model[-1].predict_entities(model[:-1].transform(test.X))
         flat = [(i, t, s, e, p) for i, sent in enumerate(ents) for t, s, e, p in sent]
         conf = np.array([p for *_, p in flat])
@@ -69,9 +77,10 @@ def main():
             trade.append({"min_confidence": th, "precision": round(100 * p, 2),
                           "recall": round(100 * r, 2),
                           "f1": round(200 * p * r / max(p + r, 1e-12), 2)})
-        out[name] = {"n_entities": len(flat), "ece": round(ece, 4), "reliability": rows,
+        out[name] = {"n_entities": len(flat), "ece": round(ece, 4),
+                     "train_seconds": round(train_seconds, 1), "reliability": rows,
                      "thresholds": trade, "seconds": round(time.perf_counter() - t0, 1)}
-        print(f"{name}: ECE {ece:.4f}", file=sys.stderr)
+        print(f"{name}: ECE {ece:.4f} (trained in {train_seconds:.1f} s)", file=sys.stderr)
         for r in rows:
             print(f"  {r['bin']}: n={r['n']:5d} confidence {r['mean_confidence']:.3f} "
                   f"correct {r['fraction_correct']:.3f}", file=sys.stderr)

@@ -30,7 +30,8 @@ from ..decoding import (
 from ..features import SentenceFeatures
 from ..schemes import is_valid_label, labels_to_spans, scheme_labels
 
-__all__ = ["check_features", "check_targets", "label_types", "ChainScores", "ChainTaggerMixin"]
+__all__ = ["check_features", "check_targets", "label_types", "ChainScores", "ChainTaggerMixin",
+           "LikelihoodTerms", "best_temperature", "holdout_split"]
 
 
 def check_features(X, who, n_features=None) -> SentenceFeatures:
@@ -109,6 +110,40 @@ def check_targets(y, lengths, scheme="IOB2"):
             f"label {y[i][j]!r} at token {j} is not a valid {scheme} label")
         raise ValueError(f"y[{i}]: {what}" + (f", got {y[i][j]!r}" if scheme is None else ""))
     return y
+
+
+def holdout_split(X, fraction):
+    """Sentence indices ``(train, held_out)``: the last ``fraction`` of the documents.
+
+    Whole documents are held out when the sentences carry document ids
+    (``X.doc_ids``), in order of first appearance; otherwise the last
+    ``fraction`` of the sentences, a contiguous block (neighbouring
+    sentences of one text stay together).
+
+    Parameters
+    ----------
+    X : SentenceFeatures or list of Sentence
+    fraction : float
+        In (0, 1).
+
+    Returns
+    -------
+    train, held_out : ndarray of int64
+    """
+    n = len(X)
+    doc_ids = getattr(X, "doc_ids", None)
+    if doc_ids is None and n and hasattr(X[0], "doc_id"):
+        doc_ids = [s.doc_id for s in X]
+        if all(d is None for d in doc_ids):
+            doc_ids = None
+    if doc_ids is None:
+        cut = n - int(round(fraction * n))
+        return np.arange(cut, dtype=np.int64), np.arange(cut, n, dtype=np.int64)
+    keys = [d if d is not None else ("", i) for i, d in enumerate(doc_ids)]
+    order = list(dict.fromkeys(keys))
+    held = set(order[len(order) - int(round(fraction * len(order))):])
+    mask = np.fromiter((k in held for k in keys), dtype=bool, count=n)
+    return np.flatnonzero(~mask), np.flatnonzero(mask)
 
 
 def label_types(y, scheme="IOB2"):
@@ -195,26 +230,33 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         -------
         self
         """
-        from scipy.optimize import minimize_scalar
+        self.temperature_ = best_temperature([self.likelihood_terms(X, y)], bounds)
+        return self
 
+    def likelihood_terms(self, X, y):
+        """What the likelihood of ``y`` under the chain needs, at any temperature.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+        y : list of list of str
+            IOB2 labels (plain labels with ``scheme=None``).
+
+        Returns
+        -------
+        LikelihoodTerms
+            The chain of ``X`` (dense scores) and the scores of the gold paths;
+            :func:`best_temperature` pools such terms (e.g. of several
+            cross-validation folds).
+        """
         problem = self._chain_scores(X)
         space = self.label_space_
         y = check_targets(y, np.diff(problem.offsets), None if space.scheme is None else "IOB2")
-        codes = space.encode(y)
         scores = problem.dense()
-        offsets = problem.offsets
-        gold = _path_scores(scores, offsets, codes, problem.trans, problem.start, problem.end)
-
-        def nll(log_tau):
-            tau = np.exp(log_tau)
-            _, log_z = chain_marginals(scores / tau, offsets, problem.trans / tau,
-                                       problem.start / tau, problem.end / tau)
-            return float(np.sum(log_z) - np.sum(gold) / tau)
-
-        res = minimize_scalar(nll, bounds=np.log(bounds), method="bounded",
-                              options={"xatol": 1e-3})
-        self.temperature_ = float(np.exp(res.x))
-        return self
+        gold = _path_scores(scores, problem.offsets, space.encode(y), problem.trans,
+                            problem.start, problem.end)
+        return LikelihoodTerms(scores, problem.offsets, problem.trans, problem.start,
+                               problem.end, gold)
 
     def predict(self, X):
         """IOB2 label lists (plain labels if ``scheme=None``) for featurizer output ``X``.
@@ -334,6 +376,44 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         for (i, t, s, e), p in zip(spans, probs.tolist()):
             out[i].append((t, s, e, p))
         return out
+
+
+class LikelihoodTerms(NamedTuple):
+    """A chain's dense scores over some sentences and the scores of their gold paths."""
+
+    scores: np.ndarray
+    offsets: np.ndarray
+    trans: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    gold: np.ndarray
+
+    def nll(self, tau):
+        """Negative log-likelihood of the gold paths with scores divided by ``tau``."""
+        _, log_z = chain_marginals(self.scores / tau, self.offsets, self.trans / tau,
+                                   self.start / tau, self.end / tau)
+        return float(np.sum(log_z) - np.sum(self.gold) / tau)
+
+
+def best_temperature(terms, bounds=(0.01, 100.0)):
+    """The temperature minimising the pooled negative log-likelihood of ``terms``.
+
+    Parameters
+    ----------
+    terms : list of LikelihoodTerms
+        Held-out sentences scored by one model, or by the models of several
+        cross-validation folds, each on its own held-out part.
+    bounds : (float, float), default=(0.01, 100.0)
+
+    Returns
+    -------
+    float
+    """
+    from scipy.optimize import minimize_scalar
+
+    res = minimize_scalar(lambda lt: sum(t.nll(np.exp(lt)) for t in terms),
+                          bounds=np.log(bounds), method="bounded", options={"xatol": 1e-3})
+    return float(np.exp(res.x))
 
 
 def _path_scores(scores, offsets, codes, trans, start, end):

@@ -18,7 +18,7 @@ from ..base import LabelSequences, SequenceTaggerMixin
 from ..features import SentenceFeatures
 from ..metrics import entity_f1_score
 from ..schemes import labels_to_spans, spans_to_labels
-from ._base import check_features, check_targets, iob2_classes
+from ._base import best_temperature, check_features, check_targets, iob2_classes
 from ._online_crf import OnlinePACRF
 
 __all__ = ["CascadedNER", "SegmentFeaturizer"]
@@ -124,11 +124,21 @@ def _typed_spans(y):
 
 
 def _fit_predict_fold(segmenter, X, y_seg, train, test):
-    """Fit on ``train``; return the predictions on ``test``, or the model if ``test`` is None."""
+    """Fit on ``train``; return the predictions on ``test``, or the model if ``test`` is None.
+
+    With a chain segmenter the fold also returns the likelihood terms of its
+    held-out sentences, which calibrate the final segmenter's probabilities.
+    """
     model = clone(segmenter).fit(X[train], [y_seg[i] for i in train])
     if test is None:
-        return None, model
-    return test, model.predict(X[test])
+        return None, model, None
+    terms = None
+    if hasattr(model, "likelihood_terms"):
+        types = set(getattr(model.label_space_, "types", ()))
+        keep = [i for i in test if {lab[2:] for lab in y_seg[i] if lab != "O"} <= types]
+        if keep:
+            terms = model.likelihood_terms(X[np.asarray(keep)], [y_seg[i] for i in keep])
+    return test, model.predict(X[test]), terms
 
 
 class CascadedNER(SequenceTaggerMixin, BaseEstimator):
@@ -257,12 +267,18 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
             for train, test in jobs
         )
         oof = [None] * n
-        for test, out in results:
+        terms = []
+        for test, out, fold_terms in results:
             if test is None:
                 self.segmenter_ = out
                 continue
             for i, p in zip(test, out):
                 oof[i] = p
+            if fold_terms is not None:
+                terms.append(fold_terms)
+        if terms and hasattr(self.segmenter_, "temperature_"):
+            # the folds' held-out likelihood calibrates the segment probabilities
+            self.segmenter_.temperature_ = best_temperature(terms)
         self.oof_segment_f1_ = entity_f1_score(y_seg, oof, mode="spans")
         self.typed_segmenter_ = bool(self.typed_segmenter)
         self._log(f"segmenters trained; out-of-fold segmentation F1 "

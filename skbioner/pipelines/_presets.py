@@ -24,9 +24,10 @@ def _model(name):
     from ..models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
 
     if name == "online-crf":
-        # BIES with IO trained jointly and folded, C and epochs: benchmarks/tune_dev.py
+        # BIES with IO trained jointly and folded, C and epochs: benchmarks/tune_dev.py;
+        # calibrated confidences (a held-out temperature): benchmarks/calibration.py
         return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
-                           random_state=0)
+                           calibrate=True, random_state=0)
     if name == "cascaded":
         # stage 2 strongly regularised (C=0.003, 5 epochs): chosen on dev
         return CascadedNER(
@@ -109,7 +110,7 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
     ----------
     model : {"online-crf", "cascaded", "crfsuite", "majority"}, default="online-crf"
         ``"online-crf"``: :class:`~skbioner.models.OnlinePACRF`, BIES with IO
-        folded in, C=0.1, 10 epochs.  ``"cascaded"``:
+        folded in, C=0.1, 10 epochs, calibrated confidences.  ``"cascaded"``:
         :class:`~skbioner.models.CascadedNER` with that segmenter and a
         strongly regularised classifier (C=0.003, 5 epochs).
         ``"crfsuite"``: :class:`~skbioner.models.CRFsuiteTagger` (L-BFGS).

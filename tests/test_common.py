@@ -35,6 +35,7 @@ from skbioner.annotate import HMMStateClusterer, POSTagger
 from skbioner.features import DictionaryMatcher, TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+from skbioner.pipelines import TunedTagger
 from skbioner.postprocess import LabelConsistency, PostProcessedTagger
 from skbioner.schemes import SegmentEncoder
 from skbioner.text import BioTokenizer, NumericNormalizer
@@ -43,7 +44,7 @@ from tests.models.toy import toy_sentences
 
 def _data():
     X, y = toy_sentences(n=24, with_singletons=True)
-    X = [Sentence(s, doc_id=f"d{i // 4}") for i, s in enumerate(X)]
+    X = [Sentence(s, doc_id=f"d{i // 2}") for i, s in enumerate(X)]
     return X, y
 
 
@@ -83,6 +84,8 @@ CASES = {
     "NumericNormalizer": Case(NumericNormalizer(), (X,), "transform", X),
     "SegmentEncoder": Case(SegmentEncoder(), (Y,), "transform", Y),
     "LabelConsistency": Case(LabelConsistency(), (X, Y), None, None),
+    "TunedTagger": Case(TunedTagger(models=("online-crf",), pos=False, n_jobs=1),
+                        (X * 5, Y * 5), "predict", X, True),  # 125 sentences
 }
 #: estimators that declare ``_parameter_constraints`` for every parameter
 DECLARED = sorted(set(CASES)) + ["BioTokenizer"]

@@ -46,6 +46,10 @@ def add_arguments(p):
                    help="fit HMM states on these unlabeled sentences and add them as features")
     p.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE",
                    help="HMMStateClusterer parameter (repeatable)")
+    p.add_argument("--tune", action="store_true",
+                   help="choose the model, scheme, epochs, feature cutoff and POS column on "
+                        "held-out training documents (a few minutes), then train the winner; "
+                        "--model, --scheme, --param, --pos are then ignored")
     p.add_argument("-o", "--output", required=True, metavar="MODEL.joblib")
     p.add_argument("--verbose", action="store_true", help="per-epoch progress on stderr")
 
@@ -93,6 +97,34 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False,
     return pipe
 
 
+def _run_tuned(args, corpus):
+    import joblib
+
+    from ..pipelines import tune
+    from ..pipelines._tune import describe
+
+    if args.hmm_states or args.pos_jackknife:
+        raise ValueError("--tune searches the POS column itself; --hmm-states and "
+                         "--pos-jackknife are not part of its search")
+    t0 = time.perf_counter()
+    tuned = tune(corpus.X, corpus.y, verbose=1)
+    seconds = time.perf_counter() - t0
+    print("held-out exact F1 of what the search tried (last round first):", file=sys.stderr)
+    last = max(r["round"] for r in tuned.results_)
+    for r in tuned.results_:
+        if r["round"] >= last - 1:
+            print(f"  round {r['round'] + 1}  {r['n_sentences']:>6} sentences  "
+                  f"{r['f1']:.4f}  {r['settings']}", file=sys.stderr)
+    d = tuned.decision_
+    print(f"chosen: {describe(tuned.best_params_)} (held-out F1 {d['chosen_f1']:.4f}; "
+          f"preset {d['default_f1']:.4f}, search winner {d['winner_f1']:.4f}, p = "
+          f"{d['p_value']:.3f})", file=sys.stderr)
+    joblib.dump(tuned.best_estimator_, args.output)
+    print(f"tuned and trained on {len(corpus.X)} sentences in {seconds:.1f} s; saved to "
+          f"{args.output}", file=sys.stderr)
+    return 0
+
+
 def run(args):
     import joblib
 
@@ -103,6 +135,8 @@ def run(args):
     if args.hmm_param and not args.hmm_states:
         raise ValueError("--hmm-param needs --hmm-states UNLABELED")
     corpus = read_jnlpba(args.train)
+    if args.tune:
+        return _run_tuned(args, corpus)
     annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
                                   args.verbose)
     model = build_model(args.model, args.scheme, args.param, args.feature_param, args.verbose,

@@ -195,3 +195,26 @@ def test_tag_into_missing_directory_names_the_output(tmp_path, capsys):
     assert main(["tag", str(model), str(doc), "-o", str(target)]) == 1
     err = capsys.readouterr().err
     assert str(target) in err and ".tmp" not in err
+
+
+def test_train_tune_reports_and_saves_the_chosen_pipeline(tmp_path, capsys):
+    import joblib
+
+    from skbioner.datasets import load_jnlpba_sample
+    from skbioner.io import write_columns
+
+    sample = load_jnlpba_sample("train")
+    corpus = sample.__class__(X=sample.X[:160], y=sample.y[:160], doc_ids=sample.doc_ids[:160],
+                              path=None)
+    train = tmp_path / "train.iob2"
+    write_columns(train, corpus)
+    out = tmp_path / "tuned.joblib"
+    assert main(["train", "--train", str(train), "--tune", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "48 candidate pipelines" in err and "chosen: " in err and "round 1:" in err
+    model = joblib.load(out)
+    assert len(model.predict(sample.X[:3])) == 3
+    assert main(["train", "--train", str(train), "--tune", "--hmm-states", str(train), "-o",
+                 str(out)]) == 1
+    assert "--hmm-states and --pos-jackknife are not part of its search" in \
+        capsys.readouterr().err

@@ -1,0 +1,53 @@
+"""TunedTagger: search, the significance guard, refit, and what it reports."""
+
+import pytest
+
+from skbioner import Sentence
+from skbioner.datasets import load_jnlpba_sample
+from skbioner.models import OnlinePACRF
+from skbioner.pipelines import TunedTagger, search_space, tune
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_jnlpba_sample("train")
+
+
+def test_space_is_the_documented_one():
+    base, grid, default = search_space()
+    sizes = [len(g["model"]) * len(g.get("model__max_iter", [0])) *
+             len(g.get("model__classifier__C", [0])) * len(g["features__min_count"]) *
+             len(g["pos"]) for g in grid]
+    assert sum(sizes) == 48
+    assert default["model"].scheme == "BIES" and default["features__min_count"] == 3
+    _, grid, default = search_space(models=("cascaded",), pos=False)
+    assert len(grid) == 1 and grid[0]["pos"] == ["passthrough"]
+    assert "model__classifier__C" in default
+    with pytest.raises(ValueError, match="models must be"):
+        search_space(models=("svm",))
+
+
+def test_tunes_refits_and_reports(sample):
+    X, y = sample.X[:600], sample.y[:600]
+    t = tune(X, y, models=("online-crf",), pos=False, n_jobs=1)
+    assert t.predict(X[:5]) == t.best_estimator_.predict(X[:5])
+    assert isinstance(t.best_estimator_.named_steps["model"], OnlinePACRF)
+    assert t.best_estimator_.named_steps["model"].calibrate  # confidences calibrated
+    rounds = sorted({r["round"] for r in t.results_})
+    assert rounds[0] == 0 and len(t.results_) >= 12
+    assert t.decision_["chosen"] in ("winner", "default") and 0 <= t.decision_["p_value"] <= 1
+    if t.decision_["chosen"] == "default":  # noise does not displace the preset
+        assert t.best_params_["features__min_count"] == 3
+    assert set(t.seconds_) == {"search", "refit"} and list(t.classes_)[0] == "O"
+
+
+def test_without_document_ids_the_last_sentences_are_held_out(sample):
+    X = [Sentence(s) for s in sample.X[:300]]  # no doc ids
+    t = TunedTagger(models=("online-crf",), pos=False, holdout=0.25, n_jobs=1)
+    t.fit(X, sample.y[:300])
+    assert t.results_[0]["n_sentences"] <= 300
+
+
+def test_too_little_data_is_refused():
+    with pytest.raises(ValueError, match="too few sentences"):
+        tune([["a"]] * 10, [["O"]] * 10, pos=False)

@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import _preview
-from .._utils import gc_paused
+from .._utils import gc_paused, portable_mapping, restore_mapping
 from ..base import SentenceTransformerMixin
 from . import _channels as ch
 from ._assemble import assemble
@@ -539,6 +539,17 @@ class TokenFeaturizer(
         parts = [block_features(b, call, n_features=self.n_features_out_) for b in self._blocks]
         matrix = assemble(corpus.n_tokens, parts, self.n_features_out_, self._dtype, hashing)
         return SentenceFeatures(matrix, corpus.offsets)
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if isinstance(state.get("_vocab"), dict):  # tuple keys: stored as pairs (safe format)
+            state = {**state, "_vocab": portable_mapping(state["_vocab"])}
+        return state
+
+    def __setstate__(self, state):
+        if "_vocab" in state:
+            state = {**state, "_vocab": restore_mapping(state["_vocab"])}
+        super().__setstate__(state)
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns (vocabulary mode only).

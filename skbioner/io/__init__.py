@@ -9,6 +9,8 @@
   :func:`read_tokenized`.
 * brat standoff (``<id>.txt`` + ``<id>.ann``): :func:`read_brat`,
   :func:`read_brat_dir`, :func:`write_brat`, :func:`entities_from_spans`.
+* Model files: :func:`save_model` / :func:`load_model` -- the safe ``.skops``
+  format, which loads without running code, and joblib pickles on request.
 
 Every malformed input raises :class:`CorpusFormatError`, naming the file and
 the line.
@@ -17,6 +19,7 @@ the line.
 from ._brat import BratDocument, Entity, entities_from_spans, read_brat, read_brat_dir, write_brat
 from ._columns import ColumnCorpus, read_columns, read_conll, read_jnlpba, write_columns
 from ._errors import CorpusFormatError
+from ._models import ModelFileError, load_model, save_model
 from ._tokenized import read_tokenized
 
 __all__ = [
@@ -24,13 +27,16 @@ __all__ = [
     "ColumnCorpus",
     "CorpusFormatError",
     "Entity",
+    "ModelFileError",
     "entities_from_spans",
+    "load_model",
     "read_brat",
     "read_brat_dir",
     "read_columns",
     "read_conll",
     "read_tokenized",
     "read_jnlpba",
+    "save_model",
     "write_brat",
     "write_columns",
 ]

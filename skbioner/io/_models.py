@@ -27,6 +27,7 @@ import importlib
 import importlib.util
 import inspect
 import io
+import json
 import os
 import zipfile
 from pathlib import Path
@@ -120,7 +121,9 @@ def save_model(model, path):
             f"{type(model).__name__} cannot be stored in the safe model format ({exc}); "
             f"save it to a .joblib path instead (a pickle: it runs code when loaded)"
         ) from None
-    refused = _refused_types(sio.get_untrusted_types(data=data))
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        loaders = _loaders_by_type(json.loads(archive.read("schema.json")))
+    refused = _refused_types(sio.get_untrusted_types(data=data), loaders)
     if refused:
         raise ValueError(
             f"{type(model).__name__} holds types that load_model would not trust: "
@@ -180,7 +183,7 @@ def load_model(path, *, allow_pickle=False):
         return joblib.load(io.BytesIO(data))
     except Exception as exc:
         raise ModelFileError(
-            f"{path_str}: cannot load the pickle ({type(exc).__name__}: {_one_line(exc)})"
+            f"{path_str}: cannot load the pickle ({_describe(exc)})"
         ) from None
 
 
@@ -200,14 +203,16 @@ def _load_skops(data, path_str):
     import skops.io as sio
 
     try:
-        zipfile.ZipFile(io.BytesIO(data)).testzip()
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            archive.testzip()
+            loaders = _loaders_by_type(json.loads(archive.read("schema.json")))
         untrusted = sio.get_untrusted_types(data=data)
     except Exception as exc:
         raise ModelFileError(
             f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
-            f"{type(exc).__name__}: {_one_line(exc)})"
+            f"{_describe(exc)})"
         ) from None
-    refused = _refused_types(untrusted)
+    refused = _refused_types(untrusted, loaders)
     if refused:
         raise ModelFileError(
             f"{path_str}: refused: the file holds types that are not trusted "
@@ -217,23 +222,49 @@ def _load_skops(data, path_str):
         return sio.loads(data, trusted=list(untrusted))
     except Exception as exc:
         raise ModelFileError(
-            f"{path_str}: cannot load the model ({type(exc).__name__}: {_one_line(exc)})"
+            f"{path_str}: cannot load the model ({_describe(exc)})"
         ) from None
 
 
-def _refused_types(names):
-    """The type names (of a skops file) that are neither skbioner's nor listed, sorted."""
-    return sorted(n for n in names if n not in TRUSTED_TYPES and not _is_skbioner_type(n))
+def _loaders_by_type(schema):
+    """``{"module.name": {loader, ...}}`` for every object node of a skops schema."""
+    out = {}
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("__loader__"), str):
+                name = f"{node.get('__module__')}.{node.get('__class__')}"
+                out.setdefault(name, set()).add(node["__loader__"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return out
 
 
-def _is_skbioner_type(name):
-    """Whether ``name`` is a class or function defined in the skbioner module it names.
+def _refused_types(names, loaders=None):
+    """The type names (of a skops file) that are neither skbioner's nor listed, sorted.
+
+    ``loaders`` (see :func:`_loaders_by_type`) tells how each name is used: a
+    skbioner *function* is trusted only as a stored reference
+    (``FunctionNode``), never as something skops would call to build an
+    object -- that would run it with arguments chosen by the file.
+    """
+    loaders = {} if loaders is None else loaders
+    return sorted(n for n in names if n not in TRUSTED_TYPES
+                  and not _is_skbioner_type(n, loaders.get(n, {"FunctionNode"})))
+
+
+def _is_skbioner_type(name, loaders=frozenset({"FunctionNode"})):
+    """Whether ``name`` is a class (or function) defined in the skbioner module it names.
 
     Importing a skbioner module runs only skbioner's own code (modules whose
     name has a dunder part, such as ``skbioner.__main__``, are excluded); the
-    attribute must be a class or function whose ``__module__`` is that
-    module, so the names of things a skbioner module merely imports (``os``,
-    ``subprocess.run``, a scikit-learn class) are not trusted through it.
+    attribute must be defined in that module (``__module__``), so the names
+    of things a skbioner module merely imports (``os``, ``subprocess.run``, a
+    scikit-learn class) are not trusted through it.  A function is trusted
+    only when every node naming it is a stored reference (``loaders`` is
+    ``{"FunctionNode"}``).
     """
     module, _, attr = name.rpartition(".")
     if not (module == "skbioner" or module.startswith("skbioner.")) or not attr:
@@ -246,10 +277,13 @@ def _is_skbioner_type(name):
         obj = getattr(importlib.import_module(module), attr, None)
     except Exception:
         return False
-    return (isinstance(obj, type) or inspect.isfunction(obj)) and (
-        obj.__module__ == module and obj.__name__ == attr)
+    if getattr(obj, "__module__", None) != module or getattr(obj, "__name__", None) != attr:
+        return False
+    return isinstance(obj, type) or (inspect.isfunction(obj) and set(loaders) == {"FunctionNode"})
 
 
-def _one_line(exc):
+def _describe(exc):
+    """``"Type: message"`` on one line, at most about 200 characters."""
     text = " ".join(str(exc).split())
-    return text if len(text) <= 200 else text[:197] + "..."
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -12,6 +12,14 @@
 * Model files: :func:`save_model` / :func:`load_model` -- the safe ``.skops``
   format, which loads without running code, and joblib pickles on request.
 
+Loading a pickle (``joblib.load``, ``pickle.load``) runs whatever code the
+file contains, so a model file from someone else is as dangerous as their
+script.  :func:`load_model` reads the skops format, checks every type a file
+names before building anything (scikit-learn estimators, numpy and Python
+basics, skbioner's own classes and :data:`TRUSTED_TYPES`), and refuses
+pickles unless ``allow_pickle=True``.  Outputs are written atomically: a
+failed or interrupted write leaves an existing file as it was.
+
 Every malformed input raises :class:`CorpusFormatError`, naming the file and
 the line.
 """
@@ -19,7 +27,7 @@ the line.
 from ._brat import BratDocument, Entity, entities_from_spans, read_brat, read_brat_dir, write_brat
 from ._columns import ColumnCorpus, read_columns, read_conll, read_jnlpba, write_columns
 from ._errors import CorpusFormatError
-from ._models import ModelFileError, load_model, save_model
+from ._models import TRUSTED_TYPES, ModelFileError, load_model, save_model
 from ._tokenized import read_tokenized
 
 __all__ = [
@@ -28,6 +36,7 @@ __all__ = [
     "CorpusFormatError",
     "Entity",
     "ModelFileError",
+    "TRUSTED_TYPES",
     "entities_from_spans",
     "load_model",
     "read_brat",

@@ -7,6 +7,7 @@ import os
 import secrets
 import signal
 import stat
+import threading
 
 __all__ = ["atomic_open", "atomic_write_bytes", "atomic_write_files", "signals_deferred"]
 
@@ -52,21 +53,35 @@ def _commit(tmp, path):
 
 @contextlib.contextmanager
 def signals_deferred():
-    """Hold SIGINT and SIGTERM back for the block (they are delivered after it).
+    """Hold SIGINT and SIGTERM back for the block; they take effect after it.
 
     Used around steps that must happen together, such as renaming a brat
     document's ``.txt`` and ``.ann`` into place: Ctrl-C cannot fall between
-    them.  A no-op where signals cannot be blocked (Windows).
+    them.  While the block runs, the two signals are only recorded (Python
+    runs signal handlers in the main thread whichever thread the signal
+    reached); afterwards the previous handlers are restored and called for
+    what arrived, so ``KeyboardInterrupt`` or a SIGTERM handler's exit
+    happens then.  Outside the main thread, where handlers cannot be
+    changed, the block runs as is.
     """
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:  # pragma: no cover - Windows
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    pending = []
+    previous = {}
     try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, lambda n, _: pending.append(n))
         yield
     finally:
-        mask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(pending):
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 @contextlib.contextmanager
@@ -100,8 +115,10 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
     if mode not in ("wb", "w"):
         raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
     path = os.fspath(path)
-    fd, tmp = _create_temp(path)
+    tmp = None
     try:
+        with signals_deferred():  # an interruption cannot fall between creating and knowing it
+            fd, tmp = _create_temp(path)
         if mode == "w":
             f = os.fdopen(fd, "w", encoding=encoding or "utf-8", newline=newline)
         else:
@@ -112,8 +129,9 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
             os.fsync(f.fileno())
         _commit(tmp, path)
     except BaseException as exc:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with signals_deferred(), contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
         _raise_naming(exc, path)
         raise
 
@@ -127,38 +145,38 @@ def atomic_write_bytes(path, data: bytes) -> None:
 def atomic_write_files(contents) -> None:
     """Write several files so that a reader sees all of them new, or none.
 
-    Each file is first written in full to a temporary file beside it; then
-    all are renamed into place with SIGINT and SIGTERM held back (see
-    :func:`signals_deferred`), so an interruption never leaves one of them
-    new and another missing -- a brat document's ``.txt`` without its
-    ``.ann``.  On an error every temporary file is removed and no target is
-    touched.  (Only a process killed outright between two renames can leave
-    a mixture.)
+    Each file is first written in full to a temporary file beside it, then
+    all are renamed into place; SIGINT and SIGTERM are held back meanwhile
+    (see :func:`signals_deferred`: meant for small files, such as a brat
+    document's), so an interruption never leaves one of them new and another
+    missing -- a ``.txt`` without its ``.ann`` -- nor a temporary file.  On
+    an error every temporary file is removed and no target is touched.
+    (Only a process killed outright can leave a mixture.)
 
     Parameters
     ----------
     contents : dict of path -> bytes
         The files to write, renamed in this order.
     """
-    staged = []  # (tmp, path) written in full
-    try:
-        for path, data in contents.items():
-            path = os.fspath(path)
-            fd, tmp = _create_temp(path)
-            staged.append((tmp, path))
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                    f.flush()
-                    os.fsync(f.fileno())
-            except OSError as exc:
-                _raise_naming(exc, path)
-                raise
-        with signals_deferred():
+    staged = []  # (tmp, path) not renamed yet
+    with signals_deferred():
+        try:
+            for path, data in contents.items():
+                path = os.fspath(path)
+                fd, tmp = _create_temp(path)
+                staged.append((tmp, path))
+                try:
+                    with os.fdopen(fd, "wb") as f:
+                        f.write(data)
+                        f.flush()
+                        os.fsync(f.fileno())
+                except OSError as exc:
+                    _raise_naming(exc, path)
+                    raise
             while staged:
                 _commit(*staged[0])
                 staged.pop(0)
-    finally:
-        for tmp, _ in staged:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+        finally:
+            for tmp, _ in staged:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)

@@ -108,11 +108,13 @@ def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None,
 
 
 def _ignore_ctrl_c_in_worker():
-    """In a joblib (loky) worker process, leave Ctrl-C to the parent.
+    """In a joblib (loky) worker process, leave SIGINT and SIGTERM to the parent.
 
-    Ctrl-C reaches every process of the terminal's process group; the parent
-    stops the batch and shuts its workers down, and a worker interrupted
-    mid-task would only print a traceback.
+    Ctrl-C (and a SIGTERM sent to the process group) reaches every process
+    of the group; the parent stops the batch and shuts its workers down
+    (loky kills them), whereas a worker stopped mid-task would print a
+    traceback, and workers dying while the parent shuts the pool down can
+    stall the shutdown.
     """
     import multiprocessing
     import signal
@@ -121,6 +123,7 @@ def _ignore_ctrl_c_in_worker():
     if (multiprocessing.current_process().name.startswith("LokyProcess")
             and threading.current_thread() is threading.main_thread()):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _tag_docs(model, docs, tokenizer, max_token_length):

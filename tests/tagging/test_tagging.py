@@ -160,3 +160,27 @@ def test_ids_bom_and_failed_documents(tmp_path):
     assert isinstance(docs[2], Document) and docs[2].id == "e1"  # the failed e1 used up nothing
     assert all("cannot name output files" in str(d) for d in docs[3:])
     assert "j.jsonl:3" in str(docs[3])
+
+
+def test_model_paths_are_loaded_safely(model_path, tmp_path):
+    import joblib
+
+    from skbioner.io import ModelFileError
+
+    (tmp_path / "a.txt").write_text(TEXT)
+    pickled = tmp_path / "m.joblib"
+    joblib.dump(load_model(model_path), pickled)
+    with pytest.raises(ModelFileError, match="refused: this is a pickle"):
+        list(tag_documents(pickled, iter_documents(tmp_path / "a.txt")))
+    [res] = tag_documents(pickled, iter_documents(tmp_path / "a.txt"), allow_pickle=True)
+    assert len(res.entities) == 4
+
+
+def test_iter_documents_checks_inputs_when_called(tmp_path):
+    # errors come before any document is read, not at the first next()
+    with pytest.raises(ValueError, match="/dev/zero: not a text file.*character device"):
+        iter_documents(["/dev/zero"])
+    with pytest.raises(ValueError, match="unknown encoding"):
+        iter_documents([tmp_path], encoding="bogus-enc")
+    with pytest.raises(FileNotFoundError):
+        iter_documents([tmp_path / "missing.txt"])

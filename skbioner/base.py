@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
-__all__ = ["SentenceTransformerMixin", "SequenceTaggerMixin"]
+import numpy as np
+
+__all__ = ["LabelSequences", "SentenceTransformerMixin", "SequenceTaggerMixin"]
+
+
+class LabelSequences(list):
+    """What a tagger's ``predict`` returns: a list of label lists, one per sentence.
+
+    A plain ``list`` in every respect, except that numpy sees it as a 1-D
+    object array of sentences (not a ragged 2-D array), so sklearn utilities
+    that stack per-fold predictions (``cross_val_predict``) work on sequence
+    output: they return an object array whose items are the label lists.
+    """
+
+    def __array__(self, dtype=None, copy=None):
+        out = np.empty(len(self), dtype=object)
+        for i, labels in enumerate(self):
+            out[i] = labels
+        return out
 
 
 class SentenceTransformerMixin:

@@ -1,4 +1,4 @@
-"""Batched forward-backward and Viterbi kernels for a discrete first-order HMM.
+"""Batched forward-backward for a discrete first-order HMM (Viterbi: skbioner.decoding).
 
 Layout
 ------
@@ -31,7 +31,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from ..decoding import viterbi_ids
 
 __all__ = [
     "Batch",
@@ -278,75 +280,11 @@ def forward_backward(batch, startprob, transmat, emit_t, *, stats=None, want_gam
     return loglik, (alpha if want_gamma else None)
 
 
-# Viterbi may assume finite values (log-probabilities are clipped at
-# log(tiny)): that lets LLVM turn the max-plus inner loop into vmaxpd.
-_FASTMATH = {"nnan", "ninf", "nsz"}
-
-
-@njit(cache=True, nogil=True, fastmath=_FASTMATH)
-def _max_plus(prev, log_trans, a, b):
-    """``max_p prev[p] + log_trans[p, :]`` (returned in ``a`` or ``b``).
-
-    The running maximum ping-pongs between two buffers so that every store
-    is unconditional: ``x[s] = v if v > x[s] else x[s]`` in place compiles
-    to masked stores, several times slower (microcoded on AMD).
-    """
-    S = prev.shape[0]
-    for s in range(S):
-        a[s] = prev[0] + log_trans[0, s]
-    for p in range(1, S):
-        dp = prev[p]
-        for s in range(S):
-            v = dp + log_trans[p, s]
-            c = a[s]
-            b[s] = v if v > c else c
-        a, b = b, a
-    return a
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def _viterbi_kernel(ids, offsets, log_start, log_trans, log_emit_t, out, scores):
-    S = log_start.shape[0]
-    n_sent = offsets.shape[0] - 1
-    for i in prange(n_sent):
-        a = offsets[i]
-        n = offsets[i + 1] - a
-        if n == 0:
-            scores[i] = 0.0
-            continue
-        delta = np.empty((n, S))
-        buf1 = np.empty(S)
-        buf2 = np.empty(S)
-        o = ids[a]
-        for s in range(S):
-            delta[0, s] = log_start[s] + log_emit_t[o, s]
-        for t in range(1, n):
-            best = _max_plus(delta[t - 1], log_trans, buf1, buf2)
-            o = ids[a + t]
-            for s in range(S):
-                delta[t, s] = best[s] + log_emit_t[o, s]
-        best = 0
-        for s in range(1, S):
-            if delta[n - 1, s] > delta[n - 1, best]:
-                best = s
-        scores[i] = delta[n - 1, best]
-        out[a + n - 1] = best
-        # back-pointers are recomputed on the best path only (S operations
-        # per token instead of S * S stored indices); ties go to the lowest state
-        for t in range(n - 1, 0, -1):
-            cur = out[a + t]
-            arg = 0
-            bv = delta[t - 1, 0] + log_trans[0, cur]
-            for p in range(1, S):
-                v = delta[t - 1, p] + log_trans[p, cur]
-                if v > bv:
-                    bv = v
-                    arg = p
-            out[a + t - 1] = arg
-
-
 def viterbi_paths(ids, offsets, startprob, transmat, emit_t):
     """Most probable state path of every sentence (log space, sentences in parallel).
+
+    The suite's one Viterbi (:func:`skbioner.decoding.viterbi_ids`) over the
+    log emission probabilities looked up by observation id.
 
     Returns
     -------
@@ -354,15 +292,11 @@ def viterbi_paths(ids, offsets, startprob, transmat, emit_t):
     logprob : ndarray of float64, shape (n_sentences,)
         Log joint probability of each sentence with its best path.
     """
-    ids = np.ascontiguousarray(ids, dtype=np.int32)
-    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
     tiny = np.finfo(np.float64).tiny  # log(0) clipped to log(tiny) ~ -708: all finite
 
     def log(p):
-        return np.log(np.maximum(np.ascontiguousarray(p, dtype=np.float64), tiny))
+        return np.log(np.maximum(np.asarray(p, dtype=np.float64), tiny))
 
-    log_start, log_trans, log_emit = log(startprob), log(transmat), log(emit_t)
-    out = np.zeros(ids.shape[0], dtype=np.int32)
-    scores = np.zeros(offsets.shape[0] - 1)
-    _viterbi_kernel(ids, offsets, log_start, log_trans, log_emit, out, scores)
-    return out, scores
+    log_start = log(startprob)
+    return viterbi_ids(ids, offsets, log(emit_t), log(transmat), log_start,
+                       np.zeros_like(log_start))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import numbers
 import sys
 import threading
 import time
@@ -24,6 +23,7 @@ from threadpoolctl import threadpool_limits
 
 from .._sentence import check_sentences
 from .._utils import gc_paused
+from .._validation import ColumnName, Integral, Interval, Real, StrOptions
 from ..base import SentenceTransformerMixin
 from ..features._word_shape import GREEK_LETTERS
 from ._forward_backward import forward_backward, make_batches, unpack_rows, viterbi_paths
@@ -356,6 +356,18 @@ class HMMStateClusterer(
     (4, True)
     """
 
+    _parameter_constraints = {
+        "n_states": [Interval(Integral, 1, None, closed="left")],
+        "max_vocab": [Interval(Integral, 0, None, closed="left"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left"), None],
+        "output": [StrOptions({"viterbi", "posterior"})],
+        "annotation": [ColumnName()],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
     def __init__(self, n_states=160, max_vocab=10000, max_iter=20, tol=1e-2, output="viterbi",
                  annotation="hmm", n_jobs=None, random_state=None, verbose=0):
         self.n_states = n_states
@@ -371,30 +383,7 @@ class HMMStateClusterer(
     # ------------------------------------------------------------------ checks
 
     def _check_params(self):
-        def positive_int(name):
-            v = getattr(self, name)
-            if not (isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 1):
-                raise ValueError(f"{name} must be a positive int, got {v!r}")
-
-        positive_int("n_states")
-        positive_int("max_iter")
-        mv = self.max_vocab
-        if mv is not None and not (
-            isinstance(mv, numbers.Integral) and not isinstance(mv, bool) and mv >= 0
-        ):
-            raise ValueError(f"max_vocab must be None or an int >= 0, got {mv!r}")
-        tol = self.tol
-        if tol is not None and not (
-            isinstance(tol, numbers.Real) and not isinstance(tol, bool) and tol >= 0
-        ):
-            raise ValueError(f"tol must be None or a number >= 0, got {tol!r}")
-        if self.output not in ("viterbi", "posterior"):
-            raise ValueError(f"output must be 'viterbi' or 'posterior', got {self.output!r}")
-        ann = self.annotation
-        if not isinstance(ann, str) or not ann or ann == "word":
-            raise ValueError(
-                f"annotation must be a non-empty column name other than 'word', got {ann!r}"
-            )
+        self._validate_params()
 
     # ---------------------------------------------------------------- encoding
 

@@ -22,6 +22,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
 
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL"]
@@ -225,6 +226,15 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
     ('NN', 'NN', 'NN', 'VBZ', 'NN', 'NN', '.')
     """
 
+    _parameter_constraints = {
+        "model": [str, os.PathLike, HasMethods(["predict"])],
+        "column": [ColumnName()],
+        "jackknife": [Interval(Integral, 2, None, closed="left"), None],
+        "corpus": "no_validation",  # a path or an (X, tags) pair, checked when read
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+    }
+
     def __init__(self, model="genia", column="pos", jackknife=None, corpus=None, n_jobs=None,
                  verbose=0):
         self.model = model
@@ -234,17 +244,13 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _validate_params(self):
-        if self.jackknife is not None:
-            if not (isinstance(self.jackknife, int | np.integer) and self.jackknife >= 2):
-                raise ValueError(f"jackknife must be None or an int >= 2, got {self.jackknife!r}")
-            if self.corpus is None:
-                raise ValueError(
-                    "jackknife needs the tagger's training corpus: pass corpus= (a token<TAB>tag "
-                    "file such as genia-pos/train.tsv, or an (X, tags) pair)"
-                )
-        if not isinstance(self.column, str) or not self.column or self.column == "word":
-            raise ValueError(f"column must be an annotation name, got {self.column!r}")
+    def _check_params(self):
+        self._validate_params()
+        if self.jackknife is not None and self.corpus is None:
+            raise ValueError(
+                "jackknife needs the tagger's training corpus: pass corpus= (a token<TAB>tag "
+                "file such as genia-pos/train.tsv, or an (X, tags) pair)"
+            )
 
     def _load_model(self):
         if isinstance(self.model, str) and self.model == "genia":
@@ -263,7 +269,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Load the tagger (``X`` and ``y`` are ignored: the tagger is pre-trained)."""
-        self._validate_params()
+        self._check_params()
         self.__dict__.pop("jackknife_coverage_", None)
         self.model_ = self._load_model()
         return self

@@ -72,76 +72,31 @@ def parse_params(items):
 
 def build_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=(),
                      verbose=False, n_jobs=2):
-    """Pipeline steps that add the ``pos`` / ``hmm`` columns (fitting the HMM now).
+    """The annotator steps of the command line's options (see ``make_annotators``)."""
+    from ..pipelines import make_annotators
 
-    ``hmm_states`` is a file of unlabeled sentences; the clusterer is fitted
-    on it here and enters the pipeline frozen, so fitting the pipeline on
-    labelled data does not refit it.
-    """
-    from sklearn.frozen import FrozenEstimator
-
-    from ..annotate import HMMStateClusterer, POSTagger
-
-    steps = []
-    if pos or pos_jackknife:
-        steps.append(("pos", POSTagger(jackknife=5 if pos_jackknife else None,
-                                       corpus=pos_jackknife, n_jobs=n_jobs)))
-    if hmm_states:
-        from ..io import read_tokenized
-
-        sentences = read_tokenized(hmm_states)
-        # 40 states: chosen on the development split (benchmarks/annotations_dev.py
-        # --n-states); the paper's 160 were worse there
-        hmm = HMMStateClusterer(n_states=40, random_state=0, n_jobs=n_jobs,
-                                verbose=int(verbose))
-        hmm.set_params(**parse_params(hmm_params))
-        hmm.fit(sentences)
-        hmm.set_params(n_jobs=None)  # fitting threads; tagging processes set their own
-        steps.append(("hmm", FrozenEstimator(hmm)))
-    return steps
+    return make_annotators(pos, pos_jackknife, hmm_states, parse_params(hmm_params), n_jobs,
+                           int(verbose))
 
 
 def build_model(name, scheme=None, params=(), feature_params=(), verbose=False,
                 annotators=()):
-    """The default pipeline for a model name, with parameters applied.
+    """The preset pipeline of the command line (``skbioner.pipelines.make_pipeline``).
 
-    ``annotators`` are ``(name, transformer)`` steps put before the
-    featurizer (see :func:`build_annotators`).
+    ``params`` and ``feature_params`` are ``KEY=VALUE`` strings; ``annotators``
+    are ``(name, transformer)`` steps put before the featurizer.
     """
     from sklearn.pipeline import Pipeline
 
-    from ..features import TokenFeaturizer
-    from ..models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+    from ..pipelines import make_pipeline
 
-    if name == "majority":
-        if annotators:
-            raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
-        return MajorityTagger(**parse_params(params))
-    if name == "online-crf":
-        # settings chosen on the development split (benchmarks/tune_dev.py; docs/benchmarks.md)
-        model = OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
-                            random_state=0)
-    elif name == "cascaded":
-        model = CascadedNER(
-            segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
-            classifier=OnlinePACRF(C=0.003, max_iter=5), random_state=0, n_jobs=2,
-        )
-    else:
-        model = CRFsuiteTagger()
-    settings = parse_params(params)
-    if scheme is not None:
-        prefix = "segmenter__" if name == "cascaded" else ""
-        settings.setdefault(prefix + "scheme", scheme)
-        if name != "crfsuite":  # a chosen scheme replaces the default scheme mix
-            settings.setdefault(prefix + "extra_schemes", ())
-    if verbose:
-        settings.setdefault("verbose", 1)
-    model.set_params(**settings)
-    # min_count=3 chosen on the development split (docs/benchmarks.md): as good or better
-    # than no cutoff, with 7x fewer features
-    featurizer = TokenFeaturizer(templates="chan", min_count=3)
-    featurizer.set_params(**parse_params(feature_params))
-    return Pipeline([*annotators, ("features", featurizer), ("model", model)])
+    if name == "majority" and annotators:
+        raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
+    pipe = make_pipeline(name, scheme=scheme, model_params=parse_params(params),
+                         feature_params=parse_params(feature_params), verbose=int(verbose))
+    if annotators:
+        pipe = Pipeline([*annotators, *pipe.steps])
+    return pipe
 
 
 def run(args):

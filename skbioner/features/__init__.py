@@ -5,13 +5,18 @@
 offsets) that every model of skbioner reads.  Templates are data:
 :class:`FeatureGroup` lists, with the published sets available through
 :func:`get_preset`.  The shape functions are public so that hand-written
-per-token featurizers produce the same values.
+per-token featurizers produce the same values.  New kinds of feature
+groups are declared with :func:`register_kind` (values computed by a
+:class:`Channel`).
 """
 
+from ._channels import Channel
 from ._dictionary import DictionaryMatcher
 from ._featurizer import TokenFeaturizer
+from ._kinds import TOKEN_ATTRIBUTES
+from ._registry import KINDS, BuildContext, register_kind
 from ._representation import SentenceFeatures
-from ._templates import KINDS, PRESETS, TOKEN_ATTRIBUTES, FeatureGroup, get_preset
+from ._templates import PRESETS, FeatureGroup, get_preset
 from ._word_shape import (
     GREEK_LETTERS,
     ORTHOGRAPHIC_FLAGS,
@@ -33,6 +38,8 @@ __all__ = [
     "PRESETS",
     "TOKEN_ATTRIBUTES",
     "WORD_FORMATION_PATTERNS",
+    "BuildContext",
+    "Channel",
     "DictionaryMatcher",
     "FeatureGroup",
     "SentenceFeatures",
@@ -44,6 +51,7 @@ __all__ = [
     "length_bucket",
     "length_bucket_labels",
     "orthographic_flags",
+    "register_kind",
     "word_class",
     "word_formation",
 ]

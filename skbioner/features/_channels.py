@@ -43,37 +43,88 @@ EOS = "<EOS>"
 
 
 class Channel:
-    """Base class: subclasses set ``label``, ``source``, ``single`` and ``values``."""
+    """A per-type value function: what a feature kind computes for each word type.
+
+    A channel maps every distinct value of its ``source`` column (the
+    words, or an annotation column) to its feature value(s).  The
+    featurizer evaluates it once per distinct value per ``fit`` or
+    ``transform`` call, then places the values on the tokens at every
+    offset of the group (``"<label>[<offset>]=<value>"``).  Subclass it to
+    build a new kind (see :func:`~skbioner.features.register_kind`).
+
+    Subclasses set ``label`` (the feature-name prefix) in ``__init__`` and
+    implement :meth:`values`; they may set the class attributes ``source``
+    and ``single``.  A channel must be picklable (a fitted featurizer
+    keeps it) and hold only hashable attributes: together with its class
+    they form its :attr:`key`, and channels with equal keys share one value
+    table in a call.
+
+    Attributes
+    ----------
+    label : str
+        Prefix of the feature names.
+    source : str, default="word"
+        The column the values are computed from (``"word"`` or an
+        annotation column name).
+    single : bool, default=True
+        ``True``: one value (a str) or ``None`` per type; outside the
+        sentence the channel reads ``<BOS>``/``<EOS>``.  ``False``: a tuple
+        of distinct str per type (possibly empty); nothing outside the
+        sentence.
+
+    Examples
+    --------
+    >>> class Vowels(Channel):
+    ...     def __init__(self, label="vow"):
+    ...         self.label = label
+    ...     def values(self, types):
+    ...         return [str(sum(c in "aeiou" for c in t)) for t in types]
+    >>> Vowels().values(["gene", "IL-2"])
+    ['2', '0']
+    """
 
     single = True
     source = "word"
 
     @property
     def key(self):
-        return (type(self).__name__, self.label, *self._key_params())
-
-    @property
-    def padded(self):
-        return self.single
-
-    def _key_params(self):
-        return ()
+        """Identity of the channel's values: its class and attributes."""
+        cls = type(self)
+        try:
+            items = tuple(sorted(vars(self).items()))
+            hash(items)
+        except TypeError:
+            raise TypeError(
+                f"{cls.__name__}: channel attributes must be hashable (tuples, frozensets), "
+                f"got {vars(self)!r:.120}"
+            ) from None
+        return (f"{cls.__module__}.{cls.__qualname__}", *items)
 
     def values(self, types: list[str]) -> list:
-        """Per-type values: ``str`` or ``None`` (single) or tuples of ``str``."""
+        """Per-type values.
+
+        Parameters
+        ----------
+        types : list of str
+            Distinct values of the ``source`` column.
+
+        Returns
+        -------
+        list
+            One entry per type: a ``str`` or ``None`` (``single``), or a
+            tuple of distinct ``str``.
+        """
         raise NotImplementedError
 
     def __repr__(self):
-        return f"{type(self).__name__}{self.key[1:]}"
+        args = ", ".join(f"{k}={v!r:.40}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({args})"
 
 
 class WordChannel(Channel):
     def __init__(self, lowercase=False, label="w"):
         self.lowercase = lowercase
         self.label = label
-
-    def _key_params(self):
-        return (self.lowercase,)
 
     def values(self, types):
         return [t.lower() for t in types] if self.lowercase else list(types)
@@ -83,9 +134,6 @@ class AnnotationChannel(Channel):
     def __init__(self, column, label=None):
         self.source = column
         self.label = label or column
-
-    def _key_params(self):
-        return (self.source,)
 
     def values(self, types):
         return list(types)
@@ -119,16 +167,19 @@ class SubstringChannel(Channel):
         self.max_length = max_length
         self.label = label
 
-    def _key_params(self):
-        return (self.min_length, self.max_length)
-
     def values(self, types):
         lo, hi = self.min_length, self.max_length
         out = []
         for t in types:
             top = len(t) if hi is None else min(hi, len(t))
+            # distinct, in a fixed order (a set's order would depend on the hash seed,
+            # and with it the columns of the vocabulary)
             out.append(
-                tuple({t[i : i + n] for n in range(lo, top + 1) for i in range(len(t) - n + 1)})
+                tuple(
+                    dict.fromkeys(
+                        t[i : i + n] for n in range(lo, top + 1) for i in range(len(t) - n + 1)
+                    )
+                )
             )
         return out
 
@@ -164,9 +215,6 @@ class LengthChannel(Channel):
         self.bins = tuple(bins)
         self.label = label
 
-    def _key_params(self):
-        return (self.bins,)
-
     def values(self, types):
         labels = length_bucket_labels(self.bins)
         bins = self.bins
@@ -199,23 +247,20 @@ class AffixPatternChannel(Channel):
         self.lowercase = lowercase
         self.label = label
 
-    def _key_params(self):
-        return (self.group,)
-
     def values(self, types):
         pats = frozenset(self.patterns)
         lengths = self.lengths
         out = []
         for t in types:
             w = t.lower() if self.lowercase else t
-            found = set()
+            found = {}  # distinct, in a fixed order (not a set's: see SubstringChannel)
             for n in lengths:
                 if len(w) > n:
                     p = "pre:" + w[:n]
                     if p in pats:
-                        found.add(p)
+                        found[p] = None
                     s = "suf:" + w[-n:]
                     if s in pats:
-                        found.add(s)
+                        found[s] = None
             out.append(tuple(found))
         return out

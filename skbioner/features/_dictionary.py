@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import os
 from collections import Counter
 from collections.abc import Mapping
@@ -15,6 +14,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._validation import Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
 from ..io._errors import CorpusFormatError
 from ..schemes import check_scheme, labels_to_spans
@@ -102,12 +102,6 @@ def _read_dictionary(path, encoding: str):
     if not entries:
         raise CorpusFormatError(path, None, "the dictionary has no entries")
     return entries
-
-
-def _check_bool(name, value):
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name} must be a bool, got {value!r}")
-    return bool(value)
 
 
 def _leftmost_longest(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
@@ -230,6 +224,19 @@ class DictionaryMatcher(
     ('B', 'I', 'O')
     """
 
+    _parameter_constraints = {
+        # a path, a list of paths or a dict name -> path: checked entry by entry
+        # in fit (messages name the bad entry), see _dictionary_paths
+        "dictionaries": "no_validation",
+        "closed": ["boolean"],
+        "min_count": [Interval(Integral, 1, None, closed="left")],
+        "lowercase": ["boolean"],
+        "normalize_digits": ["boolean"],
+        "strip_punct": ["boolean"],
+        "scheme": [str],  # canonicalised (case, aliases) by check_scheme in fit
+        "encoding": [str],
+    }
+
     def __init__(
         self,
         dictionaries=(),
@@ -249,7 +256,6 @@ class DictionaryMatcher(
         self.strip_punct = strip_punct
         self.scheme = scheme
         self.encoding = encoding
-
 
     def __getstate__(self):
         state = dict(super().__getstate__())
@@ -298,25 +304,18 @@ class DictionaryMatcher(
         return items
 
     def _check_params(self):
-        closed = _check_bool("closed", self.closed)
-        mc = self.min_count
-        if not isinstance(mc, numbers.Integral) or isinstance(mc, bool) or mc < 1:
-            raise ValueError(f"min_count must be an int >= 1, got {mc!r}")
-        norm_options = (
-            _check_bool("lowercase", self.lowercase),
-            _check_bool("normalize_digits", self.normalize_digits),
-            _check_bool("strip_punct", self.strip_punct),
-        )
+        """The parameters as used by fit (types were checked by ``_parameter_constraints``)."""
+        closed = bool(self.closed)
+        norm_options = (bool(self.lowercase), bool(self.normalize_digits), bool(self.strip_punct))
         check_scheme(self.scheme)
-        if not isinstance(self.encoding, str):
-            raise ValueError(f"encoding must be a str, got {self.encoding!r}")
         items = self._dictionary_paths(closed)
         if not closed and not items:
             raise ValueError("no dictionary to match: set closed=True or give dictionaries")
-        return closed, int(mc), norm_options, items
+        return closed, int(self.min_count), norm_options, items
 
     # -- fit -----------------------------------------------------------------
 
+    @fit_context
     def fit(self, X, y=None):
         """Read the dictionaries and learn the closed one from ``y``.
 

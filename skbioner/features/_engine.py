@@ -17,6 +17,12 @@ Vocabulary of terms used here:
     counted at token level in ``fit`` and those seen ``min_count`` times
     are kept.  In hashing mode keys are replaced by 32-bit hashes.
 
+*block vocabulary*
+    What ``fit`` learns for one block (:class:`BlockVocabulary`): the kept
+    keys, the block's first column and, for conjunctions, the key
+    compression tables.  Blocks are built once and never changed by
+    ``fit``; the featurizer holds one vocabulary record beside each block.
+
 A block's ``keys`` (vocabulary mode) or ``hashes`` (hashing mode) come as
 ``("table", src, indptr, values[, n_keys])`` (token ``i`` takes the values
 of table row ``src[i]``), ``("direct", values[, valid])`` (one value per
@@ -28,6 +34,7 @@ indptr, cols)`` and ``("direct", cols)`` (negative: no feature).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain, repeat
 
 import numpy as np
@@ -40,6 +47,8 @@ from ._intmap import IntIndex, factorize_int64
 from ._mining import ngram_ids, row_ids
 
 __all__ = [
+    "BLOCK_TYPES",
+    "BlockVocabulary",
     "CacheBlock",
     "Call",
     "ConjunctionBlock",
@@ -326,7 +335,7 @@ class Call:
         self._tables[key] = table
         return table
 
-    def pattern(self, block):
+    def pattern(self, block, stages=()):
         """Factorized conjunction keys shared by the blocks of one pattern.
 
         Blocks whose parts read the same channels at the same *relative*
@@ -335,12 +344,23 @@ class Call:
         extended (padded) positions, and factorized once; each block then
         gathers its token ids at ``token_pos + min(offsets)``.
 
+        Parameters
+        ----------
+        block : ConjunctionBlock
+        stages : tuple of ndarray, default=()
+            ``"transform"`` mode: the compression tables fitted for the
+            pattern (:attr:`BlockVocabulary.stages`); ignored in ``fit``.
+
         Returns
         -------
         uniq : ndarray of int64
             Distinct keys of the pattern in this call.
         ids : ndarray of int64, shape (n_tokens,)
             Index into ``uniq`` of each token's key for ``block`` (-1: none).
+        stages : tuple of ndarray
+            The compression tables (built from the data in ``fit``).
+        radices : tuple of int
+            The parts' radices.
         """
         margin = self.margin
         if max(abs(k) for _, k in block.parts) > margin:
@@ -361,16 +381,13 @@ class Call:
                     )
                 parts.append(values)
                 radices.append(table.n_values)
-            stages = [] if fit else block.stages
+            stages = [] if fit else list(stages)
             keys = combine_keys(parts, radices, stages, fit)
             uniq, _, inverse = factorize_int64(keys)
-            cached = [uniq, inverse, stages, tuple(radices), token_pos, None]
+            cached = [uniq, inverse, tuple(stages), tuple(radices), token_pos, None]
             self._patterns[block.pattern_key] = cached
         uniq, inverse, stages, radices, token_pos, _ = cached
-        if fit:
-            block.stages = stages
-            block.radices = radices
-        return uniq, inverse[token_pos + block.base_offset]
+        return uniq, inverse[token_pos + block.base_offset], stages, radices
 
     def pattern_index(self, block) -> IntIndex:
         """Hash index of the pattern's distinct keys in this call (cached)."""
@@ -392,6 +409,54 @@ def _value_name(vocab, k):
     return BOS if k == n else EOS
 
 
+@dataclass(frozen=True)
+class BlockVocabulary:
+    """The fitted vocabulary of one block (immutable; arrays read-only).
+
+    Parameters
+    ----------
+    kept : ndarray of int64
+        The block's keys kept in ``fit`` (seen on at least ``min_count``
+        tokens), in column order: key ``kept[j]`` is column ``base + j``.
+    base : int
+        The block's first column.
+    stages : tuple of ndarray, default=()
+        Conjunctions: the key compression tables (see :func:`combine_keys`).
+    radices : tuple of int or None, default=None
+        Conjunctions: the radix of each part.
+    """
+
+    kept: np.ndarray
+    base: int
+    stages: tuple = ()
+    radices: tuple | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "kept", _frozen(self.kept))
+        object.__setattr__(self, "base", int(self.base))
+        object.__setattr__(self, "stages", tuple(_frozen(t) for t in self.stages))
+        if self.radices is not None:
+            object.__setattr__(self, "radices", tuple(int(r) for r in self.radices))
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()  # unpickled arrays come back writeable
+
+    @property
+    def size(self) -> int:
+        """Number of columns of the block."""
+        return int(self.kept.size)
+
+
+def _frozen(a):
+    a = np.asarray(a, dtype=np.int64)
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
 class _TableBlock:
     """A channel read at one offset through a value table.
 
@@ -405,7 +470,7 @@ class _TableBlock:
         self.offset = offset
         self.label = f"{channel.label}[{offset}]"
 
-    def keys(self, call):
+    def keys(self, call, fitted=None):
         table = self._table(call)
         return ("table", self._source(call), table.indptr, table.ids, table.n_values)
 
@@ -424,9 +489,9 @@ class UnaryBlock(_TableBlock):
     def _source(self, call):
         return call.corpus.shifted_types(self.channel.source, self.offset)
 
-    def names(self, vocab, keys):
+    def names(self, vocab, fitted):
         values = vocab[self.channel.key]
-        return [f"{self.label}={_value_name(values, k)}" for k in keys.tolist()]
+        return [f"{self.label}={_value_name(values, k)}" for k in fitted.kept.tolist()]
 
 
 class TokenBlock(_TableBlock):
@@ -438,9 +503,9 @@ class TokenBlock(_TableBlock):
     def _source(self, call):
         return call.corpus.shift_index(self.offset)
 
-    def names(self, vocab, keys):
+    def names(self, vocab, fitted):
         classes = self.channel.classes
-        return [f"{self.label}={classes[k]}" for k in keys.tolist()]
+        return [f"{self.label}={classes[k]}" for k in fitted.kept.tolist()]
 
 
 class ConjunctionBlock:
@@ -449,7 +514,8 @@ class ConjunctionBlock:
     Keys are mixed-radix numbers over the parts' value ids (radix = the
     part's number of values incl. padding).  If the next digit would
     overflow 62 bits, the partial keys seen in ``fit`` are compressed to
-    their rank (the sorted table is kept in ``stages`` for ``transform``).
+    their rank (the sorted tables are kept in the block's
+    :attr:`BlockVocabulary.stages` for ``transform``).
     """
 
     def __init__(self, group, parts):
@@ -458,12 +524,10 @@ class ConjunctionBlock:
         self.label = "&".join(f"{ch.label}[{k}]" for ch, k in self.parts)
         self.base_offset = min(k for _, k in self.parts)
         self.pattern_key = tuple((ch.key, k - self.base_offset) for ch, k in self.parts)
-        self.stages = []
-        self.radices = None
 
-    def keys(self, call):
-        uniq, ids = call.pattern(self)
-        return ("pattern", uniq, ids)
+    def keys(self, call, fitted=None):
+        uniq, ids, stages, radices = call.pattern(self, () if fitted is None else fitted.stages)
+        return ("pattern", uniq, ids, stages, radices)
 
     def hashes(self, call):
         h = np.full(call.corpus.n_tokens, hash_strings([self.label])[0], dtype=np.uint32)
@@ -472,16 +536,17 @@ class ConjunctionBlock:
             mix_gather(h, call.single_ids(ch, k), call.table(ch).hashes, valid)
         return ("direct", h, valid)
 
-    def decode(self, keys):
+    def decode(self, keys, fitted):
         """Value ids of each part for an array of keys: list of int64 arrays."""
         keys = np.asarray(keys, dtype=np.int64)
-        radices = self.radices
+        radices = fitted.radices
+        stages = fitted.stages
         # replay the compression decisions of keys()
         boundaries = []
         span = radices[0]
         for j, r in enumerate(radices[1:], start=1):
             if span * r >= _KEY_LIMIT:
-                table = self.stages[len(boundaries)]
+                table = stages[len(boundaries)]
                 boundaries.append(j)
                 span = max(len(table), 1)
             span *= r
@@ -491,12 +556,12 @@ class ConjunctionBlock:
             keys, out[j] = np.divmod(keys, radices[j])
             if boundaries and boundaries[stage - 1] == j:
                 stage -= 1
-                keys = self.stages[stage][keys]
+                keys = stages[stage][keys]
         out[0] = keys
         return out
 
-    def names(self, vocab, keys):
-        parts = self.decode(keys)
+    def names(self, vocab, fitted):
+        parts = self.decode(fitted.kept, fitted)
         columns = []
         for (ch, _), ids in zip(self.parts, parts, strict=True):
             values = vocab[ch.key]
@@ -534,7 +599,7 @@ class CacheBlock:
         np.cumsum(keep.sum(axis=1), out=indptr[1:])
         return table, indptr, win[keep]
 
-    def keys(self, call):
+    def keys(self, call, fitted=None):
         table, indptr, ids = self._token_table(call)
         src = np.arange(call.corpus.n_tokens, dtype=np.int64)
         return ("table", src, indptr, ids, table.n_real)
@@ -545,9 +610,9 @@ class CacheBlock:
         seed = hash_strings([self.label])[0]
         return ("table", src, indptr, mix(seed, table.hashes[ids]))
 
-    def names(self, vocab, keys):
+    def names(self, vocab, fitted):
         values = vocab[self.channel.key]
-        return [f"{self.label}={values[k]}" for k in keys.tolist()]
+        return [f"{self.label}={values[k]}" for k in fitted.kept.tolist()]
 
 
 def combine_keys(parts, radices, stages, fit):
@@ -657,61 +722,71 @@ def _compress_table(indptr, cols):
     return new, cols[keep]
 
 
-def block_features(block, call, *, min_count=1, base=0, n_features=None):
+def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_features=None):
     """Compute one block's features for the assembler.
 
-    In ``"fit"`` mode the block's vocabulary is selected (``block.kept``,
-    the keys seen on at least ``min_count`` tokens: sorted for table blocks,
-    in order of first occurrence for conjunction patterns) and its first
-    column set to ``base``; in ``"transform"`` mode the fitted vocabulary is
-    used; in ``"hash"`` mode columns are ``hash % n_features``.
+    In ``"fit"`` mode the block's vocabulary is selected (the keys seen on
+    at least ``min_count`` tokens: sorted for table blocks, in order of
+    first occurrence for conjunction patterns), its first column set to
+    ``base``, and returned as a new :class:`BlockVocabulary`; the block is
+    not changed.  In ``"transform"`` mode the fitted ``vocabulary`` is read;
+    in ``"hash"`` mode columns are ``hash % n_features``.
 
     Returns
     -------
-    tuple
+    part : tuple
         ``("table", src, indptr, cols)`` or ``("direct", cols)`` with int32
         columns.
+    vocabulary : BlockVocabulary or None
+        The fitted vocabulary (``"fit"``), ``vocabulary`` (``"transform"``)
+        or None (``"hash"``).
     """
     if call.mode == "hash":
         out = block.hashes(call)
         if out[0] == "table":
             _, src, indptr, h = out
-            return ("table", src, indptr, (h % np.uint32(n_features)).astype(np.int32))
+            return ("table", src, indptr, (h % np.uint32(n_features)).astype(np.int32)), None
         _, h, valid = out
         cols = (h % np.uint32(n_features)).astype(np.int32)
         cols[~valid] = -1
-        return ("direct", cols)
+        return ("direct", cols), None
 
-    out = block.keys(call)
+    fit = call.mode == "fit"
+    if not fit and vocabulary is None:
+        raise ValueError(f"block {block.label!r}: transform needs the fitted vocabulary")
+    out = block.keys(call, vocabulary)
     if out[0] == "table":
         _, src, indptr, keys, n_keys = out
-        if call.mode == "fit":
+        if fit:
             row_counts = np.bincount(src[src >= 0], minlength=indptr.size - 1)
             weights = np.repeat(row_counts, np.diff(indptr)).astype(np.float64)
             counts = np.bincount(keys, weights=weights, minlength=n_keys)
-            block.kept = np.flatnonzero(counts >= min_count).astype(np.int64)
-            block.base = base
+            vocabulary = BlockVocabulary(np.flatnonzero(counts >= min_count), base)
+        kept = vocabulary.kept
         lut = np.full(n_keys, -1, dtype=np.int32)
-        lut[block.kept] = block.base + np.arange(block.kept.size, dtype=np.int32)
+        lut[kept] = vocabulary.base + np.arange(kept.size, dtype=np.int32)
         indptr, cols = _compress_table(indptr, lut[keys])
-        return ("table", src, indptr, cols)
+        return ("table", src, indptr, cols), vocabulary
 
     if out[0] == "pattern":
-        _, uniq, ids = out  # token i has key uniq[ids[i]]
+        _, uniq, ids, stages, radices = out  # token i has key uniq[ids[i]]
         col_of = np.full(uniq.size + 1, -1, dtype=np.int32)  # last slot: no key
-        if call.mode == "fit":
+        if fit:
             # columns in order of first occurrence (no sort needed: one column
             # per token and block, so rows stay sorted)
             counts = np.bincount(ids[ids >= 0], minlength=uniq.size)
             selected = np.flatnonzero(counts >= min_count)
-            block.kept = uniq[selected]
-            block.base = base
+            vocabulary = BlockVocabulary(uniq[selected], base, stages, radices)
             col_of[selected] = base + np.arange(selected.size, dtype=np.int32)
         else:
             # where each fitted key of the block occurs among this call's keys
-            pos = call.pattern_index(block).get(block.kept)
+            pos = call.pattern_index(block).get(vocabulary.kept)
             hit = np.flatnonzero(pos >= 0)
-            col_of[pos[hit]] = block.base + hit.astype(np.int32)
-        return ("direct", col_of[ids])
+            col_of[pos[hit]] = vocabulary.base + hit.astype(np.int32)
+        return ("direct", col_of[ids]), vocabulary
 
     raise ValueError(f"unknown key form {out[0]!r} from block {block.label!r}")
+
+
+#: The block classes a kind's ``build`` may return besides channels.
+BLOCK_TYPES = (UnaryBlock, TokenBlock, ConjunctionBlock, CacheBlock)

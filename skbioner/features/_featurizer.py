@@ -2,44 +2,36 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import _preview
 from .._utils import gc_paused, portable_mapping, restore_mapping
+from .._validation import FloatDType, Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
-from . import _channels as ch
+from . import _kinds  # noqa: F401 - declares the built-in kinds
 from ._assemble import assemble
 from ._corpus import Corpus
-from ._engine import (
-    CacheBlock,
-    Call,
-    ConjunctionBlock,
-    HeadNgramChannel,
-    TokenBlock,
-    UnaryBlock,
-    block_features,
-)
-from ._mining import entity_spans, mine_affix_patterns, mine_head_nouns
+from ._engine import Call, ConjunctionBlock, block_features
+from ._registry import BuildContext, build_blocks, get_kind, group_columns, resolve_params
 from ._representation import SentenceFeatures
-from ._templates import (
-    KINDS,
-    PRESETS,
-    SUPERVISED_KINDS,
-    FeatureGroup,
-    get_preset,
-    group_columns,
-    resolve_params,
-)
+from ._templates import PRESETS, FeatureGroup, get_preset
 
 __all__ = ["TokenFeaturizer"]
 
 _MAX_FEATURES = int(np.iinfo(np.int32).max)
 
 
+def _features(matrix, corpus):
+    """``SentenceFeatures`` of ``matrix`` with the sentences' doc ids and token columns."""
+    names = sorted(n for n in corpus.annotation_names() if corpus.has_column(n).all())
+    columns = {}
+    for name in names:
+        types, ids = corpus.column(name)
+        columns[name] = np.asarray(types, dtype=object)[ids]
+    return SentenceFeatures(matrix, corpus.offsets, _doc_ids(corpus.sentences), columns)
 
 
 def _margin(blocks):
@@ -47,6 +39,30 @@ def _margin(blocks):
     return max(
         (abs(k) for b in blocks if isinstance(b, ConjunctionBlock) for _, k in b.parts), default=0
     )
+
+
+def _group_names(names, known, what):
+    """``names`` (one str or an iterable of str) as a set, checked against ``known``."""
+    if isinstance(names, str):
+        names = (names,)
+    try:
+        out = set(names)
+    except TypeError:
+        raise TypeError(f"{what}: expected group names, got {names!r:.80}") from None
+    unknown = sorted(map(str, out - set(known)))
+    if unknown:
+        raise ValueError(f"{what} names unknown feature group(s) {unknown}; groups: {known}")
+    return out
+
+
+def _doc_ids(sentences):
+    """``doc_id`` of each sentence (object array), or None if none has one."""
+    ids = [getattr(s, "doc_id", None) for s in sentences]
+    if all(d is None for d in ids):
+        return None
+    out = np.empty(len(ids), dtype=object)
+    out[:] = ids
+    return out
 
 
 class TokenFeaturizer(
@@ -99,7 +115,8 @@ class TokenFeaturizer(
         Number of output columns.
     feature_ranges_ : dict of str -> (int, int) or None
         Vocabulary mode: the column range ``[start, stop)`` of each group
-        in :attr:`groups_`; ``None`` in hashing mode.
+        in :attr:`groups_`; ``None`` in hashing mode.  :meth:`select_groups`
+        keeps some groups' columns of an already-featurized matrix.
 
     See Also
     --------
@@ -114,6 +131,9 @@ class TokenFeaturizer(
     (orthographic flags, affix patterns, triggers) give nothing there.  (A
     token literally spelled ``<BOS>`` gets its own column, but prints the
     same name.)
+
+    :meth:`transform` copies each sentence's ``doc_id`` (when any sentence
+    has one) into :attr:`SentenceFeatures.doc_ids`.
 
     Vocabulary mode lays the columns out group by group (see
     :attr:`feature_ranges_`), within a group template by template (channel,
@@ -144,6 +164,17 @@ class TokenFeaturizer(
     (5, 1048576)
     """
 
+    _parameter_constraints = {
+        # preset names, group lists and exclude names are checked against the
+        # presets and the groups in fit (with messages naming what is unknown)
+        "templates": [str, "array-like"],
+        "exclude": [str, "array-like"],
+        "min_count": [Interval(Integral, 1, None, closed="left")],
+        "n_features": [Interval(Integral, 1, _MAX_FEATURES, closed="both"), None],
+        "lowercase": ["boolean"],
+        "dtype": [FloatDType()],
+    }
+
     def __init__(
         self,
         templates="chan",
@@ -159,7 +190,6 @@ class TokenFeaturizer(
         self.n_features = n_features
         self.lowercase = lowercase
         self.dtype = dtype
-
 
     # -- templates -----------------------------------------------------------
 
@@ -186,16 +216,7 @@ class TokenFeaturizer(
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"feature group names must be unique; repeated: {dup}")
-        exclude = self.exclude
-        if isinstance(exclude, str):
-            exclude = (exclude,)
-        try:
-            exclude = set(exclude)
-        except TypeError:
-            raise TypeError(f"exclude must be a tuple of group names, got {exclude!r}") from None
-        unknown = sorted(exclude - set(names))
-        if unknown:
-            raise ValueError(f"exclude names unknown feature group(s) {unknown}; groups: {names}")
+        exclude = _group_names(self.exclude, names, "exclude")
         return [g for g in groups if g.name not in exclude]
 
     def get_template_names(self):
@@ -213,47 +234,25 @@ class TokenFeaturizer(
             return [g.name for g in self.groups_]
         return [g.name for g in self._resolved_groups()]
 
-    # -- parameter validation ------------------------------------------------
-
-    def _check_params(self):
-        mc = self.min_count
-        if not isinstance(mc, numbers.Integral) or isinstance(mc, bool) or mc < 1:
-            raise ValueError(f"min_count must be an int >= 1, got {mc!r}")
-        nf = self.n_features
-        if nf is not None and (
-            not isinstance(nf, numbers.Integral)
-            or isinstance(nf, bool)
-            or not 1 <= nf <= _MAX_FEATURES
-        ):
-            raise ValueError(f"n_features must be None or an int in [1, 2**31 - 1], got {nf!r}")
-        if not isinstance(self.lowercase, bool | np.bool_):
-            raise ValueError(f"lowercase must be a bool, got {self.lowercase!r}")
-        try:
-            dtype = None if self.dtype is None else np.dtype(self.dtype)
-        except TypeError:
-            dtype = None
-        if dtype is None or dtype.type not in (np.float32, np.float64):
-            raise ValueError(f"dtype must be np.float32 or np.float64, got {self.dtype!r}")
-        return dtype
-
     # -- fit -----------------------------------------------------------------
 
-    def _select_groups(self, corpus, groups):
-        """Drop optional groups without data; find dictionary columns."""
-        active, dict_columns = [], {}
+    def _active_groups(self, corpus, groups):
+        """Resolve the groups; drop optional groups without data; find discovered columns."""
+        active, found = [], {}
         annotation_names = None
         n = len(corpus.sentences)
         for g in groups:
             params = resolve_params(g)
-            if g.kind == "dictionary":
+            kind = get_kind(g.kind)
+            if kind.discover_columns is not None:
                 if annotation_names is None:
-                    annotation_names = corpus.annotation_names()
-                cols = tuple(sorted(c for c in annotation_names if c.startswith(params["prefix"])))
+                    annotation_names = frozenset(corpus.annotation_names())
+                cols = tuple(kind.discover_columns(params, annotation_names))
                 if not cols:
                     continue
                 for c in cols:
                     corpus.column(c, group=g.name)  # every sentence must have it
-                dict_columns[g.name] = cols
+                found[g.name] = cols
             else:
                 skip = False
                 for c in group_columns(g, params):
@@ -273,109 +272,18 @@ class TokenFeaturizer(
                 if skip:
                     continue
             active.append((g, params))
-        return active, dict_columns
+        return active, found
 
-    def _attribute_channel(self, name, lowercase):
-        if name == "word":
-            return ch.WordChannel(lowercase=lowercase)
-        if name == "word_class":
-            return ch.WordClassChannel()
-        if name == "brief_word_class":
-            return ch.BriefWordClassChannel()
-        if name == "length":
-            return ch.LengthChannel(KINDS["length"]["bins"])
-        if name == "formation":
-            return ch.FormationChannel()
-        return ch.AnnotationChannel(name)
-
-    def _build_blocks(self, active, dict_columns, corpus, y):
+    def _build_blocks(self, active, found, corpus, y):
+        """Every active group's blocks (from its kind's declaration) and mined data."""
         blocks, mined = [], {}
-        spans = None
+        spans = {}  # entity spans per scheme, shared by the supervised groups
         for g, p in active:
-            offs = g.offsets
-            lower = p.get("lowercase")
-            if lower is None:
-                lower = bool(self.lowercase)
-            kind = g.kind
-            channels = []
-            if kind == "word":
-                channels = [ch.WordChannel(lowercase=lower, label=p["label"])]
-            elif kind == "annotation":
-                channels = [ch.AnnotationChannel(p["column"], p["label"])]
-            elif kind == "prefix":
-                channels = [ch.PrefixChannel(n, p["label"]) for n in p["lengths"]]
-            elif kind == "suffix":
-                channels = [ch.SuffixChannel(n, p["label"]) for n in p["lengths"]]
-            elif kind == "substring":
-                channels = [ch.SubstringChannel(p["min_length"], p["max_length"], p["label"])]
-            elif kind == "word_class":
-                channels = [ch.WordClassChannel(p["label"])]
-            elif kind == "brief_word_class":
-                channels = [ch.BriefWordClassChannel(p["label"])]
-            elif kind == "orthographic":
-                channels = [ch.OrthographicChannel(p["label"])]
-            elif kind == "length":
-                channels = [ch.LengthChannel(p["bins"], p["label"])]
-            elif kind == "formation":
-                channels = [ch.FormationChannel(p["label"])]
-            elif kind == "dictionary":
-                channels = [ch.AnnotationChannel(c) for c in dict_columns[g.name]]
-            elif kind == "conjunction":
-                parts = [
-                    (self._attribute_channel(a, lower), k)
-                    for a, k in zip(p["of"], offs, strict=True)
-                ]
-                blocks.append(ConjunctionBlock(g.name, parts))
-                continue
-            elif kind == "word_cache":
-                blocks.append(
-                    CacheBlock(
-                        g.name, ch.WordChannel(lowercase=lower), p["side"], p["window"], p["label"]
-                    )
-                )
-                continue
-            elif kind in SUPERVISED_KINDS:
-                if y is None:
-                    raise ValueError(
-                        f"feature group {g.name!r} (kind {kind!r}) is mined from labelled "
-                        "data: fit needs y"
-                    )
-                if spans is None:
-                    spans = entity_spans(y, corpus.offsets, p["scheme"])
-                    spans_scheme = p["scheme"]
-                elif spans_scheme != p["scheme"]:
-                    spans = entity_spans(y, corpus.offsets, p["scheme"])
-                    spans_scheme = p["scheme"]
-                if kind == "head_noun":
-                    triggers = mine_head_nouns(
-                        corpus, spans, p["n"], p["min_count"], p["min_precision"], p["lowercase"]
-                    )
-                    mined[g.name] = triggers
-                    token_channel = HeadNgramChannel(
-                        g.name, p["n"], triggers, p["lowercase"], p["label"]
-                    )
-                    blocks.extend(TokenBlock(g.name, token_channel, k) for k in offs)
-                    continue
-                patterns = mine_affix_patterns(
-                    corpus,
-                    spans,
-                    p["lengths"],
-                    p["types"],
-                    p["min_count"],
-                    p["min_purity"],
-                    p["max_affixes"],
-                    p["lowercase"],
-                )
-                mined[g.name] = patterns
-                channels = [
-                    ch.AffixPatternChannel(
-                        g.name, patterns, p["lengths"], p["lowercase"], p["label"]
-                    )
-                ]
-            else:  # pragma: no cover - resolve_params rejects unknown kinds
-                raise ValueError(f"unknown kind {kind!r}")
-            for channel in channels:
-                blocks.extend(UnaryBlock(g.name, channel, k) for k in offs)
+            columns = found.get(g.name) or group_columns(g, p)
+            context = BuildContext(corpus, y, columns, bool(self.lowercase), spans)
+            blocks.extend(build_blocks(g, p, context))
+            if get_kind(g.kind).supervised:
+                mined[g.name] = context.mined
 
         seen = {}
         for b in blocks:
@@ -407,34 +315,39 @@ class TokenFeaturizer(
         return y
 
     def _fit(self, X, y, transform):
-        dtype = self._check_params()
+        dtype = np.dtype(self.dtype)
         groups = self._resolved_groups()
         corpus = Corpus(X)
         if corpus.n_tokens == 0:
             raise ValueError("cannot fit a TokenFeaturizer on X without tokens")
-        active, dict_columns = self._select_groups(corpus, groups)
-        if y is not None and any(g.kind in SUPERVISED_KINDS for g, _ in active):
+        active, found = self._active_groups(corpus, groups)
+        if y is not None and any(get_kind(g.kind).supervised for g, _ in active):
             y = self._check_y(corpus, y)
-        blocks, mined = self._build_blocks(active, dict_columns, corpus, y)
+        else:
+            y = None
+        blocks, mined = self._build_blocks(active, found, corpus, y)
 
         hashing = self.n_features is not None
         vocab = {}
         parts = []
+        vocabularies = None
         if hashing:
             n_out = int(self.n_features)
             if transform:
                 call = Call(corpus, vocab, "hash")
-                parts = [block_features(b, call, n_features=n_out) for b in blocks]
+                parts = [block_features(b, call, n_features=n_out)[0] for b in blocks]
             ranges = None
             type_cache = None
         else:
             call = Call(corpus, vocab, "fit", margin=_margin(blocks))
             base = 0
             ranges = {}
+            vocabularies = []
             for b in blocks:
-                part = block_features(b, call, min_count=self.min_count, base=base)
+                part, fitted = block_features(b, call, min_count=self.min_count, base=base)
+                vocabularies.append(fitted)
                 start = ranges.get(b.group, (base, base))[0]
-                base += b.kept.size
+                base += fitted.size
                 ranges[b.group] = (start, base)
                 if base > _MAX_FEATURES:
                     raise ValueError(
@@ -446,27 +359,28 @@ class TokenFeaturizer(
             n_out = base
             ranges = {g.name: ranges.get(g.name, (base, base)) for g, _ in active}
             type_cache = call.type_cache_out()
+            vocabularies = tuple(vocabularies)
 
         self.groups_ = tuple(g for g, _ in active)
-        self.dictionary_columns_ = dict_columns
+        self.dictionary_columns_ = found
         self.mined_ = mined
         self.n_features_out_ = n_out
         self.feature_ranges_ = ranges
-        self._blocks = blocks
+        self._blocks = tuple(blocks)
+        self._vocabularies = vocabularies
         self._vocab = vocab
         self._type_cache = type_cache
         self._hashing = hashing
         self._dtype = dtype
         self._columns = [
-            (g.name, c)
-            for g, p in active
-            for c in (dict_columns.get(g.name, ()) or group_columns(g, p))
+            (g.name, c) for g, p in active for c in (found.get(g.name, ()) or group_columns(g, p))
         ]
         if transform:
             matrix = assemble(corpus.n_tokens, parts, n_out, dtype, dedupe=hashing)
-            return SentenceFeatures(matrix, corpus.offsets)
+            return _features(matrix, corpus)
         return self
 
+    @fit_context
     def fit(self, X, y=None):
         """Learn the feature vocabulary (and mine supervised templates).
 
@@ -486,6 +400,7 @@ class TokenFeaturizer(
             self._fit(X, y, transform=False)
         return self
 
+    @fit_context
     def fit_transform(self, X, y=None):
         """Fit and return the features of ``X``, featurizing it once.
 
@@ -536,9 +451,26 @@ class TokenFeaturizer(
             margin=_margin(self._blocks),
             type_cache=getattr(self, "_type_cache", None),  # absent in older pickles
         )
-        parts = [block_features(b, call, n_features=self.n_features_out_) for b in self._blocks]
+        if hashing:
+            parts = [
+                block_features(b, call, n_features=self.n_features_out_)[0] for b in self._blocks
+            ]
+        else:
+            parts = [
+                block_features(b, call, vocabulary=v)[0]
+                for b, v in zip(self._blocks, self._fitted_vocabularies(), strict=True)
+            ]
         matrix = assemble(corpus.n_tokens, parts, self.n_features_out_, self._dtype, hashing)
-        return SentenceFeatures(matrix, corpus.offsets)
+        return _features(matrix, corpus)
+
+    def _fitted_vocabularies(self):
+        vocabularies = getattr(self, "_vocabularies", None)
+        if vocabularies is None:
+            raise ValueError(
+                "this TokenFeaturizer was fitted and saved by an older version of skbioner "
+                "(before per-block vocabularies); fit it again"
+            )
+        return vocabularies
 
     def __getstate__(self):
         state = super().__getstate__()
@@ -573,6 +505,96 @@ class TokenFeaturizer(
                 "use n_features=None for a named vocabulary"
             )
         names = []
-        for b in self._blocks:
-            names.extend(b.names(self._vocab, b.kept))
+        for b, fitted in zip(self._blocks, self._fitted_vocabularies(), strict=True):
+            names.extend(b.names(self._vocab, fitted))
         return np.asarray(names, dtype=object)
+
+    # -- group selection -----------------------------------------------------
+
+    def select_groups(self, Xt, names, *, return_ranges=False):
+        """Keep only some feature groups' columns of already-featurized sentences.
+
+        The result is, up to the order of the columns within each group,
+        the matrix that a featurizer fitted on the same data with only
+        these groups (and the same ``min_count``) would give; no sentence
+        is featurized again (a feature selector, e.g. NERBio's sequential
+        forward selection, featurizes once and selects per candidate).
+        Vocabulary mode only.
+
+        Parameters
+        ----------
+        Xt : SentenceFeatures
+            Output of this fitted featurizer (:meth:`transform` or
+            :meth:`fit_transform`).
+        names : str or iterable of str
+            Names of groups of :attr:`groups_` to keep (in any order;
+            repeats ignored).  The kept groups' columns are laid out in the
+            order of :attr:`groups_`.
+        return_ranges : bool, default=False
+            Also return the column range of each kept group in the result.
+
+        Returns
+        -------
+        features : SentenceFeatures
+            The same sentences (offsets, ``doc_ids``) with only the columns
+            of ``names``, renumbered from 0: shape ``(n_tokens,
+            n_selected)``.  Rows keep their order (canonical CSR in, canonical
+            CSR out).
+        ranges : dict of str -> (int, int)
+            Only with ``return_ranges=True``: the range ``[start, stop)`` of
+            each kept group's columns in ``features``, in the order of
+            :attr:`groups_`.
+
+        Examples
+        --------
+        >>> X = [["IL-2", "gene", "expression"], ["NF-kappaB", "binds"]]
+        >>> f = TokenFeaturizer(templates="nerbio")
+        >>> Xt = f.fit_transform(X)
+        >>> sub, ranges = f.select_groups(Xt, ["w", "suffix"], return_ranges=True)
+        >>> sub.n_features == sum(b - a for a, b in ranges.values())
+        True
+        >>> ranges["w"] == (0, f.feature_ranges_["w"][1] - f.feature_ranges_["w"][0])
+        True
+        """
+        check_is_fitted(self, "groups_")
+        if self.feature_ranges_ is None:
+            raise ValueError(
+                "select_groups needs vocabulary mode: in hashing mode (n_features is set) "
+                "the groups share columns; fit with n_features=None"
+            )
+        if not isinstance(Xt, SentenceFeatures):
+            raise TypeError(
+                f"Xt must be the SentenceFeatures returned by transform, got {type(Xt).__name__}"
+            )
+        if Xt.n_features != self.n_features_out_:
+            raise ValueError(
+                f"Xt has {Xt.n_features} features, this featurizer gives {self.n_features_out_}: "
+                "pass the output of this featurizer's transform"
+            )
+        wanted = _group_names(names, list(self.feature_ranges_), "select_groups")
+        lut = np.full(self.n_features_out_, -1, dtype=np.int32)
+        ranges = {}
+        width = 0
+        for name, (start, stop) in self.feature_ranges_.items():
+            if name in wanted:
+                lut[start:stop] = np.arange(width, width + stop - start, dtype=np.int32)
+                ranges[name] = (width, width + stop - start)
+                width += stop - start
+        m = Xt.matrix
+        cols = lut[m.indices]
+        keep = cols >= 0
+        kept_before = np.zeros(keep.size + 1, dtype=np.int64)
+        np.cumsum(keep, out=kept_before[1:])
+        indptr = kept_before[m.indptr]
+        index_dtype = np.int32 if indptr[-1] <= _MAX_FEATURES else np.int64
+        matrix = sp.csr_matrix(
+            (m.data[keep], cols[keep].astype(index_dtype, copy=False),
+             indptr.astype(index_dtype)),
+            shape=(m.shape[0], width),
+            copy=False,
+        )  # fmt: skip
+        if m.has_canonical_format:  # the kept columns keep their relative order
+            matrix.has_sorted_indices = True
+            matrix.has_canonical_format = True
+        out = Xt.with_matrix(matrix)
+        return (out, ranges) if return_ranges else out

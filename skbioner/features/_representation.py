@@ -24,17 +24,28 @@ class SentenceFeatures:
     (so sklearn's model-selection utilities can split it by sentence; for
     them :attr:`shape` is ``(n_sentences,)``).
 
+    What the models need of the sentences beyond their features travels
+    along: the document id of every sentence (:attr:`doc_ids`) and the
+    annotation columns of the tokens (:attr:`columns`, e.g. ``"pos"``, which
+    the pairwise SVM splits its outside class by).
+
     Parameters
     ----------
     matrix : scipy.sparse matrix of shape (n_tokens, n_features)
         Converted to ``csr_matrix`` if needed (no copy when it already is).
     offsets : array-like of int of shape (n_sentences + 1,)
         Non-decreasing, ``offsets[0] == 0`` and ``offsets[-1] == n_tokens``.
+    doc_ids : array-like of shape (n_sentences,), default=None
+        Document id of each sentence (None entries for unknown ones).
+    columns : dict of str -> array-like of shape (n_tokens,), default=None
+        Token annotation columns, one value per row of ``matrix``.
 
     Attributes
     ----------
     matrix : scipy.sparse.csr_matrix of shape (n_tokens, n_features)
     offsets : ndarray of int64 of shape (n_sentences + 1,)
+    doc_ids : ndarray of object, shape (n_sentences,), or None
+    columns : dict of str -> ndarray of object, shape (n_tokens,)
 
     Examples
     --------
@@ -46,9 +57,9 @@ class SentenceFeatures:
     [[0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0, 1.0]]
     """
 
-    __slots__ = ("matrix", "offsets")
+    __slots__ = ("matrix", "offsets", "doc_ids", "columns")
 
-    def __init__(self, matrix, offsets):
+    def __init__(self, matrix, offsets, doc_ids=None, columns=None):
         if not sp.issparse(matrix) or matrix.ndim != 2:
             raise TypeError(
                 f"matrix must be a 2-D scipy sparse matrix, got {type(matrix).__name__}"
@@ -64,8 +75,18 @@ class SentenceFeatures:
                 f"offsets must be non-decreasing from 0 to n_tokens={matrix.shape[0]}, "
                 f"got {offsets[0]}..{offsets[-1]}"
             )
+        doc_ids = _check_doc_ids(doc_ids, offsets.size - 1)
+        cols = {}
+        for name, values in (columns or {}).items():
+            values = np.asarray(values, dtype=object)
+            if values.shape != (matrix.shape[0],):
+                raise ValueError(f"column {name!r} has shape {values.shape}, expected "
+                                 f"({matrix.shape[0]},): one value per token")
+            cols[name] = values
         self.matrix = matrix
         self.offsets = offsets
+        self.doc_ids = doc_ids
+        self.columns = cols
 
     # -- sizes ---------------------------------------------------------------
 
@@ -145,7 +166,11 @@ class SentenceFeatures:
 
     def _take_range(self, start, stop):
         lo, hi = self.offsets[start], self.offsets[stop]
-        return SentenceFeatures(self.matrix[lo:hi], self.offsets[start : stop + 1] - lo)
+        return SentenceFeatures(
+            self.matrix[lo:hi], self.offsets[start : stop + 1] - lo,
+            None if self.doc_ids is None else self.doc_ids[start:stop],
+            {k: v[lo:hi] for k, v in self.columns.items()},
+        )
 
     def _take(self, idx):
         lengths = self.lengths[idx]
@@ -154,7 +179,23 @@ class SentenceFeatures:
         rows = np.repeat(self.offsets[idx] - offsets[:-1], lengths) + np.arange(
             offsets[-1], dtype=np.int64
         )
-        return SentenceFeatures(self.matrix[rows], offsets)
+        return SentenceFeatures(
+            self.matrix[rows], offsets, None if self.doc_ids is None else self.doc_ids[idx],
+            {k: v[rows] for k, v in self.columns.items()},
+        )
+
+    def with_matrix(self, matrix):
+        """The same sentences (offsets, doc ids, columns) with another feature matrix.
+
+        Parameters
+        ----------
+        matrix : scipy.sparse matrix of shape (n_tokens, n_other_features)
+
+        Returns
+        -------
+        SentenceFeatures
+        """
+        return SentenceFeatures(matrix, self.offsets, self.doc_ids, self.columns)
 
     def __iter__(self):
         for i in range(len(self)):
@@ -173,7 +214,13 @@ class SentenceFeatures:
         offsets = np.concatenate(
             [[0]] + [p.offsets[1:] + base for p, base in zip(parts, _bases(parts), strict=True)]
         )
-        return cls(matrix, offsets)
+        doc_ids = None
+        if any(p.doc_ids is not None for p in parts):
+            doc_ids = np.concatenate([np.full(len(p), None, dtype=object) if p.doc_ids is None
+                                      else p.doc_ids for p in parts])
+        names = set.intersection(*(set(p.columns) for p in parts))
+        columns = {k: np.concatenate([p.columns[k] for p in parts]) for k in sorted(names)}
+        return cls(matrix, offsets, doc_ids, columns)
 
     def __repr__(self):
         return (
@@ -182,11 +229,30 @@ class SentenceFeatures:
         )
 
     def __getstate__(self):
-        return {"matrix": self.matrix, "offsets": self.offsets}
+        return {"matrix": self.matrix, "offsets": self.offsets, "doc_ids": self.doc_ids,
+                "columns": self.columns}
 
     def __setstate__(self, state):
         self.matrix = state["matrix"]
         self.offsets = state["offsets"]
+        self.doc_ids = state.get("doc_ids")
+        self.columns = state.get("columns", {})
+
+
+def _check_doc_ids(doc_ids, n_sentences):
+    """``doc_ids`` as a 1-D object array of str/None of length ``n_sentences`` (or None)."""
+    if doc_ids is None:
+        return None
+    if isinstance(doc_ids, str):
+        raise TypeError("doc_ids must be a sequence with one id per sentence, got a str")
+    out = np.empty(len(doc_ids), dtype=object)
+    out[:] = list(doc_ids)
+    if out.size != n_sentences:
+        raise ValueError(f"doc_ids has {out.size} entries for {n_sentences} sentences")
+    bad = [d for d in out.tolist() if d is not None and not isinstance(d, str)]
+    if bad:
+        raise TypeError(f"doc_ids must be str or None, got {bad[0]!r:.80}")
+    return out
 
 
 def _bases(parts):

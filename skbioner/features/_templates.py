@@ -1,11 +1,13 @@
-"""Feature templates as data: :class:`FeatureGroup`, the kinds, and presets.
+"""Feature templates as data: :class:`FeatureGroup` and the presets.
 
 A template set is a list of :class:`FeatureGroup`.  Each group has a
 ``name`` (unique in the set, the handle a feature selector adds or removes),
 a ``kind`` (what is computed), ``offsets`` (token positions relative to the
 current token at which it is read) and kind-specific ``params``.  The kinds
-and their parameters are listed in :data:`KINDS`; :func:`get_preset`
-returns the published template sets.
+and their parameters are declared in the registry (:mod:`._registry`,
+built-ins in :mod:`._kinds`) and listed in :data:`KINDS`;
+:func:`get_preset` returns the published template sets.  A preset is a
+function returning a list of groups, listed in ``_PRESET_FUNCS``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "KINDS",
     "PRESETS",
-    "TOKEN_ATTRIBUTES",
     "FeatureGroup",
     "get_preset",
 ]
@@ -83,7 +83,9 @@ class FeatureGroup:
         is what ``TokenFeaturizer(exclude=...)`` and
         :meth:`~skbioner.features.TokenFeaturizer.get_template_names` use.
     kind : str
-        What the group computes, one of :data:`KINDS`.  Checked when the
+        What the group computes, one of :data:`KINDS`: a built-in kind
+        (below) or one declared with
+        :func:`~skbioner.features.register_kind`.  Checked when the
         featurizer is fitted.
     offsets : tuple of int, default=(0,)
         Positions, relative to the current token, read by the group.  A
@@ -181,244 +183,6 @@ optional=False)
             )
         object.__setattr__(self, "params", _FrozenParams(self.params))
         object.__setattr__(self, "optional", bool(self.optional))
-
-
-# --------------------------------------------------------------------------
-# kinds and their parameters
-
-
-class _Required:
-    """Marker of a parameter without default in :data:`KINDS`."""
-
-    def __repr__(self):
-        return "<required>"
-
-    def __reduce__(self):
-        return (_required, ())
-
-
-def _required():
-    return _REQUIRED
-
-
-_REQUIRED = _Required()
-
-#: Single-valued token attributes a ``conjunction`` can join by name;
-#: any other name in ``of`` is an annotation column (``"pos"``, ``"chunk"``).
-TOKEN_ATTRIBUTES = ("word", "word_class", "brief_word_class", "length", "formation")
-
-_DEFAULT_BINS = (1, 2, 3, 4, 5, 7, 10)
-
-#: The kinds of :class:`FeatureGroup` and their parameters with defaults
-#: (``<required>``: no default; ``None`` label: derived from other parameters).
-KINDS = {
-    "word": {"lowercase": None, "label": "w"},
-    "annotation": {"column": _REQUIRED, "label": None},
-    "prefix": {"lengths": (1, 2, 3, 4, 5), "label": "pre"},
-    "suffix": {"lengths": (1, 2, 3, 4, 5), "label": "suf"},
-    "substring": {"min_length": 3, "max_length": None, "label": "sub"},
-    "word_class": {"label": "wc"},
-    "brief_word_class": {"label": "bwc"},
-    "orthographic": {"label": "orth"},
-    "length": {"bins": _DEFAULT_BINS, "label": "len"},
-    "formation": {"label": "wf"},
-    "dictionary": {"prefix": "dict_"},
-    "conjunction": {"of": _REQUIRED, "lowercase": None},
-    "word_cache": {"side": _REQUIRED, "window": 2, "lowercase": None, "label": None},
-    "head_noun": {
-        "n": 1,
-        "min_count": 3,
-        "min_precision": 0.2,
-        "lowercase": True,
-        "scheme": "IOB2",
-        "label": None,
-    },
-    "affix_pattern": {
-        "lengths": (3, 4, 5),
-        "types": ("prefix", "suffix"),
-        "min_count": 10,
-        "min_purity": 0.7,
-        "max_affixes": 100,
-        "lowercase": True,
-        "scheme": "IOB2",
-        "label": "morph",
-    },
-}
-
-#: Kinds whose features are mined from ``(X, y)`` in ``fit``.
-SUPERVISED_KINDS = frozenset({"head_noun", "affix_pattern"})
-
-_UNARY_WITH_OFFSETS = frozenset(KINDS) - {"conjunction", "word_cache"}
-
-
-def _err(group, msg):
-    return ValueError(f"feature group {group.name!r} (kind {group.kind!r}): {msg}")
-
-
-def _check_int(group, name, value, low=1, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-        raise _err(group, f"parameter {name!r} must be an int >= {low}, got {value!r}")
-    return int(value)
-
-
-def _check_bool(group, name, value, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if not isinstance(value, bool):
-        raise _err(group, f"parameter {name!r} must be a bool, got {value!r}")
-    return value
-
-
-def _check_fraction(group, name, value):
-    if (
-        not isinstance(value, numbers.Real)
-        or isinstance(value, bool)
-        or not 0.0 < float(value) <= 1.0
-    ):
-        raise _err(group, f"parameter {name!r} must be a number in (0, 1], got {value!r}")
-    return float(value)
-
-
-def _check_str(group, name, value, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if not isinstance(value, str) or not value:
-        raise _err(group, f"parameter {name!r} must be a non-empty str, got {value!r}")
-    return value
-
-
-def _check_lengths(group, name, value):
-    if isinstance(value, numbers.Integral):
-        value = (value,)
-    if not isinstance(value, tuple) or not value:
-        raise _err(group, f"parameter {name!r} must be a non-empty tuple of int, got {value!r}")
-    out = tuple(_check_int(group, name, v) for v in value)
-    if len(set(out)) != len(out):
-        raise _err(group, f"parameter {name!r} has repeated values: {value!r}")
-    return out
-
-
-def resolve_params(group: FeatureGroup) -> dict:
-    """Validate a group and return its parameters with defaults filled in.
-
-    Raises ``ValueError`` (naming the group) for an unknown kind, an unknown
-    or missing parameter, a bad value, or offsets the kind cannot take.
-    """
-    if group.kind not in KINDS:
-        raise _err(group, f"unknown kind; expected one of {sorted(KINDS)}")
-    spec = KINDS[group.kind]
-    unknown = sorted(set(group.params) - set(spec))
-    if unknown:
-        raise _err(group, f"unknown parameter(s) {unknown}; {group.kind!r} takes {sorted(spec)}")
-    p = {}
-    for key, default in spec.items():
-        if key in group.params:
-            p[key] = group.params[key]
-        elif default is _REQUIRED:
-            raise _err(group, f"missing required parameter {key!r}")
-        else:
-            p[key] = default
-    if not group.offsets:
-        raise _err(group, "offsets must not be empty")
-    kind = group.kind
-    if kind in _UNARY_WITH_OFFSETS and len(set(group.offsets)) != len(group.offsets):
-        raise _err(group, f"repeated offsets {group.offsets!r}")
-
-    if "label" in p:
-        p["label"] = _check_str(group, "label", p["label"], allow_none=True)
-    if "lowercase" in p:
-        p["lowercase"] = _check_bool(
-            group,
-            "lowercase",
-            p["lowercase"],
-            allow_none=kind in ("word", "conjunction", "word_cache"),
-        )
-    if "scheme" in p:
-        from ..schemes import check_scheme
-
-        try:
-            p["scheme"] = check_scheme(p["scheme"])
-        except (ValueError, TypeError) as exc:
-            raise _err(group, str(exc)) from None
-
-    if kind == "annotation":
-        p["column"] = _check_str(group, "column", p["column"])
-        if p["column"] == "word":
-            raise _err(group, "use kind 'word' for the tokens themselves")
-        if p["label"] is None:
-            p["label"] = p["column"]
-    elif kind in ("prefix", "suffix"):
-        p["lengths"] = _check_lengths(group, "lengths", p["lengths"])
-    elif kind == "substring":
-        p["min_length"] = _check_int(group, "min_length", p["min_length"])
-        p["max_length"] = _check_int(group, "max_length", p["max_length"], allow_none=True)
-        if p["max_length"] is not None and p["max_length"] < p["min_length"]:
-            raise _err(group, "max_length must be >= min_length")
-    elif kind == "length":
-        bins = _check_lengths(group, "bins", p["bins"])
-        if list(bins) != sorted(bins):
-            raise _err(group, f"parameter 'bins' must be increasing, got {bins!r}")
-        p["bins"] = bins
-    elif kind == "dictionary":
-        p["prefix"] = _check_str(group, "prefix", p["prefix"])
-    elif kind == "conjunction":
-        of = p["of"]
-        if isinstance(of, str):
-            of = (of,) * len(group.offsets)
-        if not isinstance(of, tuple) or len(of) != len(group.offsets):
-            raise _err(
-                group,
-                f"parameter 'of' must be a str or a tuple with one entry per offset "
-                f"({len(group.offsets)}), got {p['of']!r}",
-            )
-        p["of"] = tuple(_check_str(group, "of", a) for a in of)
-        if len(group.offsets) < 2:
-            raise _err(group, "a conjunction needs at least two offsets")
-        if len(set(zip(p["of"], group.offsets, strict=True))) != len(group.offsets):
-            raise _err(group, "a conjunction reads the same attribute at the same offset twice")
-    elif kind == "word_cache":
-        if p["side"] not in ("left", "right"):
-            raise _err(group, f"parameter 'side' must be 'left' or 'right', got {p['side']!r}")
-        p["window"] = _check_int(group, "window", p["window"])
-        if group.offsets != (0,):
-            raise _err(
-                group,
-                f"a word cache is position independent; offsets must be (0,), "
-                f"got {group.offsets!r}",
-            )
-        if p["label"] is None:
-            p["label"] = f"{p['side'][0]}wc{p['window']}"
-    elif kind == "head_noun":
-        p["n"] = _check_int(group, "n", p["n"])
-        p["min_count"] = _check_int(group, "min_count", p["min_count"])
-        p["min_precision"] = _check_fraction(group, "min_precision", p["min_precision"])
-        if p["label"] is None:
-            p["label"] = f"head{p['n']}"
-    elif kind == "affix_pattern":
-        p["lengths"] = _check_lengths(group, "lengths", p["lengths"])
-        types = p["types"]
-        if isinstance(types, str):
-            types = (types,)
-        if not types or not set(types) <= {"prefix", "suffix"}:
-            raise _err(
-                group, f"parameter 'types' must name 'prefix' and/or 'suffix', got {types!r}"
-            )
-        p["types"] = tuple(t for t in ("prefix", "suffix") if t in types)
-        p["min_count"] = _check_int(group, "min_count", p["min_count"])
-        p["min_purity"] = _check_fraction(group, "min_purity", p["min_purity"])
-        p["max_affixes"] = _check_int(group, "max_affixes", p["max_affixes"])
-    return p
-
-
-def group_columns(group: FeatureGroup, params: dict) -> tuple[str, ...]:
-    """Annotation columns a group reads (``dictionary`` columns are found at fit)."""
-    if group.kind == "annotation":
-        return (params["column"],)
-    if group.kind == "conjunction":
-        return tuple(dict.fromkeys(a for a in params["of"] if a not in TOKEN_ATTRIBUTES))
-    return ()
 
 
 # --------------------------------------------------------------------------

@@ -1,20 +1,22 @@
-"""Sequence taggers sharing one linear-chain core."""
+"""Sequence taggers: one linear-chain core, and the models built on it."""
 
+from ._base import ChainScores, ChainTaggerMixin, check_features, check_targets
 from ._baseline import MajorityTagger
 from ._cascaded import CascadedNER, SegmentFeaturizer
 from ._crfsuite import CRFsuiteTagger
 from ._linear_chain import ChainWeights, LabelSpace
 from ._online_crf import OnlinePACRF
-from ._viterbi import viterbi, viterbi_batch
 
 __all__ = [
     "CRFsuiteTagger",
     "CascadedNER",
+    "ChainScores",
+    "ChainTaggerMixin",
     "ChainWeights",
     "LabelSpace",
     "MajorityTagger",
     "OnlinePACRF",
     "SegmentFeaturizer",
-    "viterbi",
-    "viterbi_batch",
+    "check_features",
+    "check_targets",
 ]

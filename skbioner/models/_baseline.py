@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
-from ..base import SequenceTaggerMixin
+from .._validation import Integral, Interval, StrOptions
+from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import check_labels, repair
+from ._base import iob2_classes, label_types
 
 __all__ = ["MajorityTagger"]
 
@@ -35,9 +38,16 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
     ----------
     vocabulary_ : dict of str -> str
         The label memorised for each word.
-    classes_ : list of str
-        Labels seen in training.
+    classes_ : ndarray of str
+        The labels :meth:`predict` returns: IOB2 labels of the entity types
+        seen in training (the labels themselves with ``scheme=None``).
     """
+
+    _parameter_constraints = {
+        "min_count": [Interval(Integral, 1, None, closed="left")],
+        "lowercase": ["boolean"],
+        "scheme": [StrOptions({"IOB2"}), None],
+    }
 
     def __init__(self, min_count=1, lowercase=False, scheme="IOB2"):
         self.min_count = min_count
@@ -49,10 +59,7 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Memorise ``y`` (IOB2 label lists) for the sentences ``X``."""
-        if not isinstance(self.min_count, int) or self.min_count < 1:
-            raise ValueError(f"min_count must be a positive int, got {self.min_count!r}")
-        if self.scheme not in ("IOB2", None):
-            raise ValueError(f"scheme must be 'IOB2' or None, got {self.scheme!r}")
+        self._validate_params()
         X, y = check_sentences(X, y)
         for i, labels in enumerate(y):
             if self.scheme is None:
@@ -70,7 +77,9 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
             for w, c in counts.items()
             if sum(c.values()) >= self.min_count
         }
-        self.classes_ = sorted({lab for labels in y for lab in labels})
+        seen = {lab for labels in y for lab in labels}
+        self.classes_ = (np.array(sorted(seen), dtype=object) if self.scheme is None
+                         else iob2_classes(label_types(y)))
         overall = Counter(lab for labels in y for lab in labels)
         self.default_label_ = (max(overall.items(), key=lambda kv: (kv[1], kv[0]))[0]
                                if self.scheme is None and overall else "O")
@@ -83,4 +92,4 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         vocab = self.vocabulary_
         default = getattr(self, "default_label_", "O")  # models saved before scheme=None
         tags = [[vocab.get(self._key(w), default) for w in s] for s in X]
-        return tags if self.scheme is None else [repair(t, "IOB2") for t in tags]
+        return LabelSequences(tags if self.scheme is None else [repair(t, "IOB2") for t in tags])

@@ -13,11 +13,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from ..base import SequenceTaggerMixin
+from .._validation import HasMethods, Integral, Interval, fit_context
+from ..base import LabelSequences, SequenceTaggerMixin
 from ..features import SentenceFeatures
 from ..metrics import entity_f1_score
 from ..schemes import labels_to_spans, spans_to_labels
-from ._online_crf import OnlinePACRF, _check_y, check_sequence_features
+from ._base import best_temperature, check_features, check_targets, iob2_classes
+from ._online_crf import OnlinePACRF
 
 __all__ = ["CascadedNER", "SegmentFeaturizer"]
 
@@ -122,11 +124,21 @@ def _typed_spans(y):
 
 
 def _fit_predict_fold(segmenter, X, y_seg, train, test):
-    """Fit on ``train``; return the predictions on ``test``, or the model if ``test`` is None."""
+    """Fit on ``train``; return the predictions on ``test``, or the model if ``test`` is None.
+
+    With a chain segmenter the fold also returns the likelihood terms of its
+    held-out sentences, which calibrate the final segmenter's probabilities.
+    """
     model = clone(segmenter).fit(X[train], [y_seg[i] for i in train])
     if test is None:
-        return None, model
-    return test, model.predict(X[test])
+        return None, model, None
+    terms = None
+    if hasattr(model, "likelihood_terms"):
+        types = set(getattr(model.label_space_, "types", ()))
+        keep = [i for i in test if {lab[2:] for lab in y_seg[i] if lab != "O"} <= types]
+        if keep:
+            terms = model.likelihood_terms(X[np.asarray(keep)], [y_seg[i] for i in keep])
+    return test, model.predict(X[test]), terms
 
 
 class CascadedNER(SequenceTaggerMixin, BaseEstimator):
@@ -170,12 +182,25 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
 
     Attributes
     ----------
+    classes_ : ndarray of str
+        The IOB2 labels :meth:`predict` returns.
     segmenter_, classifier_ : fitted estimators
     segment_featurizer_ : SegmentFeaturizer
     types_ : list of str
     oof_segment_f1_ : float
         Stage-1 segment F1 of the out-of-fold predictions (diagnostic).
     """
+
+    _parameter_constraints = {
+        "segmenter": [HasMethods(["fit", "predict"]), None],
+        "classifier": [HasMethods(["fit", "predict"]), None],
+        "typed_segmenter": ["boolean"],
+        "segment_features": [tuple, list],
+        "n_folds": [Interval(Integral, 2, None, closed="left")],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
 
     def __init__(self, segmenter=None, classifier=None, typed_segmenter=False,
                  segment_features=SegmentFeaturizer.BLOCKS, n_folds=5,
@@ -199,13 +224,23 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         if self.verbose:
             print(f"[CascadedNER] {msg}", file=sys.stderr)
 
+    @fit_context
     def fit(self, X, y):
-        """Train both stages on featurizer output ``X`` and IOB2 ``y``."""
-        if not (isinstance(self.n_folds, int | np.integer) and self.n_folds >= 2):
-            raise ValueError(f"n_folds must be an int >= 2, got {self.n_folds!r}")
-        matrix, offsets = check_sequence_features(X, type(self).__name__)
-        X = SentenceFeatures(matrix, offsets)
-        y = _check_y(y, len(offsets) - 1, np.diff(offsets))
+        """Train both stages on featurizer output ``X`` and IOB2 ``y``.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+        y : list of list of str
+            IOB2 labels.
+
+        Returns
+        -------
+        self : CascadedNER
+        """
+        X = check_features(X, type(self).__name__)
+        matrix, offsets = X.matrix, X.offsets
+        y = check_targets(y, X.lengths)
         if len(y) < 2:
             raise ValueError(f"CascadedNER needs at least 2 sentences, got {len(y)}")
         SegmentFeaturizer(blocks=self.segment_features)  # validate before any training
@@ -214,6 +249,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         segmenter = self._sub(self.segmenter, OnlinePACRF(scheme="IOBES"), seeds[0])
         classifier = self._sub(self.classifier, OnlinePACRF(), seeds[1])
         self.types_ = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
+        self.classes_ = iob2_classes(self.types_)
         n = len(y)
         if self.typed_segmenter:
             y_seg, spans_of, seg_types = y, _typed_spans, self.types_
@@ -231,14 +267,20 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
             for train, test in jobs
         )
         oof = [None] * n
-        for test, out in results:
+        terms = []
+        for test, out, fold_terms in results:
             if test is None:
                 self.segmenter_ = out
                 continue
             for i, p in zip(test, out):
                 oof[i] = p
+            if fold_terms is not None:
+                terms.append(fold_terms)
+        if terms and hasattr(self.segmenter_, "temperature_"):
+            # the folds' held-out likelihood calibrates the segment probabilities
+            self.segmenter_.temperature_ = best_temperature(terms)
         self.oof_segment_f1_ = entity_f1_score(y_seg, oof, mode="spans")
-        self._spans_of = spans_of
+        self.typed_segmenter_ = bool(self.typed_segmenter)
         self._log(f"segmenters trained; out-of-fold segmentation F1 "
                   f"{self.oof_segment_f1_:.4f} ({time.perf_counter() - t0:.1f} s)")
 
@@ -250,22 +292,82 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
                                                      blocks=self.segment_features)
         Xs, seg_offsets = self.segment_featurizer_.fit_transform(matrix, cand, offsets)
         self.classifier_ = classifier.fit(SentenceFeatures(Xs, seg_offsets), y2)
+        if hasattr(self.classifier_, "fit_temperature"):
+            # the classifier's scores are tiny (strong regularisation): at temperature 1
+            # its type probabilities are near uniform.  Its training segments are stage-1
+            # output predicted out of fold, and the classifier is far from fitting them,
+            # so they serve to calibrate it (benchmarks/calibration.py).
+            self.classifier_.fit_temperature(SentenceFeatures(Xs, seg_offsets), y2)
         self._log(f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "
                   f"({time.perf_counter() - t0:.1f} s)")
         self.n_features_in_ = matrix.shape[1]
         return self
 
-    def predict(self, X):
-        """IOB2 label lists for featurizer output ``X``."""
+    def _stages(self, X, confidence=False):
+        """Stage-1 segments of ``X`` and the stage-2 input built on them.
+
+        Returns ``(X, segments, stage2)``: ``segments`` per sentence as
+        ``(type, start, end, p)`` (``p`` the segment's probability with
+        ``confidence=True``, else None).
+        """
         check_is_fitted(self, "classifier_")
-        matrix, offsets = check_sequence_features(X, type(self).__name__)
-        X = SentenceFeatures(matrix, offsets)
-        seg_pred = self.segmenter_.predict(X)
-        cand = self._spans_of(seg_pred)
-        Xs, seg_offsets = self.segment_featurizer_.transform(matrix, cand, offsets)
-        types = self.classifier_.predict(SentenceFeatures(Xs, seg_offsets))
+        X = check_features(X, type(self).__name__, self.n_features_in_)
+        if confidence:
+            segments = self.segmenter_.predict_entities(X)
+        else:
+            segments = [[(t, s, e, None) for t, s, e in labels_to_spans(labels)]
+                        for labels in self.segmenter_.predict(X)]
+        if not self.typed_segmenter_:
+            segments = [[(SEGMENT_TYPE, s, e, p) for _, s, e, p in seg] for seg in segments]
+        cand = [[(t, s, e) for t, s, e, _ in seg] for seg in segments]
+        Xs, seg_offsets = self.segment_featurizer_.transform(X.matrix, cand, X.offsets)
+        return X, segments, SentenceFeatures(Xs, seg_offsets)
+
+    def predict(self, X):
+        """IOB2 label lists for featurizer output ``X``.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+
+        Returns
+        -------
+        list of list of str
+        """
+        X, segments, stage2 = self._stages(X)
+        types = self.classifier_.predict(stage2)
         out = []
-        for spans, labels, n in zip(cand, types, np.diff(offsets)):
-            kept = [(lab[2:], s, e) for (_, s, e), lab in zip(spans, labels) if lab != "O"]
+        for seg, labels, n in zip(segments, types, X.lengths):
+            kept = [(lab[2:], s, e) for (_, s, e, _), lab in zip(seg, labels) if lab != "O"]
             out.append(spans_to_labels(kept, int(n), "IOB2"))
+        return LabelSequences(out)
+
+    def predict_entities(self, X):
+        """Predicted entities with a confidence.
+
+        The confidence of an entity is the probability of its segment under
+        the segmenter's chain times the classifier's marginal probability of
+        its type for that segment (both as defined in
+        :meth:`OnlinePACRF.predict_marginals`); it needs sub-models with
+        ``predict_entities`` and ``predict_marginals``.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, confidence)`` for every entity
+            of :meth:`predict`.
+        """
+        X, segments, stage2 = self._stages(X, confidence=True)
+        types = self.classifier_.predict(stage2)
+        marg = self.classifier_.predict_marginals(stage2)
+        col = {c: k for k, c in enumerate(self.classifier_.classes_)}
+        out = []
+        for seg, labels, m in zip(segments, types, marg):
+            out.append([(lab[2:], s, e, p * float(m[j, col[lab]]))
+                        for j, ((_, s, e, p), lab) in enumerate(zip(seg, labels))
+                        if lab != "O"])
         return out

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-import numbers
 import os
 import sys
 import tempfile
+import threading
 import time
+from collections import OrderedDict
 
 import numpy as np
 import pycrfsuite
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from ..base import SequenceTaggerMixin
-from ..schemes import check_scheme, convert, labels_to_spans, scheme_labels
-from ._online_crf import _check_y, check_sequence_features
+from .._validation import Integral, Interval, Real, StrOptions, fit_context
+from ..base import LabelSequences, SequenceTaggerMixin
+from ..schemes import SCHEMES, check_scheme, convert, labels_to_spans, scheme_labels
+from ._base import check_features, check_targets, iob2_classes
 
 __all__ = ["CRFsuiteTagger"]
 
@@ -157,8 +159,12 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
     scheme_ : str
         Canonical name of the internal scheme used in :meth:`fit`.
     classes_ : ndarray of str
+        The labels :meth:`predict` returns: IOB2 labels of the entity types
+        (``O``, then ``B-t``, ``I-t`` per type), or the plain labels with
+        ``scheme=None``.
+    labels_ : ndarray of str
         Labels of the internal scheme seen in training, in the order of
-        :func:`~skbioner.schemes.scheme_labels`.
+        :func:`~skbioner.schemes.scheme_labels` (not set with ``scheme=None``).
     n_features_in_ : int
         Number of feature columns of the training ``X``.
     model_bytes_ : bytes
@@ -229,27 +235,25 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ checks
 
-    def _validate_params(self):
-        if self.algorithm not in _ALGORITHMS:
-            raise ValueError(f"algorithm must be one of {_ALGORITHMS}, got {self.algorithm!r}")
-        for name in ("c1", "c2", "min_freq"):
-            value = getattr(self, name)
-            if (not isinstance(value, numbers.Real) or isinstance(value, bool)
-                    or not np.isfinite(value) or value < 0):
-                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    _parameter_constraints = {
+        "algorithm": [StrOptions(set(_ALGORITHMS))],
+        "c1": [Interval(Real, 0, None, closed="left")],
+        "c2": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "all_possible_transitions": ["boolean"],
+        "all_possible_states": ["boolean"],
+        "min_freq": [Interval(Real, 0, None, closed="left")],
+        "scheme": [StrOptions(set(SCHEMES) | {"BIO"}), None],
+        "verbose": ["verbose"],
+    }
+
+    def _check_params(self):
+        """Checks the declared constraints cannot express; the canonical scheme."""
         if self.c1 and self.algorithm != "lbfgs":
             raise ValueError(
                 f"c1 (L1 regularisation) is only available with algorithm='lbfgs', "
                 f"got c1={self.c1!r} with algorithm={self.algorithm!r}"
             )
-        if (not isinstance(self.max_iter, numbers.Integral) or isinstance(self.max_iter, bool)
-                or self.max_iter < 1):
-            raise ValueError(f"max_iter must be a positive int, got {self.max_iter!r}")
-        for name in ("all_possible_transitions", "all_possible_states"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        if (not isinstance(self.verbose, numbers.Integral) or self.verbose < 0):
-            raise ValueError(f"verbose must be an int >= 0, got {self.verbose!r}")
         return None if self.scheme is None else check_scheme(self.scheme)
 
     def _trainer_params(self):
@@ -267,6 +271,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ training
 
+    @fit_context
     def fit(self, X, y):
         """Train on featurizer output ``X`` and IOB2 label lists ``y``.
 
@@ -282,15 +287,15 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         self
         """
         t0 = time.perf_counter()
-        scheme = self._validate_params()
-        matrix, offsets = check_sequence_features(X, type(self).__name__)
-        y = _check_y(y, offsets.size - 1, np.diff(offsets), scheme)
+        scheme = self._check_params()
+        X = check_features(X, type(self).__name__)
+        matrix, offsets = X.matrix, X.offsets
+        y = check_targets(y, X.lengths, None if scheme is None else "IOB2")
         if not any(len(labels) for labels in y):
             raise ValueError("CRFsuiteTagger needs at least one non-empty training sentence")
         if scheme not in ("IOB2", None):
             y = [convert(labels, "IOB2", scheme) for labels in y]
         matrix = _canonical(matrix)
-        self.__dict__.pop("_tagger_cache", None)
 
         trainer = _Trainer(algorithm=self.algorithm, params=self._trainer_params(),
                            verbose=self.verbose > 0)
@@ -314,8 +319,9 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
             self.classes_ = np.array(sorted(seen), dtype=object)
         else:
             types = {t for labels in y for t, _, _ in labels_to_spans(labels, scheme)}
-            self.classes_ = np.array([lab for lab in scheme_labels(scheme, types) if lab in seen],
-                                     dtype=object)
+            self.labels_ = np.array([lab for lab in scheme_labels(scheme, types) if lab in seen],
+                                    dtype=object)
+            self.classes_ = iob2_classes(types)
         self.n_features_in_ = int(matrix.shape[1])
         self.model_bytes_ = model_bytes
         self.scheme_ = scheme
@@ -336,15 +342,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
     # ------------------------------------------------------------------ prediction
 
     def _tagger(self):
-        model = self.model_bytes_
-        cache = self.__dict__.get("_tagger_cache")
-        if cache is None or cache[0] is not model:
-            tagger = pycrfsuite.Tagger()
-            tagger.open_inmemory(model)
-            # CRFsuite reads the model in place: the cache keeps the bytes alive
-            cache = (model, tagger)
-            self._tagger_cache = cache
-        return cache[1]
+        return _open_tagger(self.model_bytes_)
 
     def predict(self, X):
         """IOB2 label lists for featurizer output ``X``.
@@ -358,24 +356,39 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         list of list of str
         """
         check_is_fitted(self, "model_bytes_")
-        matrix, offsets = check_sequence_features(X, type(self).__name__)
-        if matrix.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {matrix.shape[1]} features, but {type(self).__name__} was fitted "
-                f"with {self.n_features_in_}"
-            )
-        matrix = _canonical(matrix)
+        X = check_features(X, type(self).__name__, self.n_features_in_)
+        matrix, offsets = _canonical(X.matrix), X.offsets
         tagger = self._tagger()
         scheme = self.scheme_
         out = []
         for items in _iter_items(matrix, offsets):
             labels = tagger.tag(items) if items else []
             out.append(labels if scheme is None else convert(labels, scheme, "IOB2"))
-        return out
+        return LabelSequences(out)
 
-    # ------------------------------------------------------------------ persistence
 
-    def __getstate__(self):
-        state = dict(super().__getstate__())  # object.__getstate__ returns __dict__ itself
-        state.pop("_tagger_cache", None)
-        return state
+_TAGGERS = OrderedDict()  # id(model bytes) -> (bytes, Tagger), the few most recent
+_TAGGERS_LOCK = threading.Lock()
+
+
+def _open_tagger(model_bytes, keep=4):
+    """A ``pycrfsuite.Tagger`` on ``model_bytes``, opened once and reused.
+
+    Kept outside the estimator (``predict`` does not change it) in a small
+    cache keyed by the identity of the bytes, which the cache holds alive so
+    the key cannot be reused.  A Tagger is not safe to share between
+    threads: each thread gets its own.
+    """
+    key = (id(model_bytes), threading.get_ident())
+    with _TAGGERS_LOCK:
+        hit = _TAGGERS.get(key)
+        if hit is not None and hit[0] is model_bytes:
+            _TAGGERS.move_to_end(key)
+            return hit[1]
+    tagger = pycrfsuite.Tagger()
+    tagger.open_inmemory(model_bytes)  # CRFsuite reads the model in place: bytes kept alive
+    with _TAGGERS_LOCK:
+        _TAGGERS[key] = (model_bytes, tagger)
+        while len(_TAGGERS) > keep:
+            _TAGGERS.popitem(last=False)
+    return tagger

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..decoding import NEG
 from ..schemes import check_scheme, convert, projection_table, scheme_labels, transition_mask
-from ._viterbi import viterbi_batch, viterbi_csr
 
 __all__ = ["LabelSpace", "ChainWeights"]
 
@@ -129,17 +129,28 @@ class LabelSpace:
         return [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
 
     def mask(self):
-        """Additive mask (0 / -inf) of the main scheme's forbidden transitions."""
+        """Additive mask of the main scheme's forbidden transitions: 0, or
+        :data:`~skbioner.decoding.NEG` (finite, as the compiled decoders want).
+
+        Returns
+        -------
+        start, trans, end : ndarray of shape (n_labels,), (n_labels, n_labels), (n_labels,)
+        """
         if self.scheme is None:
             L = self.n_labels
             return np.zeros(L), np.zeros((L, L)), np.zeros(L)
         start, trans, end = transition_mask(self.scheme, self.labels)
-        return tuple(np.where(m, 0.0, -np.inf) for m in (start, trans, end))
+        return tuple(np.where(m, 0.0, NEG) for m in (start, trans, end))
 
 
 @dataclass
 class ChainWeights:
     """Weights of a linear chain over the columns of a :class:`LabelSpace`.
+
+    The one owner of averaging and folding: training keeps the running
+    weights and the averaging accumulator as two ``ChainWeights``, and
+    :meth:`fold` turns them into the single-block (averaged) weights that
+    prediction uses.
 
     Attributes
     ----------
@@ -157,6 +168,7 @@ class ChainWeights:
 
     @classmethod
     def zeros(cls, n_features, n_columns, dtype=np.float64):
+        """All-zero weights (float32 halves the memory of a training state)."""
         return cls(
             np.zeros((n_features, n_columns), dtype=dtype),
             np.zeros((n_columns, n_columns), dtype=dtype),
@@ -164,60 +176,81 @@ class ChainWeights:
             np.zeros(n_columns, dtype=dtype),
         )
 
-    def fold(self, cols, dtype=np.float64):
-        """Single-block weights over the main labels, giving identical scores.
+    def fold(self, cols, acc=None, t=0, chunk=65536):
+        """Single-block float64 weights over the main labels, giving identical scores.
 
         ``W_fold[:, l] = sum_k W[:, cols[l, k]]`` and
-        ``T_fold[a, b] = sum_k T[cols[a, k], cols[b, k]]``.
+        ``T_fold[a, b] = sum_k T[cols[a, k], cols[b, k]]``.  With an
+        accumulator ``acc`` and ``t`` updates, the weights folded are the
+        averaged ones, ``self - acc / t`` (Collins 2002).  Rows are processed
+        in chunks: no full-size float64 copy of the unfolded weights is made.
+
+        Parameters
+        ----------
+        cols : ndarray of int, shape (n_labels, n_blocks)
+            :attr:`LabelSpace.cols`.
+        acc : ChainWeights, optional
+            Averaging accumulator (see :mod:`._passive_aggressive`).
+        t : int, default=0
+            Number of updates the accumulator covers (0: no averaging).
+        chunk : int, default=65536
+            Rows per chunk.
+
+        Returns
+        -------
+        ChainWeights
         """
         cols = np.asarray(cols)
-        W = np.zeros((self.W.shape[0], cols.shape[0]), dtype=dtype)
-        T = np.zeros((cols.shape[0], cols.shape[0]), dtype=np.float64)
-        start = np.zeros(cols.shape[0])
-        end = np.zeros(cols.shape[0])
+        scale = 1.0 / t if acc is not None and t > 0 else 0.0
+        L = cols.shape[0]
+        W = np.zeros((self.W.shape[0], L))
+        for lo in range(0, self.W.shape[0], chunk):
+            rows = slice(lo, lo + chunk)
+            block = _minus(self.W[rows], None if acc is None else acc.W[rows], scale)
+            for k in range(cols.shape[1]):
+                W[rows] += block[:, cols[:, k]]
+        T, start, end = (_minus(x, a, scale)
+                         for x, a in zip(self._arrays()[1:], _arrays_or_none(acc)[1:]))
+        Tf, sf, ef = np.zeros((L, L)), np.zeros(L), np.zeros(L)
         for k in range(cols.shape[1]):
             c = cols[:, k]
-            W += self.W[:, c]
-            T += self.T[np.ix_(c, c)]
-            start += self.start[c]
-            end += self.end[c]
-        return ChainWeights(W, T, start, end)
+            Tf += T[np.ix_(c, c)]
+            sf += start[c]
+            ef += end[c]
+        return ChainWeights(W, Tf, sf, ef)
+
+    def averaged(self, acc=None, t=0):
+        """Unfolded float64 weights, averaged (``self - acc / t``) when ``acc`` is given."""
+        scale = 1.0 / t if acc is not None and t > 0 else 0.0
+        return ChainWeights(*(_minus(x, None if acc is None else a, scale)
+                              for x, a in zip(self._arrays(), _arrays_or_none(acc))))
+
+    def _arrays(self):
+        return (self.W, self.T, self.start, self.end)
+
+    def block_scores(self, cols, matrix, acc=None, t=0):
+        """Token scores of the main labels summed block by block (the unfolded model).
+
+        ``(matrix @ W)[:, cols].sum(axis=2)`` with the (averaged) unfolded
+        weights; equal to ``matrix @ fold(cols).W`` up to rounding, which is
+        what the folding tests check.
+        """
+        scale = 1.0 / t if acc is not None and t > 0 else 0.0
+        W = _minus(self.W, None if acc is None else acc.W, scale)
+        z = np.asarray(matrix @ W, dtype=np.float64)
+        return z[:, np.asarray(cols)].sum(axis=2)
 
     def copy(self):
         return ChainWeights(self.W.copy(), self.T.copy(), self.start.copy(), self.end.copy())
 
 
-def chain_scores(weights: ChainWeights, cols, matrix):
-    """Emission scores of every token for the main labels, unfolded weights.
-
-    ``matrix`` is the CSR feature matrix (tokens x features).
-    """
-    z = np.asarray(matrix @ weights.W, dtype=np.float64)
-    return z[:, cols].sum(axis=2)
+def _arrays_or_none(weights):
+    return (None,) * 4 if weights is None else weights._arrays()
 
 
-def decode(weights: ChainWeights, cols, matrix, offsets, mask=None):
-    """Viterbi paths (flat main-label codes) of all sentences.
-
-    With one block (``cols.shape[1] == 1`` and ``cols[:, 0] == arange``)
-    this is plain single-scheme decoding; with several, the blocks are
-    summed on the fly (the *unfolded* model).
-    """
-    cols = np.asarray(cols)
-    if cols.shape[1] == 1 and np.array_equal(cols[:, 0], np.arange(weights.W.shape[1])):
-        start, T, end = weights.start, weights.T, weights.end
-        if mask is not None:
-            start, T, end = start + mask[0], T + mask[1], end + mask[2]
-        return viterbi_csr(matrix, offsets, weights.W, T, start, end)
-    scores = chain_scores(weights, cols, matrix)
-    T = np.zeros((cols.shape[0], cols.shape[0]))
-    start = np.zeros(cols.shape[0])
-    end = np.zeros(cols.shape[0])
-    for k in range(cols.shape[1]):
-        c = cols[:, k]
-        T += weights.T[np.ix_(c, c)]
-        start += weights.start[c]
-        end += weights.end[c]
-    if mask is not None:
-        start, T, end = start + mask[0], T + mask[1], end + mask[2]
-    return viterbi_batch(scores, offsets, T, start, end)
+def _minus(x, acc, scale):
+    """``x - scale * acc`` in float64 (``x`` alone when there is nothing to average)."""
+    x = np.asarray(x, dtype=np.float64)
+    if acc is None or not scale:
+        return x
+    return x - scale * np.asarray(acc, dtype=np.float64)

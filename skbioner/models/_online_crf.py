@@ -8,65 +8,30 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ..base import SequenceTaggerMixin
+from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..metrics import entity_f1_score, token_accuracy_score
-from ..schemes import check_labels, labels_to_spans
-from ._linear_chain import ChainWeights, LabelSpace, decode
+from ..schemes import SCHEMES, scheme_labels
+from ._base import (
+    ChainScores,
+    ChainTaggerMixin,
+    best_temperature,
+    check_features,
+    check_targets,
+    holdout_split,
+    label_types,
+)
+from ._linear_chain import ChainWeights, LabelSpace
 from ._passive_aggressive import COSTS, VARIANTS, pa_epoch
 
-__all__ = ["OnlinePACRF", "check_sequence_features"]
+__all__ = ["OnlinePACRF"]
 
 
-def check_sequence_features(X, who):
-    """Return ``(csr, offsets)`` of featurizer output, or raise a helpful TypeError."""
-    matrix = getattr(X, "matrix", None)
-    offsets = getattr(X, "offsets", None)
-    if matrix is None or offsets is None:
-        raise TypeError(
-            f"{who} reads featurizer output (skbioner.features.SentenceFeatures), got "
-            f"{type(X).__name__}; put a TokenFeaturizer before it, e.g. "
-            f"make_pipeline(TokenFeaturizer(), {who}())"
-        )
-    matrix = matrix.tocsr()
-    if not matrix.has_sorted_indices:
-        matrix = matrix.sorted_indices()
-    return matrix, np.asarray(offsets, dtype=np.int64)
-
-
-def _check_y(y, n_sentences, lengths, scheme="IOB2"):
-    if isinstance(y, str):
-        raise TypeError("y must be a list of label sequences")
-    y = [list(s) for s in y]
-    if len(y) != n_sentences:
-        raise ValueError(f"X has {n_sentences} sentences but y has {len(y)} label sequences")
-    for i, (labels, n) in enumerate(zip(y, lengths)):
-        if len(labels) != n:
-            raise ValueError(f"sentence {i} has {n} tokens but {len(labels)} labels")
-        if scheme is None:
-            bad = [lab for lab in labels if not isinstance(lab, str) or not lab]
-            if bad:
-                raise ValueError(f"y[{i}]: labels must be non-empty strings, got {bad[0]!r}")
-            continue
-        try:
-            check_labels(labels, "IOB2")
-        except ValueError as exc:
-            raise ValueError(f"y[{i}]: {exc}") from None
-    return y
-
-
-def _label_types(y, scheme):
-    """Entity types of IOB2 label lists, or the labels themselves (scheme=None)."""
-    if scheme is None:
-        return sorted({lab for labels in y for lab in labels})
-    return sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
-
-
-class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
+class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     """Linear-chain tagger trained by online passive-aggressive updates.
 
     Chan, Lam & Yu (2007): a first-order linear chain over sparse token
@@ -111,6 +76,18 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         Hold out ``validation_fraction`` of the sentences and monitor
         ``1 - entity F1`` on them; the weights of the best epoch are kept.
     validation_fraction : float, default=0.1
+        Share of the sentences held out by ``early_stopping`` and by
+        ``calibrate``.
+    calibrate : bool, default=False
+        Fit ``temperature_`` so that :meth:`predict_marginals` and
+        :meth:`predict_entities` give calibrated probabilities: a model
+        trained on all but ``validation_fraction`` of the training documents
+        (the last ones; the last sentences without document ids) scores the
+        held-out ones, and the temperature maximises their likelihood
+        (:meth:`fit_temperature`).  Training then costs about twice as much;
+        predictions do not change.  Without it the probabilities are those of
+        temperature 1, which suit a few entity types (JNLPBA) but are far too
+        flat with many (BioNLP13CG): ``benchmarks/calibration.py``.
     shuffle : bool, default=True
         Shuffle the sentences before every epoch.
     average : bool, default=True
@@ -118,7 +95,12 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
     constrained : bool, default=True
         Forbid transitions that ``scheme`` never writes when decoding.
     warm_start : bool, default=False
-        Continue from the previous fit's weights.
+        Continue from the previous fit's weights.  A model fitted with
+        ``warm_start=False`` keeps its prediction state only (the folded,
+        averaged weights); with ``warm_start=True`` (and after
+        :meth:`partial_fit`) it also keeps the training state that
+        continuing needs, about twice the size (drop it with
+        :meth:`sparsify`).
     random_state : int, RandomState instance or None, default=None
     verbose : int, default=0
         Print per-epoch progress (loss, errors, elapsed) to stderr.
@@ -131,12 +113,17 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
     transition_, start_, end_ : ndarray
         Folded transition / start / end weights.
     classes_ : ndarray of str
-        Labels of the internal scheme.
+        The labels :meth:`predict` returns: IOB2 labels of the entity types
+        (``O``, then ``B-t``, ``I-t`` per type), or the plain labels with
+        ``scheme=None``; also the columns of :meth:`predict_marginals`.
     n_features_in_ : int
     n_iter_ : int
         Epochs run by the last :meth:`fit`.
     t_ : int
         Sentences seen (all calls).
+    temperature_ : float
+        Divides the chain's scores in its probabilities (1.0 unless
+        ``calibrate`` or :meth:`fit_temperature`).
     history_ : list of dict
         Per epoch: ``loss``, ``sentence_errors``, ``token_errors``,
         ``seconds`` and, with early stopping, ``validation_f1`` (entity
@@ -146,7 +133,7 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
     def __init__(self, scheme="IOB2", extra_schemes=(), C=0.1, variant="PA-I",
                  cost="hamming", loss_augmented=False, max_iter=10, tol=None,
                  n_iter_no_change=3, early_stopping=False, validation_fraction=0.1,
-                 shuffle=True, average=True, constrained=True, warm_start=False,
+                 calibrate=False, shuffle=True, average=True, constrained=True, warm_start=False,
                  random_state=None, verbose=0):
         self.scheme = scheme
         self.extra_schemes = extra_schemes
@@ -159,6 +146,7 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         self.n_iter_no_change = n_iter_no_change
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
+        self.calibrate = calibrate
         self.shuffle = shuffle
         self.average = average
         self.constrained = constrained
@@ -166,25 +154,28 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    # ------------------------------------------------------------------ checks
+    _parameter_constraints = {
+        "scheme": [StrOptions(set(SCHEMES) | {"BIO"}), None],
+        "extra_schemes": [tuple, list],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "variant": [StrOptions(set(VARIANTS))],
+        "cost": [StrOptions(set(COSTS))],
+        "loss_augmented": ["boolean"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left"), None],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "calibrate": ["boolean"],
+        "shuffle": ["boolean"],
+        "average": ["boolean"],
+        "constrained": ["boolean"],
+        "warm_start": ["boolean"],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
 
-    def _validate_params(self):
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {tuple(VARIANTS)}, got {self.variant!r}")
-        if self.cost not in COSTS:
-            raise ValueError(f"cost must be one of {tuple(COSTS)}, got {self.cost!r}")
-        if not (isinstance(self.C, int | float) and self.C > 0):
-            raise ValueError(f"C must be a positive number, got {self.C!r}")
-        if not (isinstance(self.max_iter, int | np.integer) and self.max_iter >= 1):
-            raise ValueError(f"max_iter must be a positive int, got {self.max_iter!r}")
-        if self.tol is not None and self.tol < 0:
-            raise ValueError(f"tol must be None or >= 0, got {self.tol!r}")
-        if not 0 < self.validation_fraction < 1:
-            raise ValueError(
-                f"validation_fraction must be in (0, 1), got {self.validation_fraction!r}"
-            )
-        if isinstance(self.extra_schemes, str):
-            raise ValueError("extra_schemes must be a tuple of scheme names, not a string")
+    # ------------------------------------------------------------------ checks
 
     def _check_continuation(self, n_features, types):
         """Refuse to continue training a model whose structure no longer fits."""
@@ -211,7 +202,8 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
     def _init_state(self, n_features, types):
         space = LabelSpace.build(self.scheme, types, self.extra_schemes)
         self.label_space_ = space
-        self.classes_ = np.array(space.labels, dtype=object)
+        labels = space.labels if space.scheme is None else scheme_labels("IOB2", space.types)
+        self.classes_ = np.array(labels, dtype=object)
         self.n_features_in_ = n_features
         # float32 training state: half the memory; the kernel accumulates
         # scores in float64, and folded prediction weights are float64
@@ -241,50 +233,37 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         self.t_ = int(t)
         return loss, s_err, t_err
 
-    def _averaged(self):
-        """Unfolded weights used for prediction (averaged when ``average``)."""
-        w = self._w
-        if not (self.average and self.t_ > 0):
-            return ChainWeights(w.W.astype(np.float64), w.T.astype(np.float64),
-                                w.start.astype(np.float64), w.end.astype(np.float64))
-        a, s = self._acc, 1.0 / self.t_
+    def _finalize(self):
+        """Average (optionally) and fold the weights used for prediction."""
+        folded = self._w.fold(self.label_space_.cols, acc=self._acc if self.average else None,
+                              t=self.t_)
+        self.coef_ = folded.W
+        self.transition_, self.start_, self.end_ = folded.T, folded.start, folded.end
 
-        def avg(x, acc):
-            return x.astype(np.float64) - s * acc.astype(np.float64)
+    def _drop_training_state(self):
+        for name in ("_w", "_acc", "_rng"):
+            self.__dict__.pop(name, None)
 
-        return ChainWeights(avg(w.W, a.W), avg(w.T, a.T), avg(w.start, a.start),
-                            avg(w.end, a.end))
-
-    def _finalize(self, chunk=65536):
-        """Average (optionally) and fold the weights used for prediction.
-
-        Works on row chunks so no full-size temporary of the unfolded
-        weights is made.
-        """
-        w, acc, cols = self._w, self._acc, self.label_space_.cols
-        s = 1.0 / self.t_ if self.average and self.t_ > 0 else 0.0
-        n_features = w.W.shape[0]
-        coef = np.zeros((n_features, cols.shape[0]))
-        for lo in range(0, n_features, chunk):
-            rows = slice(lo, lo + chunk)
-            Wr, Ar = w.W[rows].astype(np.float64), acc.W[rows].astype(np.float64)
-            for k in range(cols.shape[1]):
-                coef[rows] += Wr[:, cols[:, k]]
-                if s:
-                    coef[rows] -= s * Ar[:, cols[:, k]]
-        small = ChainWeights(np.zeros((0, w.W.shape[1])),
-                             w.T.astype(np.float64) - s * acc.T,
-                             w.start.astype(np.float64) - s * acc.start,
-                             w.end.astype(np.float64) - s * acc.end).fold(cols)
-        self.coef_ = coef
-        self.transition_, self.start_, self.end_ = small.T, small.start, small.end
-
+    @fit_context
     def fit(self, X, y):
-        """Train on featurizer output ``X`` and IOB2 label lists ``y``."""
-        self._validate_params()
-        matrix, offsets = check_sequence_features(X, type(self).__name__)
-        y = _check_y(y, len(offsets) - 1, np.diff(offsets), self.scheme)
-        types = _label_types(y, self.scheme)
+        """Train on featurizer output ``X`` and IOB2 label lists ``y``.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+            Output of :class:`~skbioner.features.TokenFeaturizer`.
+        y : list of list of str
+            IOB2 labels (any non-empty strings with ``scheme=None``).
+
+        Returns
+        -------
+        self : OnlinePACRF
+        """
+        self._check_extra_schemes()
+        X = check_features(X, type(self).__name__)
+        matrix, offsets = X.matrix, X.offsets
+        y = check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
+        types = label_types(y, self.scheme)
         rs = check_random_state(self.random_state)
         if self.warm_start and hasattr(self, "coef_"):
             self._check_trainable()
@@ -344,6 +323,9 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             (self.coef_, self.transition_, self.start_, self.end_) = best_state
         else:
             self._finalize()
+        if not self.warm_start:
+            self._drop_training_state()  # a fitted model persists its prediction state only
+        self.temperature_ = self._held_out_temperature(X, y) if self.calibrate else 1.0
         if self.tol is not None and not converged and self.max_iter > 1:
             warnings.warn(
                 f"OnlinePACRF stopped after max_iter={self.max_iter} epochs without "
@@ -352,18 +334,40 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             )
         return self
 
+    def _held_out_temperature(self, X, y):
+        """Temperature fitted on held-out documents by a model trained on the rest."""
+        train, held = holdout_split(X, self.validation_fraction)
+        if held.size == 0 or train.size == 0:
+            return 1.0
+        sub = clone(self).set_params(calibrate=False, warm_start=False, verbose=0)
+        sub.fit(X[train], [y[i] for i in train])
+        types = set(sub.label_space_.types)
+        keep = [i for i in held if set(label_types([y[i]], self.scheme)) <= types]
+        if not keep:
+            return 1.0
+        return best_temperature([sub.likelihood_terms(X[np.asarray(keep)],
+                                                      [y[i] for i in keep])])
+
     def partial_fit(self, X, y, classes=None):
         """One online pass over ``X``, ``y`` (weights carried across calls).
 
         Parameters
         ----------
+        X : SentenceFeatures
+        y : list of list of str
         classes : list of str
             All IOB2 labels (or entity types) the model will ever see;
             required on the first call, as in sklearn's ``SGDClassifier``.
+
+        Returns
+        -------
+        self : OnlinePACRF
         """
         self._validate_params()
-        matrix, offsets = check_sequence_features(X, type(self).__name__)
-        y = _check_y(y, len(offsets) - 1, np.diff(offsets), self.scheme)
+        self._check_extra_schemes()
+        X = check_features(X, type(self).__name__)
+        matrix, offsets = X.matrix, X.offsets
+        y = check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
         self._check_trainable()
         if not hasattr(self, "_w"):
             if classes is None:
@@ -375,7 +379,7 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
                                 for c in classes if c != "O"})
             self._init_state(matrix.shape[1], types)
         else:
-            self._check_continuation(matrix.shape[1], _label_types(y, self.scheme))
+            self._check_continuation(matrix.shape[1], label_types(y, self.scheme))
         codes = self.label_space_.encode(y)
         rs = self._rng
         n = len(offsets) - 1
@@ -407,8 +411,7 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         self.coef_ = sp.csr_matrix(np.asarray(self.coef_.toarray() if sp.issparse(self.coef_)
                                               else self.coef_, dtype=np.float32))
-        for name in ("_w", "_acc"):
-            self.__dict__.pop(name, None)
+        self._drop_training_state()
         return self
 
     def densify(self):
@@ -426,28 +429,26 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
     def _check_trainable(self):
         if hasattr(self, "coef_") and not hasattr(self, "_w"):
             raise ValueError(
-                "this OnlinePACRF was sparsified: its training state is gone, so training "
-                "cannot continue; fit a new model (warm_start=False) instead"
+                "this OnlinePACRF keeps its prediction state only (fitted with "
+                "warm_start=False, or sparsified): training cannot continue; fit with "
+                "warm_start=True to keep the training state"
             )
+
+    def _check_extra_schemes(self):
+        if isinstance(self.extra_schemes, str):
+            raise ValueError("extra_schemes must be a tuple of scheme names, not a string")
 
     # ------------------------------------------------------------------ prediction
 
-    def _decode_codes(self, X, unfolded=False):
+    def _chain_scores(self, X):
         check_is_fitted(self, "coef_")
-        matrix, offsets = check_sequence_features(X, type(self).__name__)
-        if matrix.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {matrix.shape[1]} features, but {type(self).__name__} was fitted "
-                f"with {self.n_features_in_}"
-            )
-        space = self.label_space_
-        mask = space.mask() if self.constrained else None
-        if unfolded:
-            return decode(self._averaged(), space.cols, matrix, offsets, mask), offsets
+        X = check_features(X, type(self).__name__, self.n_features_in_)
         coef = self.coef_.toarray().astype(np.float64) if sp.issparse(self.coef_) else self.coef_
-        folded = ChainWeights(coef, self.transition_, self.start_, self.end_)
-        identity = np.arange(space.n_labels, dtype=np.int64)[:, None]
-        return decode(folded, identity, matrix, offsets, mask), offsets
+        trans, start, end = self.transition_, self.start_, self.end_
+        if self.constrained:
+            mstart, mtrans, mend = self.label_space_.mask()
+            trans, start, end = trans + mtrans, start + mstart, end + mend
+        return ChainScores(X.offsets, trans, start, end, matrix=X.matrix, coef=coef)
 
     @property
     def _validation_key(self):
@@ -458,18 +459,34 @@ class OnlinePACRF(SequenceTaggerMixin, BaseEstimator):
             return token_accuracy_score(y, pred)
         return entity_f1_score(y, pred, mode="spans")
 
-    def predict(self, X):
-        """IOB2 label lists (plain labels if scheme=None) for featurizer output ``X``."""
-        codes, offsets = self._decode_codes(X)
-        return self.label_space_.decode(codes, offsets, well_formed=self.constrained)
-
     def predict_unfolded(self, X):
         """Predict with the per-scheme weight blocks summed on the fly.
 
         Identical to :meth:`predict` (which uses the folded weights); kept to
-        test the folding.  With ``early_stopping`` it uses the last epoch's
-        weights, whereas :meth:`predict` uses the best epoch's.
+        test the folding.  Needs the training state (``warm_start=True`` or
+        :meth:`partial_fit`).  With ``early_stopping`` it uses the last
+        epoch's weights, whereas :meth:`predict` uses the best epoch's.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+
+        Returns
+        -------
+        list of list of str
         """
+        check_is_fitted(self, "coef_")
         self._check_trainable()
-        codes, offsets = self._decode_codes(X, unfolded=True)
-        return self.label_space_.decode(codes, offsets, well_formed=self.constrained)
+        X = check_features(X, type(self).__name__, self.n_features_in_)
+        space, w = self.label_space_, self._w
+        acc = self._acc if self.average else None
+        scores = w.block_scores(space.cols, X.matrix, acc=acc, t=self.t_)
+        small = ChainWeights(w.W[:0], w.T, w.start, w.end).fold(
+            space.cols, acc=None if acc is None else ChainWeights(acc.W[:0], acc.T, acc.start,
+                                                                   acc.end), t=self.t_)
+        trans, start, end = small.T, small.start, small.end
+        if self.constrained:
+            mstart, mtrans, mend = space.mask()
+            trans, start, end = trans + mtrans, start + mstart, end + mend
+        problem = ChainScores(X.offsets, trans, start, end, scores=scores)
+        return space.decode(problem.paths(), X.offsets, well_formed=self.constrained)

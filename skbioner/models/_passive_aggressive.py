@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._viterbi import _viterbi_kernel
+from ..decoding._viterbi import _viterbi_one
 
 VARIANTS = {"PA": 0, "PA-I": 1, "PA-II": 2}
 COSTS = {"hamming": 0, "sqrt_hamming": 1}
@@ -120,7 +120,7 @@ def pa_epoch(indptr, indices, data, offsets, y, order, cols,
                 sdec[i, lab] = sm[i, lab]
                 if loss_augmented and lab != gold[i]:
                     sdec[i, lab] += 1.0
-        _viterbi_kernel(sdec[:n], Tdec, Sdec, Edec, yhat[:n])
+        _viterbi_one(sdec[:n], Tdec, Sdec, Edec, yhat[:n])
         ham = 0
         for i in range(n):
             if yhat[i] != gold[i]:

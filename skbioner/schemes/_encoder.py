@@ -6,7 +6,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._schemes import check_labels, check_scheme, convert, labels_to_spans, scheme_labels
+from .._validation import StrOptions
+from ._schemes import SCHEMES, check_labels, check_scheme, convert, labels_to_spans, scheme_labels
 
 __all__ = ["SegmentEncoder"]
 
@@ -46,6 +47,12 @@ class SegmentEncoder(TransformerMixin, BaseEstimator):
     [['B-DNA', 'I-DNA', 'O']]
     """
 
+    _parameter_constraints = {
+        "scheme": [StrOptions(set(SCHEMES) | {"BIO"})],
+        "from_scheme": [StrOptions(set(SCHEMES) | {"BIO"})],
+        "validate": ["boolean"],
+    }
+
     def __init__(self, scheme="IOBES", from_scheme="IOB2", validate=True):
         self.scheme = scheme
         self.from_scheme = from_scheme
@@ -66,7 +73,18 @@ class SegmentEncoder(TransformerMixin, BaseEstimator):
         return out
 
     def fit(self, y):
-        """Learn the entity types of ``y`` (in ``from_scheme``)."""
+        """Learn the entity types of ``y`` (in ``from_scheme``).
+
+        Parameters
+        ----------
+        y : list of list of str
+            Label sequences in ``from_scheme``.
+
+        Returns
+        -------
+        self : SegmentEncoder
+        """
+        self._validate_params()
         self.scheme_ = check_scheme(self.scheme)
         self.from_scheme_ = check_scheme(self.from_scheme)
         y = self._check(y, self.from_scheme_)

@@ -56,6 +56,7 @@ __all__ = [
     "repair",
     "projection_table",
     "transition_mask",
+    "segment_table",
 ]
 
 #: Names of the nine segment representations.
@@ -466,3 +467,40 @@ def _ok(scheme, a, b, first=False, last=False) -> bool:
     if p in ("B", "I"):
         return same and q in ("I", "E")
     return q in ("B", "S") and not (t == O_TYPE and u == O_TYPE)
+
+
+def segment_table(labels: Sequence[str]):
+    """Entity type and segment boundaries of every label and label pair.
+
+    The repair policy of :func:`labels_to_spans` decides segment boundaries
+    from adjacent labels only, so two tables describe it completely; the
+    decoders use them to compute the probability of an entity span under a
+    chain's distribution (see :func:`skbioner.decoding.span_probabilities`).
+
+    Parameters
+    ----------
+    labels : sequence of str
+        The label set (any scheme).
+
+    Returns
+    -------
+    types : list of str or None
+        Entity type of each label (None: outside, O-class labels included).
+    boundary : ndarray of bool, shape (n_labels, n_labels)
+        ``boundary[a, b]``: a segment ends after label ``a`` and a new one
+        starts at label ``b`` when ``b`` follows ``a``.
+
+    Examples
+    --------
+    >>> types, b = segment_table(["O", "B-DNA", "I-DNA"])
+    >>> types, b[1, 2], b[2, 1], b[2, 2]
+    ([None, 'DNA', 'DNA'], False, True, False)
+    """
+    labels = list(labels)
+    types = [t for t, _, _ in (next(_segments([lab])) for lab in labels)]
+    n = len(labels)
+    boundary = np.ones((n, n), dtype=bool)
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            boundary[i, j] = len(list(_segments([a, b]))) == 2
+    return types, boundary

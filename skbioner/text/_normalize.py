@@ -8,6 +8,7 @@ from itertools import chain
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from .._sentence import Sentence, check_sentences
+from .._validation import ColumnName
 from ..base import SentenceTransformerMixin
 
 __all__ = ["NumericNormalizer", "normalize_numerals"]
@@ -123,6 +124,11 @@ class NumericNormalizer(
     (['IL-2', 'and', 'IL5', 'bind', 'p53'], ('IL-1', 'and', 'IL1', 'bind', 'p1'))
     """
 
+    _parameter_constraints = {
+        "digit": [str],
+        "annotation": [ColumnName(), None],
+    }
+
     def __init__(self, digit="1", annotation=None):
         self.digit = digit
         self.annotation = annotation
@@ -130,13 +136,8 @@ class NumericNormalizer(
     _requires_fit = False
 
     def _check_params(self):
-        digit = _check_digit(self.digit)
-        ann = self.annotation
-        if ann is not None and (not isinstance(ann, str) or not ann or ann == "word"):
-            raise ValueError(
-                f"annotation must be None or a non-empty column name other than 'word', got {ann!r}"
-            )
-        return digit, ann
+        self._validate_params()  # stateless: transform validates as fit does
+        return _check_digit(self.digit), self.annotation
 
     def fit(self, X, y=None):
         """Validate the parameters and ``X`` (the transformer learns nothing).

@@ -26,6 +26,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._sentence import Sentence
+from .._validation import StrOptions
 
 __all__ = [
     "BioTokenizer",
@@ -466,17 +467,19 @@ class BioTokenizer(BaseEstimator):
     ([['IL-2', '-induced', 'p50', '.'], ['Done', '.']], [[0, 4], [4, 12], [13, 16], [16, 17]])
     """
 
+    _parameter_constraints = {
+        "split_sentences": ["boolean", StrOptions({"lines"})],
+        "split_suffixes": ["boolean"],
+    }
+
     def __init__(self, split_sentences=True, split_suffixes=True):
         self.split_sentences = split_sentences
         self.split_suffixes = split_suffixes
 
     def _check_params(self):
+        self._validate_params()  # a stateless estimator: validated where it is used
         mode = self.split_sentences
-        if mode is not True and mode is not False and mode != "lines":
-            raise ValueError(f"split_sentences must be True, False or 'lines', got {mode!r}")
-        if not isinstance(self.split_suffixes, bool | np.bool_):
-            raise ValueError(f"split_suffixes must be a bool, got {self.split_suffixes!r}")
-        return mode, bool(self.split_suffixes)
+        return mode if mode == "lines" else bool(mode), bool(self.split_suffixes)
 
     def sentence_spans(self, text: str) -> list[tuple[int, int]]:
         """Character offsets of the sentences of ``text``.

@@ -40,13 +40,13 @@ def test_unfitted_persistence_and_column(tmp_path):
 def test_bad_parameters_are_named(tmp_path):
     with pytest.raises(ValueError, match="jackknife needs the tagger's training corpus"):
         POSTagger(jackknife=3).fit([SENT])
-    with pytest.raises(ValueError, match="jackknife must be None or an int >= 2"):
+    with pytest.raises(ValueError, match=r"'jackknife' parameter of POSTagger must be an int"):
         POSTagger(jackknife=1, corpus=([SENT], [["NN"] * 7])).fit([SENT])
     with pytest.raises(FileNotFoundError, match="POS model file not found"):
         POSTagger(model=tmp_path / "missing.joblib").fit([SENT])
-    with pytest.raises(TypeError, match="model must be 'genia', a path or an estimator"):
+    with pytest.raises(TypeError, match="'model' parameter of POSTagger must be"):
         POSTagger(model=3).fit([SENT])
-    with pytest.raises(ValueError, match="column must be an annotation name"):
+    with pytest.raises(ValueError, match="'column' parameter of POSTagger"):
         POSTagger(column="word").fit([SENT])
 
 

@@ -255,6 +255,40 @@ def test_invalid_parameters(kwargs, error, message):
         DictionaryMatcher(**kwargs).fit(X_TRAIN, Y_TRAIN)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "same_as"),
+    [
+        ({"min_count": np.int64(2)}, {"min_count": 2}),
+        ({"min_count": np.uint8(1)}, {"min_count": 1}),
+        ({"closed": np.bool_(True), "lowercase": np.bool_(False)}, {"lowercase": False}),
+        ({"strip_punct": np.True_, "normalize_digits": np.True_},
+         {"strip_punct": True, "normalize_digits": True}),
+        ({"scheme": "iob2"}, {}),
+    ],
+)  # fmt: skip
+def test_numpy_scalars_accepted_like_python_ones(kwargs, same_as):
+    got = DictionaryMatcher(**kwargs).fit(X_TRAIN, Y_TRAIN)
+    expected = DictionaryMatcher(**same_as).fit(X_TRAIN, Y_TRAIN)
+    assert got.annotation_names_ == expected.annotation_names_
+    assert got.transform(X_TRAIN) == expected.transform(X_TRAIN)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("min_count", True), ("min_count", np.float64(2.0)), ("min_count", -1),
+     ("closed", 1), ("lowercase", None), ("normalize_digits", "no"), ("strip_punct", 0),
+     ("scheme", None), ("encoding", 8)],
+)  # fmt: skip
+def test_declared_constraints_reject(name, value):
+    m = DictionaryMatcher(**{name: value})  # __init__ does not validate
+    with pytest.raises(ValueError, match=f"'{name}' parameter of DictionaryMatcher"):
+        m.fit(X_TRAIN, Y_TRAIN)
+    with pytest.raises(ValueError, match=f"'{name}' parameter"):
+        m.fit_transform(X_TRAIN, Y_TRAIN)
+    declared = DictionaryMatcher._parameter_constraints.keys()
+    assert declared == DictionaryMatcher().get_params().keys()
+
+
 def test_column_name_collision(tmp_path):
     a = write(tmp_path, "a.txt", "x\tb_c\n")
     b = write(tmp_path, "a_b.txt", "y\tc\n")

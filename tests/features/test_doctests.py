@@ -6,7 +6,9 @@ import importlib
 import pytest
 
 MODULES = [
+    "skbioner.features._channels",
     "skbioner.features._featurizer",
+    "skbioner.features._registry",
     "skbioner.features._representation",
     "skbioner.features._templates",
     "skbioner.features._word_shape",

@@ -392,6 +392,24 @@ def test_output_structure():
     assert TokenFeaturizer(dtype=np.float64).fit_transform(WORDS).matrix.dtype == np.float64
 
 
+@pytest.mark.parametrize("n_features", [None, 2**16])
+def test_doc_ids_from_sentences(n_features):
+    X = [Sentence(w, doc_id=f"PMID{i // 3}") for i, w in enumerate(WORDS)]
+    f = TokenFeaturizer(n_features=n_features)
+    expected = [s.doc_id for s in X]
+    assert f.fit_transform(X).doc_ids.tolist() == expected
+    Xt = f.transform(X)
+    assert Xt.doc_ids.dtype == object and Xt.doc_ids.tolist() == expected
+    assert Xt[[4, 0]].doc_ids.tolist() == ["PMID1", "PMID0"]
+    # plain token lists and sentences without ids: no doc ids at all
+    assert f.transform(WORDS).doc_ids is None
+    assert f.transform([Sentence(w) for w in WORDS]).doc_ids is None
+    # some with, some without
+    mixed = f.transform([X[0], WORDS[1], X[2]])
+    assert mixed.doc_ids.tolist() == ["PMID0", None, "PMID0"]
+    assert pickle.loads(pickle.dumps(Xt)).doc_ids.tolist() == expected
+
+
 def test_fit_transform_equals_fit_then_transform(rng):
     X = random_sentences(rng)
     for kwargs in ({}, {"n_features": 2**20}, {"min_count": 2}, {"templates": "kazama"}):
@@ -518,6 +536,46 @@ def test_parameter_validation_in_fit(kwargs):
         f.fit(WORDS)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "same_as"),
+    [
+        ({"min_count": np.int64(2)}, {"min_count": 2}),
+        ({"min_count": np.int32(1)}, {"min_count": 1}),
+        ({"n_features": np.int64(2**12)}, {"n_features": 2**12}),
+        ({"n_features": np.uint32(2**10)}, {"n_features": 2**10}),
+        ({"lowercase": np.bool_(True)}, {"lowercase": True}),
+        ({"dtype": "float64"}, {"dtype": np.float64}),
+        ({"dtype": np.dtype("float32")}, {"dtype": np.float32}),
+        ({"exclude": "prefix"}, {"exclude": ("prefix",)}),
+        ({"exclude": ["prefix", "suffix"]}, {"exclude": ("prefix", "suffix")}),
+        ({"templates": get_preset("kazama")}, {"templates": "kazama"}),
+    ],
+)
+def test_numpy_scalars_and_sequences_accepted(kwargs, same_as):
+    a = TokenFeaturizer(**kwargs).fit_transform(WORDS)
+    b = TokenFeaturizer(**same_as).fit_transform(WORDS)
+    assert a.matrix.shape == b.matrix.shape and a.matrix.dtype == b.matrix.dtype
+    assert (a.matrix != b.matrix).nnz == 0
+    assert TokenFeaturizer(**kwargs).fit(WORDS).n_features_out_ == a.n_features
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("min_count", True), ("min_count", False), ("min_count", np.float32(2.0)),
+     ("n_features", True), ("n_features", np.float64(2**10)), ("n_features", -1),
+     ("lowercase", 1), ("lowercase", None), ("dtype", None), ("dtype", np.float16),
+     ("templates", 3), ("templates", None), ("exclude", 3)],
+)  # fmt: skip
+def test_declared_constraints_reject(name, value):
+    f = TokenFeaturizer(**{name: value})  # __init__ does not validate
+    with pytest.raises(ValueError, match=f"'{name}' parameter of TokenFeaturizer"):
+        f.fit(WORDS)
+    with pytest.raises(ValueError, match=f"'{name}' parameter of TokenFeaturizer"):
+        f.fit_transform(WORDS)
+    assert not hasattr(f, "groups_")
+    assert TokenFeaturizer._parameter_constraints.keys() == TokenFeaturizer().get_params().keys()
+
+
 def test_bad_input_errors():
     f = TokenFeaturizer()
     with pytest.raises(TypeError, match="list of sentences"):
@@ -629,6 +687,16 @@ def test_pickle_and_joblib_round_trip(tmp_path, kwargs):
     assert (again.matrix != expected.matrix).nnz == 0
 
 
+def test_pickles_from_before_block_vocabularies_are_refused_clearly():
+    f = TokenFeaturizer().fit(WORDS)
+    old = pickle.loads(pickle.dumps(f))
+    del old._vocabularies  # what a featurizer saved by an older skbioner lacks
+    with pytest.raises(ValueError, match="older version of skbioner.*fit it again"):
+        old.transform(WORDS)
+    with pytest.raises(ValueError, match="older version"):
+        old.get_feature_names_out()
+
+
 def test_long_conjunction_compresses_keys():
     """A 7-word conjunction overflows 62-bit mixed-radix keys and is compressed."""
     words = [f"w{i}" for i in range(7000)]
@@ -636,10 +704,84 @@ def test_long_conjunction_compresses_keys():
     X = [[words[j] for j in rng.integers(0, len(words), 12)] for _ in range(300)]
     g = FeatureGroup("w7", "conjunction", tuple(range(-3, 4)), {"of": "word"})
     f, Xt = assert_matches_oracle([g], X)
-    block = f._blocks[0]
-    assert block.stages  # the compression path was taken
+    assert f._vocabularies[0].stages  # the compression path was taken
     Xt2 = f.transform(X[::-1])
     assert (Xt2.matrix != Xt[::-1].matrix).nnz == 0
+
+
+_SEED_SCRIPT = """
+import hashlib
+from skbioner.datasets import load_jnlpba_sample
+from skbioner.features import TokenFeaturizer, get_preset
+c = load_jnlpba_sample("train")
+X, y = c.X[:300], c.y[:300]
+h = hashlib.sha256()
+for groups in (get_preset("zhou", affix_min_count=3), get_preset("kazama", substring_max_length=5)):
+    f = TokenFeaturizer(templates=groups)
+    m = f.fit_transform(X, y).matrix
+    h.update(m.indices.tobytes())
+    h.update("|".join(f.get_feature_names_out()).encode())
+print(h.hexdigest())
+"""
+
+
+def test_columns_do_not_depend_on_the_hash_seed():
+    """Multi-valued channels (substrings, affix patterns) give their values in a fixed order."""
+    import os
+    import subprocess
+    import sys
+
+    digests = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        proc = subprocess.run(
+            [sys.executable, "-c", _SEED_SCRIPT], env=env, capture_output=True, text=True,
+            timeout=300,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        digests.add(proc.stdout.strip())
+    assert len(digests) == 1
+
+
+def test_fitted_vocabularies_are_immutable_records():
+    """fit never writes into the blocks; their vocabularies are frozen records beside them."""
+    import dataclasses
+
+    from skbioner.features._engine import BlockVocabulary, Call, block_features
+
+    groups = get_preset("chan") + [
+        FeatureGroup("w7", "conjunction", tuple(range(-3, 4)), {"of": "word"})
+    ]
+    f = TokenFeaturizer(templates=groups, min_count=2).fit(WORDS * 3)
+    vocabularies = f._vocabularies
+    assert len(vocabularies) == len(f._blocks)
+    base = 0
+    for v in vocabularies:
+        assert isinstance(v, BlockVocabulary) and v.base == base
+        assert not v.kept.flags.writeable and all(not t.flags.writeable for t in v.stages)
+        base += v.size
+    assert base == f.n_features_out_
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        vocabularies[0].base = 3
+    with pytest.raises(ValueError):
+        vocabularies[0].kept[0] = 1
+    # transform and get_feature_names_out change neither the blocks nor their vocabularies
+    before = pickle.dumps((f._blocks, f._vocabularies))
+    f.transform(WORDS)
+    f.get_feature_names_out()
+    assert pickle.dumps((f._blocks, f._vocabularies)) == before
+    # a block's attributes are the same after a fit call of block_features
+    from skbioner.features._corpus import Corpus
+
+    call = Call(Corpus(WORDS), {}, "fit", margin=3)
+    for block in f._blocks:
+        state = pickle.dumps(vars(block))
+        _, fitted = block_features(block, call, min_count=1, base=0)
+        assert pickle.dumps(vars(block)) == state and isinstance(fitted, BlockVocabulary)
+    # unpickled records are frozen too
+    loaded = pickle.loads(pickle.dumps(f))
+    assert all(not v.kept.flags.writeable for v in loaded._vocabularies)
+    assert (loaded.transform(WORDS).matrix != f.transform(WORDS).matrix).nnz == 0
 
 
 @pytest.mark.slow

@@ -115,3 +115,74 @@ def test_sklearn_model_selection_splits_sentences(rng):
     a, b, ya, yb = train_test_split(f, y, test_size=2, random_state=0)
     assert isinstance(a, SentenceFeatures) and len(a) == 3 and len(b) == 2
     assert [len(s) for s in ya] == a.lengths.tolist()
+
+
+def test_doc_ids_and_token_columns_travel_with_the_sentences():
+    from skbioner import Sentence
+    from skbioner.features import TokenFeaturizer
+
+    X = [Sentence(["IL-2", "gene"], doc_id="a", pos=["NN", "NN"]),
+         Sentence(["binds"], doc_id="a", pos=["VBZ"]),
+         Sentence(["T", "cells", "."], doc_id="b", pos=["NN", "NNS", "."])]
+    F = TokenFeaturizer().fit_transform(X)
+    assert F.doc_ids.tolist() == ["a", "a", "b"]
+    assert F.columns["pos"].tolist() == ["NN", "NN", "VBZ", "NN", "NNS", "."]
+    sub = F[[2, 0]]
+    assert sub.doc_ids.tolist() == ["b", "a"] and sub.columns["pos"].tolist() == \
+        ["NN", "NNS", ".", "NN", "NN"]
+    assert F[1:].columns["pos"].tolist() == ["VBZ", "NN", "NNS", "."]
+    both = SentenceFeatures.concatenate([F[:1], F[2:]])
+    assert both.doc_ids.tolist() == ["a", "b"] and len(both.columns["pos"]) == 5
+    back = pickle.loads(pickle.dumps(F))
+    assert back.doc_ids.tolist() == F.doc_ids.tolist() and "pos" in back.columns
+    assert F.with_matrix(F.matrix.tocsc()).columns["pos"].tolist() == F.columns["pos"].tolist()
+    plain = TokenFeaturizer().fit_transform([["a", "b"]])
+    assert plain.doc_ids is None and plain.columns == {}
+    with pytest.raises(ValueError, match="one value per token"):
+        SentenceFeatures(F.matrix, F.offsets, columns={"pos": ["NN"]})
+
+
+# -- document ids ----------------------------------------------------------------------
+
+DOCS = np.array(["d1", "d1", None, "d2", "d3"], dtype=object)
+
+
+@pytest.mark.parametrize(
+    "key, idx",
+    [(0, [0]), (-2, [3]), (slice(1, 4), [1, 2, 3]), (slice(None, None, -2), [4, 2, 0]),
+     ([4, 0, 0], [4, 0, 0]), (np.array([False, True, True, False, True]), [1, 2, 4]), ([], [])],
+)  # fmt: skip
+def test_doc_ids_follow_indexing(rng, key, idx):
+    f, dense, offsets = make(rng)
+    f = SentenceFeatures(f.matrix, f.offsets, doc_ids=list(DOCS))
+    sub = f[key]
+    check(sub, dense, offsets, idx)
+    assert sub.doc_ids.dtype == object and sub.doc_ids.tolist() == DOCS[idx].tolist()
+    assert _safe_indexing(f, idx).doc_ids.tolist() == DOCS[idx].tolist()
+
+
+def test_doc_ids_concatenate_pickle_and_default(rng):
+    f, dense, offsets = make(rng)
+    assert f.doc_ids is None and f[1:3].doc_ids is None
+    g = SentenceFeatures(f.matrix, f.offsets, DOCS)
+    again = SentenceFeatures.concatenate(list(g))
+    assert again.doc_ids.tolist() == DOCS.tolist()
+    assert SentenceFeatures.concatenate([f[:2], f[2:]]).doc_ids is None
+    mixed = SentenceFeatures.concatenate([f[:2], g[2:]])
+    assert mixed.doc_ids.tolist() == [None, None, None, "d2", "d3"]
+    assert pickle.loads(pickle.dumps(g)).doc_ids.tolist() == DOCS.tolist()
+    assert pickle.loads(pickle.dumps(f)).doc_ids is None
+    # a pickle made before doc_ids existed loads with None
+    old = SentenceFeatures.__new__(SentenceFeatures)
+    old.__setstate__({"matrix": f.matrix, "offsets": f.offsets})
+    assert old.doc_ids is None and len(old) == 5
+
+
+def test_doc_ids_validation(rng):
+    f, _, _ = make(rng)
+    with pytest.raises(ValueError, match="4 entries for 5 sentences"):
+        SentenceFeatures(f.matrix, f.offsets, ["a"] * 4)
+    with pytest.raises(TypeError, match="str or None"):
+        SentenceFeatures(f.matrix, f.offsets, ["a", "b", 3, "c", "d"])
+    with pytest.raises(TypeError, match="one id per sentence"):
+        SentenceFeatures(f.matrix, f.offsets, "abcde")

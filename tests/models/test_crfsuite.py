@@ -49,8 +49,11 @@ def test_learns_the_training_data(toy, fitted):
     assert fitted.score(F, y) == pytest.approx(1.0)
     assert fitted.n_features_in_ == F.n_features
     assert isinstance(fitted.model_bytes_, bytes) and fitted.model_bytes_
+    # classes_: the IOB2 labels predict returns; labels_: the internal labels seen
     assert list(fitted.classes_) == ["O", "B-DNA", "I-DNA", "B-cell_type", "I-cell_type",
-                                     "B-protein"]
+                                     "B-protein", "I-protein"]
+    assert list(fitted.labels_) == ["O", "B-DNA", "I-DNA", "B-cell_type", "I-cell_type",
+                                    "B-protein"]
     log = fitted.training_log_
     assert log["n_iter"] == fitted.n_iter_ == len(log["iterations"]) >= 1
     losses = [it["loss"] for it in log["iterations"]]
@@ -63,10 +66,11 @@ def test_prediction_is_iob2_whatever_the_scheme(toy, scheme):
     _, y, F = toy
     m = CRFsuiteTagger(scheme=scheme, c2=0.1).fit(F, y)
     assert m.predict(F) == y
+    assert set(m.classes_) == {lab for s in y for lab in s} | {"I-protein"}
     if scheme == "IOBES":
-        assert "S-protein" in m.classes_ and "E-DNA" in m.classes_
+        assert "S-protein" in m.labels_ and "E-DNA" in m.labels_
     if scheme == "BIES":
-        assert "O" not in m.classes_ and "S-O" in m.classes_
+        assert "O" not in m.labels_ and "S-O" in m.labels_
 
 
 def test_items_are_names_or_weighted_dicts():
@@ -95,10 +99,10 @@ def test_joblib_round_trip_leaves_no_files(toy, tmp_path):
     assert loaded.predict(F) == pred == y
     assert pickle.loads(pickle.dumps(loaded)).predict(F) == pred
     assert set(os.listdir(tmp)) == before
-    # the cached tagger is not pickled and not shared by copies
-    assert "_tagger_cache" in m.__dict__
-    assert "_tagger_cache" not in pickle.loads(pickle.dumps(m)).__dict__
-    assert "_tagger_cache" not in m.__getstate__() and "_tagger_cache" in m.__dict__
+    # predict leaves the estimator as it was: the open tagger is cached outside it
+    before = pickle.dumps(m)
+    m.predict(F)
+    assert pickle.dumps(m) == before and set(vars(m)) == set(vars(loaded))
 
 
 def test_refit_replaces_the_cached_tagger(toy):
@@ -155,13 +159,14 @@ def test_bad_labels_and_parameters(toy):
     with pytest.raises(ValueError, match="sentences but y has"):
         CRFsuiteTagger().fit(F, y[:-1])
     for params, msg in [
-        ({"algorithm": "sgd"}, "algorithm must be one of"),
-        ({"c2": -1}, "c2 must be"),
+        ({"algorithm": "sgd"}, "'algorithm' parameter of CRFsuiteTagger must be"),
+        ({"c2": -1}, "'c2' parameter"),
+        ({"c2": True}, "'c2' parameter"),
         ({"c1": 0.1, "algorithm": "l2sgd"}, "only available with algorithm='lbfgs'"),
-        ({"max_iter": 0}, "max_iter must be"),
-        ({"min_freq": "2"}, "min_freq must be"),
-        ({"all_possible_states": 1}, "all_possible_states must be a bool"),
-        ({"scheme": "XYZ"}, "unknown scheme"),
+        ({"max_iter": 0}, "'max_iter' parameter"),
+        ({"min_freq": "2"}, "'min_freq' parameter"),
+        ({"all_possible_states": 1}, "'all_possible_states' parameter"),
+        ({"scheme": "XYZ"}, "'scheme' parameter"),
     ]:
         with pytest.raises(ValueError, match=msg):
             CRFsuiteTagger(**params).fit(F, y)
@@ -173,7 +178,7 @@ def test_options_reach_crfsuite(toy, capsys):
                        all_possible_states=True, verbose=1).fit(F, y)
     err = capsys.readouterr()
     assert "-- iteration 1:" in err.err and err.out == ""
-    L = len(m.classes_)
+    L = len(m.labels_)
     n_attr = int(np.count_nonzero(F.matrix.getnnz(axis=0)))
     assert m.training_log_["n_features"] == n_attr * L + L * L
     m = CRFsuiteTagger(max_iter=2, verbose=2).fit(F, y)

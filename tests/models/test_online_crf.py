@@ -11,9 +11,10 @@ from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 
+from skbioner.decoding import viterbi, viterbi_batch
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
-from skbioner.models import LabelSpace, OnlinePACRF, viterbi, viterbi_batch
+from skbioner.models import LabelSpace, OnlinePACRF
 from tests.models.toy import toy_sentences
 
 
@@ -109,10 +110,11 @@ def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs):
 def test_kernel_matches_reference(rng, scheme, extra, variant, cost, aug):
     X, y, rows = random_problem(rng, n_sent=8, n_feat=6)
     m = OnlinePACRF(scheme=scheme, extra_schemes=extra, C=0.5, variant=variant, cost=cost,
-                    loss_augmented=aug, max_iter=2, tol=None, shuffle=False).fit(X, y)
+                    loss_augmented=aug, max_iter=2, tol=None, shuffle=False,
+                    warm_start=True).fit(X, y)
     space = LabelSpace.build(scheme, ["A", "B"], extra)
     W, T, S, E = reference_pa(rows, y, space, 0.5, variant, cost, aug, epochs=2)
-    avg = m._averaged()
+    avg = m._w.averaged(m._acc, m.t_)
     assert np.allclose(avg.W, W)
     assert np.allclose(avg.T, T)
     assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
@@ -121,8 +123,8 @@ def test_kernel_matches_reference(rng, scheme, extra, variant, cost, aug):
 def test_folded_and_unfolded_predictions_are_identical(rng):
     X, y, _ = random_problem(rng, n_sent=80, n_feat=30)
     m = OnlinePACRF(scheme="BIES", extra_schemes=("IOBES", "IOB2", "IO"), max_iter=3,
-                    tol=None, random_state=0).fit(X, y)
-    assert m.coef_.shape == (30, len(m.classes_))
+                    tol=None, random_state=0, warm_start=True).fit(X, y)
+    assert m.coef_.shape == (30, len(m.label_space_.labels))
     assert m.predict(X) == m.predict_unfolded(X)
 
 
@@ -199,8 +201,14 @@ def test_estimator_hygiene_and_errors():
         m.predict(F)
     with pytest.raises(TypeError, match="reads featurizer output"):
         m.fit(X, y)
-    with pytest.raises(ValueError, match="variant must be one of"):
+    with pytest.raises(ValueError, match="'variant' parameter of OnlinePACRF must be a str"):
         OnlinePACRF(variant="PA-III").fit(F, y)
+    # declared constraints: a bool is not a number, a numpy scalar is
+    for bad in ({"C": True}, {"max_iter": True}, {"C": 0.0}, {"C": float("nan")},
+                {"shuffle": 1}, {"scheme": "XYZ"}):
+        with pytest.raises(ValueError, match=f"'{next(iter(bad))}' parameter"):
+            OnlinePACRF(**bad).fit(F, y)
+    assert OnlinePACRF(C=np.float32(0.1), max_iter=np.int64(2)).fit(F, y).n_iter_ == 2
     with pytest.raises(ValueError, match=r"y\[0\]: label 'S-DNA'"):
         OnlinePACRF().fit(F, [["S-DNA"] + s[1:] for s in y])
     with warnings.catch_warnings():

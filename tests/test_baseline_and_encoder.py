@@ -1,39 +1,11 @@
-"""sklearn citizenship of every public estimator (checks that apply to sequence data)."""
+"""MajorityTagger and SegmentEncoder specifics (the common checks are in test_common.py)."""
 
 import joblib
 import pytest
-from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
-from sklearn.utils.estimator_checks import (
-    check_get_params_invariance,
-    check_no_attributes_set_in_init,
-    check_parameters_default_constructible,
-    check_set_params,
-)
 
-from skbioner.annotate import HMMStateClusterer, POSTagger
-from skbioner.features import TokenFeaturizer
-from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+from skbioner.models import MajorityTagger
 from skbioner.schemes import SegmentEncoder
-
-ESTIMATORS = [MajorityTagger(), SegmentEncoder(), TokenFeaturizer(), OnlinePACRF(),
-              CascadedNER(), CascadedNER(segmenter=OnlinePACRF(C=0.5)), CRFsuiteTagger(),
-              POSTagger(), HMMStateClusterer()]
-
-
-def _name(est):
-    return type(est).__name__
-
-
-@pytest.mark.parametrize("est", ESTIMATORS, ids=_name)
-@pytest.mark.parametrize(
-    "check",
-    [check_no_attributes_set_in_init, check_parameters_default_constructible,
-     check_get_params_invariance, check_set_params],
-    ids=lambda c: c.__name__,
-)
-def test_sklearn_checks(est, check):
-    check(_name(est), clone(est))
 
 
 def test_dont_overwrite_parameters_majority():
@@ -90,32 +62,10 @@ def test_segment_encoder_unfitted_and_persistence(tmp_path):
 
 
 def test_segment_encoder_errors():
-    with pytest.raises(ValueError, match="unknown scheme"):
+    with pytest.raises(ValueError, match="'scheme' parameter of SegmentEncoder"):
         SegmentEncoder(scheme="XYZ").fit(Y)
     with pytest.raises(ValueError, match=r"y\[1\]: label 'S-DNA' at token 0"):
         SegmentEncoder().fit([["O"], ["S-DNA"]])
-
-
-SEQUENCE_MODELS = [OnlinePACRF(max_iter=3), CascadedNER(n_folds=2), CRFsuiteTagger(max_iter=20),
-                   MajorityTagger()]
-
-
-@pytest.mark.parametrize("est", SEQUENCE_MODELS, ids=_name)
-def test_every_model_round_trips_and_does_not_touch_its_params(est, tmp_path):
-    Xs = X * 4
-    Ys = Y * 4
-    if isinstance(est, MajorityTagger):
-        data = Xs
-    else:
-        data = TokenFeaturizer().fit_transform(Xs)
-    est = clone(est)
-    params = est.get_params()
-    with pytest.raises(NotFittedError):
-        est.predict(data)
-    est.fit(data, Ys)
-    assert est.get_params() == params
-    joblib.dump(est, tmp_path / "m.joblib")
-    assert joblib.load(tmp_path / "m.joblib").predict(data) == est.predict(data)
 
 
 def test_majority_plain_labels():
@@ -124,5 +74,5 @@ def test_majority_plain_labels():
     m = MajorityTagger(scheme=None).fit(X2, y2)
     assert m.predict([["The", "unknown"]]) == [["DT", "DT"]]  # unseen: the commonest label
     assert m.score(X2, y2) == 1.0
-    with pytest.raises(ValueError, match="scheme must be 'IOB2' or None"):
+    with pytest.raises(ValueError, match="'scheme' parameter of MajorityTagger"):
         MajorityTagger(scheme="BIES").fit(X2, y2)

@@ -1,10 +1,19 @@
+"""The one Viterbi: against brute force, and its three score sources against each other."""
+
 import itertools
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
-from skbioner.models import viterbi, viterbi_batch
-from skbioner.models._viterbi import sequence_score
+from skbioner.decoding import (
+    NEG,
+    sequence_score,
+    viterbi,
+    viterbi_batch,
+    viterbi_csr,
+    viterbi_ids,
+)
 
 
 def brute_force(scores, trans, start, end):
@@ -59,10 +68,6 @@ def test_shape_errors():
 
 
 def test_fused_csr_decoding_equals_dense(rng):
-    import scipy.sparse as sp
-
-    from skbioner.models._viterbi import viterbi_csr
-
     lengths = [3, 0, 1, 6, 2]
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     X = sp.random(offsets[-1], 20, density=0.3, format="csr", random_state=0, dtype=np.float32)
@@ -70,3 +75,44 @@ def test_fused_csr_decoding_equals_dense(rng):
     trans, start, end = rng.normal(size=(5, 5)), rng.normal(size=5), rng.normal(size=5)
     dense = viterbi_batch(X @ coef, offsets, trans, start, end)
     assert np.array_equal(viterbi_csr(X, offsets, coef, trans, start, end), dense)
+
+
+def test_unsorted_csr_indices_decode_the_same(rng):
+    lengths = [4, 2, 5]
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    X = sp.random(offsets[-1], 30, density=0.3, format="csr", random_state=1, dtype=np.float32)
+    coef = rng.normal(size=(30, 4))
+    trans, start, end = rng.normal(size=(4, 4)), rng.normal(size=4), rng.normal(size=4)
+    shuffled = X.copy()
+    for r in range(shuffled.shape[0]):
+        a, b = shuffled.indptr[r], shuffled.indptr[r + 1]
+        perm = rng.permutation(b - a)
+        shuffled.indices[a:b] = shuffled.indices[a:b][perm]
+        shuffled.data[a:b] = shuffled.data[a:b][perm]
+    shuffled.has_sorted_indices = False
+    assert np.array_equal(viterbi_csr(shuffled, offsets, coef, trans, start, end),
+                          viterbi_csr(X, offsets, coef, trans, start, end))
+    with pytest.raises(TypeError, match="CSR"):
+        viterbi_csr(X.tocsc(), offsets, coef, trans, start, end)
+
+
+def test_id_lookup_equals_dense_rows(rng):
+    table = rng.normal(size=(7, 4))
+    ids = rng.integers(0, 7, size=12)
+    offsets = np.array([0, 5, 5, 12])
+    trans, start, end = rng.normal(size=(4, 4)), rng.normal(size=4), rng.normal(size=4)
+    paths, best = viterbi_ids(ids, offsets, table, trans, start, end)
+    dense, dbest = viterbi_batch(table[ids], offsets, trans, start, end, return_scores=True)
+    assert np.array_equal(paths, dense) and np.allclose(best, dbest)
+    with pytest.raises(ValueError, match="ids must index"):
+        viterbi_ids(np.array([7]), [0, 1], table, trans, start, end)
+
+
+def test_forbidden_values_are_clipped_and_nan_refused():
+    scores = np.array([[0.0, -np.inf], [-np.inf, 0.0]])
+    trans = np.array([[0.0, -np.inf], [-np.inf, 0.0]])
+    path, score = viterbi(scores, trans, np.zeros(2), np.zeros(2))
+    # every path crosses a forbidden value: the decoder still answers, with a NEG-sized score
+    assert score <= NEG / 2 and len(path) == 2
+    with pytest.raises(ValueError, match="NaN"):
+        viterbi(np.array([[np.nan, 0.0]]), np.zeros((2, 2)), np.zeros(2), np.zeros(2))

@@ -1,0 +1,439 @@
+"""The one model-input contract, and what every chain model does with its scores.
+
+Every sequence model reads featurizer output (:class:`SentenceFeatures`) and
+IOB2 label lists; both are checked here, once, and nowhere else.  A chain
+model (one whose decoding problem is a first-order chain: the online CRF,
+the HMM + calibrated SVM, Viterbi over pairwise-SVM probabilities) only says
+how it scores tokens and transitions; :class:`ChainTaggerMixin` turns that
+into ``predict``, ``predict_marginals`` and ``predict_entities`` through
+:mod:`skbioner.decoding`.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..base import LabelSequences, SequenceTaggerMixin
+from ..decoding import (
+    SegmentTable,
+    chain_marginals,
+    emission_scores,
+    opening_marginals,
+    span_probabilities,
+    viterbi_batch,
+    viterbi_csr,
+)
+from ..features import SentenceFeatures
+from ..schemes import is_valid_label, labels_to_spans, scheme_labels
+
+__all__ = ["check_features", "check_targets", "label_types", "ChainScores", "ChainTaggerMixin",
+           "LikelihoodTerms", "best_temperature", "holdout_split"]
+
+
+def check_features(X, who, n_features=None) -> SentenceFeatures:
+    """Featurizer output as :class:`SentenceFeatures` with a CSR float matrix.
+
+    A CSC or other sparse format is converted to CSR (the decoders read CSR
+    rows); column indices need not be sorted (no kernel needs them sorted,
+    so no sorted copy is made).  Anything else is refused with a hint.
+
+    Parameters
+    ----------
+    X : SentenceFeatures
+    who : str
+        Name of the estimator, for messages.
+    n_features : int, optional
+        The number of features the fitted model expects.
+    """
+    if not isinstance(X, SentenceFeatures):
+        matrix = getattr(X, "matrix", None)
+        offsets = getattr(X, "offsets", None)
+        if matrix is None or offsets is None or not sp.issparse(matrix):
+            raise TypeError(
+                f"{who} reads featurizer output (skbioner.features.SentenceFeatures), got "
+                f"{type(X).__name__}; put a TokenFeaturizer before it, e.g. "
+                f"make_pipeline(TokenFeaturizer(), {who}())"
+            )
+        X = SentenceFeatures(matrix, offsets)
+    if X.matrix.format != "csr":
+        X = X.with_matrix(X.matrix.tocsr())
+    if not np.issubdtype(X.matrix.dtype, np.floating):
+        X = X.with_matrix(X.matrix.astype(np.float64))
+    if n_features is not None and X.matrix.shape[1] != n_features:
+        raise ValueError(
+            f"X has {X.matrix.shape[1]} features, but {who} was fitted with {n_features}"
+        )
+    return X
+
+
+def check_targets(y, lengths, scheme="IOB2"):
+    """Validate label lists against sentence lengths, vectorised.
+
+    Parameters
+    ----------
+    y : list of list of str
+    lengths : ndarray of int
+        Number of tokens of each sentence of ``X``.
+    scheme : "IOB2" or None
+        None: plain labels (any non-empty string).
+
+    Returns
+    -------
+    list of list of str
+        ``y`` as lists (never the caller's objects).
+    """
+    if isinstance(y, str | bytes):
+        raise TypeError("y must be a list of label sequences")
+    y = [list(labels) for labels in y]
+    lengths = np.asarray(lengths)
+    if len(y) != lengths.size:
+        raise ValueError(f"X has {lengths.size} sentences but y has {len(y)} label sequences")
+    ylen = np.fromiter(map(len, y), dtype=np.int64, count=len(y))
+    bad = np.flatnonzero(ylen != lengths)
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"sentence {i} has {lengths[i]} tokens but {ylen[i]} labels")
+    distinct = set(chain.from_iterable(y))
+    if scheme is None:
+        wrong = [lab for lab in distinct if not isinstance(lab, str) or not lab]
+    else:
+        wrong = [lab for lab in distinct if not is_valid_label(lab, scheme)]
+    if wrong:
+        wrong = set(wrong)
+        i = next(i for i, labels in enumerate(y) if wrong.intersection(labels))
+        j = next(j for j, lab in enumerate(y[i]) if lab in wrong)
+        what = "labels must be non-empty strings" if scheme is None else (
+            f"label {y[i][j]!r} at token {j} is not a valid {scheme} label")
+        raise ValueError(f"y[{i}]: {what}" + (f", got {y[i][j]!r}" if scheme is None else ""))
+    return y
+
+
+def holdout_split(X, fraction):
+    """Sentence indices ``(train, held_out)``: the last ``fraction`` of the documents.
+
+    Whole documents are held out when the sentences carry document ids
+    (``X.doc_ids``), in order of first appearance; otherwise the last
+    ``fraction`` of the sentences, a contiguous block (neighbouring
+    sentences of one text stay together).
+
+    Parameters
+    ----------
+    X : SentenceFeatures or list of Sentence
+    fraction : float
+        In (0, 1).
+
+    Returns
+    -------
+    train, held_out : ndarray of int64
+    """
+    n = len(X)
+    doc_ids = getattr(X, "doc_ids", None)
+    if doc_ids is None and n and hasattr(X[0], "doc_id"):
+        doc_ids = [s.doc_id for s in X]
+        if all(d is None for d in doc_ids):
+            doc_ids = None
+    if doc_ids is None:
+        cut = n - int(round(fraction * n))
+        return np.arange(cut, dtype=np.int64), np.arange(cut, n, dtype=np.int64)
+    keys = [d if d is not None else ("", i) for i, d in enumerate(doc_ids)]
+    order = list(dict.fromkeys(keys))
+    held = set(order[len(order) - int(round(fraction * len(order))):])
+    mask = np.fromiter((k in held for k in keys), dtype=bool, count=n)
+    return np.flatnonzero(~mask), np.flatnonzero(mask)
+
+
+def label_types(y, scheme="IOB2"):
+    """Entity types of IOB2 label lists, or the labels themselves (``scheme=None``)."""
+    distinct = set(chain.from_iterable(y))
+    if scheme is None:
+        return sorted(distinct)
+    return sorted({lab.split("-", 1)[1] for lab in distinct if lab != "O"})
+
+
+class ChainScores(NamedTuple):
+    """The decoding problem a chain model poses for a batch of sentences.
+
+    Token scores are either ``matrix @ coef`` (sparse features times chain
+    weights: decoded fused, never materialised) or a dense ``scores`` array;
+    ``trans``, ``start`` and ``end`` include the scheme's mask (``-inf`` or
+    :data:`skbioner.decoding.NEG` for forbidden).
+    """
+
+    offsets: np.ndarray
+    trans: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    matrix: object = None
+    coef: np.ndarray | None = None
+    scores: np.ndarray | None = None
+
+    def dense(self):
+        """The ``(n_tokens, n_labels)`` token scores."""
+        if self.scores is not None:
+            return self.scores
+        return emission_scores(self.matrix, self.coef)
+
+    def paths(self):
+        """Viterbi paths (flat label codes) of all sentences."""
+        if self.scores is None:
+            return viterbi_csr(self.matrix, self.offsets, self.coef, self.trans, self.start,
+                               self.end)
+        return viterbi_batch(self.scores, self.offsets, self.trans, self.start, self.end)
+
+
+class ChainTaggerMixin(SequenceTaggerMixin):
+    """``predict``, ``predict_marginals`` and ``predict_entities`` of a chain model.
+
+    A subclass implements ``_chain_scores(X) -> ChainScores`` (checking
+    ``X`` and fittedness) and has a fitted ``label_space_``
+    (:class:`~skbioner.models.LabelSpace`) whose ``labels`` are the chain's
+    (internal scheme) labels.  Predictions and marginals are given in IOB2,
+    whose labels are ``classes_``.
+
+    Probabilities use the chain's scores divided by ``temperature_`` (1.0
+    unless :meth:`fit_temperature` was called); the best path does not
+    depend on it.
+    """
+
+    def _probability_problem(self, problem, scores):
+        """The chain with its scores divided by the fitted temperature."""
+        tau = float(getattr(self, "temperature_", 1.0))
+        if tau == 1.0:
+            return problem, scores
+        problem = problem._replace(trans=problem.trans / tau, start=problem.start / tau,
+                                   end=problem.end / tau)
+        return problem, scores / tau
+
+    def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
+        """Fit the temperature that makes the chain's probabilities calibrated.
+
+        Temperature scaling (Guo et al. 2017) for a chain: the scalar ``tau``
+        minimising the negative log-likelihood ``sum log Z(s / tau) -
+        score(y) / tau`` of the gold sequences of held-out data; the paths
+        :meth:`predict` returns do not change.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+            Held-out sentences (not the training data, on which a model is
+            overconfident).
+        y : list of list of str
+            Their IOB2 labels (plain labels with ``scheme=None``).
+        bounds : (float, float), default=(0.01, 100.0)
+            Search interval of ``tau``.
+
+        Returns
+        -------
+        self
+        """
+        self.temperature_ = best_temperature([self.likelihood_terms(X, y)], bounds)
+        return self
+
+    def likelihood_terms(self, X, y):
+        """What the likelihood of ``y`` under the chain needs, at any temperature.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+        y : list of list of str
+            IOB2 labels (plain labels with ``scheme=None``).
+
+        Returns
+        -------
+        LikelihoodTerms
+            The chain of ``X`` (dense scores) and the scores of the gold paths;
+            :func:`best_temperature` pools such terms (e.g. of several
+            cross-validation folds).
+        """
+        problem = self._chain_scores(X)
+        space = self.label_space_
+        y = check_targets(y, np.diff(problem.offsets), None if space.scheme is None else "IOB2")
+        scores = problem.dense()
+        gold = _path_scores(scores, problem.offsets, space.encode(y), problem.trans,
+                            problem.start, problem.end)
+        return LikelihoodTerms(scores, problem.offsets, problem.trans, problem.start,
+                               problem.end, gold)
+
+    def predict(self, X):
+        """IOB2 label lists (plain labels if ``scheme=None``) for featurizer output ``X``.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+
+        Returns
+        -------
+        list of list of str
+        """
+        problem = self._chain_scores(X)
+        return LabelSequences(self.label_space_.decode(problem.paths(), problem.offsets,
+                                                       well_formed=self._well_formed()))
+
+    def _well_formed(self):
+        return bool(getattr(self, "constrained", True))
+
+    def _segment_table(self):
+        table = self.__dict__.get("_segment_table_cache")
+        if table is None or table.labels != tuple(self.label_space_.labels):
+            table = SegmentTable(self.label_space_.labels)
+            self.__dict__["_segment_table_cache"] = table  # derived, not state (not pickled)
+        return table
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_segment_table_cache", None)
+        return state
+
+    def predict_marginals(self, X):
+        """Per-token probabilities of each label of ``classes_``.
+
+        The chain's distribution ``p(y | x) = exp(score(y)) / Z`` is summed
+        by forward-backward; the probabilities of the internal scheme's
+        labels are projected onto IOB2: ``B-t`` is the probability that an
+        entity of type ``t`` starts at the token, ``I-t`` that the token
+        continues one, ``O`` that it is outside.  For a model trained without
+        probabilities (the passive-aggressive chain), this is the Gibbs
+        distribution of its scores at temperature 1: a ranking of
+        alternatives more than a calibrated probability; see
+        ``docs/benchmarks.md`` for how well it is calibrated.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+
+        Returns
+        -------
+        list of ndarray of shape (n_tokens_i, n_classes)
+            Columns in the order of ``classes_``; each row sums to 1.
+        """
+        problem = self._chain_scores(X)
+        problem, scores = self._probability_problem(problem, problem.dense())
+        marg, _ = chain_marginals(scores, problem.offsets, problem.trans, problem.start,
+                                  problem.end)
+        space = self.label_space_
+        if space.scheme is None:
+            out = marg
+        else:
+            out = self._iob2_marginals(scores, marg, problem)
+        return [out[a:b] for a, b in zip(problem.offsets[:-1], problem.offsets[1:])]
+
+    def _iob2_marginals(self, scores, marg, problem):
+        """Project internal-scheme marginals onto ``classes_`` (IOB2) exactly.
+
+        ``B-t`` needs the probability that a segment *starts* at the token,
+        which is not a function of its label alone in every scheme (IOE2,
+        IO): :func:`~skbioner.decoding.opening_marginals` gives it.
+        """
+        table = self._segment_table()
+        opening = opening_marginals(scores, problem.offsets, problem.trans, problem.start,
+                                    problem.end, table)
+        classes = list(self.classes_)
+        out = np.zeros((scores.shape[0], len(classes)))
+        col = {c: k for k, c in enumerate(classes)}
+        for lab, t in enumerate(table.label_type):
+            if t < 0:
+                out[:, col["O"]] += marg[:, lab]
+                continue
+            typ = table.types[t]
+            out[:, col["B-" + typ]] += opening[:, lab]
+            out[:, col["I-" + typ]] += marg[:, lab] - opening[:, lab]
+        return np.clip(out, 0.0, 1.0)
+
+    def predict_entities(self, X):
+        """Predicted entities with their probability under the chain.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, probability)`` for every
+            entity of :meth:`predict` (half-open token offsets): the
+            probability that a label sequence drawn from the chain's
+            distribution has exactly this entity (see
+            :meth:`predict_marginals` for what that means for a model
+            trained without probabilities).
+        """
+        space = self.label_space_
+        if space.scheme is None:
+            raise ValueError("predict_entities needs a segment scheme; scheme=None tags "
+                             "plain labels (use predict_marginals)")
+        raw = self._chain_scores(X)
+        raw_scores = raw.dense()
+        paths = viterbi_batch(raw_scores, raw.offsets, raw.trans, raw.start, raw.end)
+        labels = space.decode(paths, raw.offsets, well_formed=self._well_formed())
+        problem, scores = self._probability_problem(raw, raw_scores)
+        spans = [(i, t, s, e) for i, lab in enumerate(labels) for t, s, e in labels_to_spans(lab)]
+        probs = span_probabilities(scores, problem.offsets, problem.trans,
+                                   problem.start, problem.end, spans, self._segment_table())
+        out = [[] for _ in labels]
+        for (i, t, s, e), p in zip(spans, probs.tolist()):
+            out[i].append((t, s, e, p))
+        return out
+
+
+class LikelihoodTerms(NamedTuple):
+    """A chain's dense scores over some sentences and the scores of their gold paths."""
+
+    scores: np.ndarray
+    offsets: np.ndarray
+    trans: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    gold: np.ndarray
+
+    def nll(self, tau):
+        """Negative log-likelihood of the gold paths with scores divided by ``tau``."""
+        _, log_z = chain_marginals(self.scores / tau, self.offsets, self.trans / tau,
+                                   self.start / tau, self.end / tau)
+        return float(np.sum(log_z) - np.sum(self.gold) / tau)
+
+
+def best_temperature(terms, bounds=(0.01, 100.0)):
+    """The temperature minimising the pooled negative log-likelihood of ``terms``.
+
+    Parameters
+    ----------
+    terms : list of LikelihoodTerms
+        Held-out sentences scored by one model, or by the models of several
+        cross-validation folds, each on its own held-out part.
+    bounds : (float, float), default=(0.01, 100.0)
+
+    Returns
+    -------
+    float
+    """
+    from scipy.optimize import minimize_scalar
+
+    res = minimize_scalar(lambda lt: sum(t.nll(np.exp(lt)) for t in terms),
+                          bounds=np.log(bounds), method="bounded", options={"xatol": 1e-3})
+    return float(np.exp(res.x))
+
+
+def _path_scores(scores, offsets, codes, trans, start, end):
+    """Score of the label path ``codes`` of every sentence, vectorised."""
+    n_tok = scores.shape[0]
+    total = np.zeros(offsets.size - 1)
+    if n_tok == 0:
+        return total
+    sent = np.repeat(np.arange(offsets.size - 1), np.diff(offsets))
+    np.add.at(total, sent, scores[np.arange(n_tok), codes])
+    first = offsets[:-1][np.diff(offsets) > 0]
+    last = offsets[1:][np.diff(offsets) > 0] - 1
+    total[sent[first]] += start[codes[first]] + end[codes[last]]
+    inner = np.ones(n_tok, dtype=bool)
+    inner[first] = False
+    rows = np.flatnonzero(inner)
+    np.add.at(total, sent[rows], trans[codes[rows - 1], codes[rows]])
+    return total
+
+
+def iob2_classes(types):
+    """``classes_`` of a tagger predicting IOB2 labels of ``types``."""
+    return np.array(scheme_labels("IOB2", types), dtype=object)

@@ -1,0 +1,169 @@
+"""The suite's tuned pipelines by name: what ``skbioner train --model NAME`` builds.
+
+Each preset is a ``Pipeline`` of optional annotators (POS, HMM states), the
+featurizer and a model, with the settings chosen on the JNLPBA development
+split (the last 10% of the training abstracts) and checked on BioNLP13CG's
+development file; ``docs/benchmarks.md`` gives the runs behind each choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+__all__ = ["PRESETS", "make_pipeline", "make_annotators"]
+
+#: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
+PRESETS = ("online-crf", "cascaded", "crfsuite", "majority")
+
+#: HMM states of the ``hmm`` column: 40, chosen on the development split
+#: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
+HMM_STATES = 40
+
+
+def _model(name):
+    from ..models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+
+    if name == "online-crf":
+        # BIES with IO trained jointly and folded, C and epochs: benchmarks/tune_dev.py;
+        # calibrated confidences (a held-out temperature): benchmarks/calibration.py
+        return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
+                           calibrate=True, random_state=0)
+    if name == "cascaded":
+        # stage 2 strongly regularised (C=0.003, 5 epochs): chosen on dev
+        return CascadedNER(
+            segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
+            classifier=OnlinePACRF(C=0.003, max_iter=5), random_state=0, n_jobs=2,
+        )
+    if name == "crfsuite":
+        return CRFsuiteTagger()
+    if name == "majority":
+        return MajorityTagger()
+    raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
+
+
+def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
+                    n_jobs=2, verbose=0):
+    """Pipeline steps that add the ``pos`` and ``hmm`` annotation columns.
+
+    The HMM-state clusterer is fitted here, on ``hmm_states`` (unlabeled
+    sentences), and enters the pipeline frozen, so fitting the pipeline on
+    labelled data does not refit it.
+
+    Parameters
+    ----------
+    pos : bool, default=False
+        Add the bundled GENIA part-of-speech tagger.
+    pos_jackknife : str or None, default=None
+        The POS tagger's own training corpus (``genia-pos/train.tsv``): the
+        training sentences it has seen are tagged out of fold (implies
+        ``pos``).
+    hmm_states : str, path or list of sentences, optional
+        Unlabeled sentences (a file with one per line, tokens separated by
+        spaces, or a list of token lists) to fit the HMM states on.
+    hmm_params : dict, optional
+        :class:`~skbioner.annotate.HMMStateClusterer` parameters overriding
+        the preset's (40 states).
+    n_jobs : int, default=2
+        Threads of the POS jackknife and the HMM's E-step.
+    verbose : int, default=0
+
+    Returns
+    -------
+    list of (str, transformer)
+    """
+    from sklearn.frozen import FrozenEstimator
+
+    from ..annotate import HMMStateClusterer, POSTagger
+
+    steps = []
+    if pos or pos_jackknife:
+        steps.append(("pos", POSTagger(jackknife=5 if pos_jackknife else None,
+                                       corpus=pos_jackknife, n_jobs=n_jobs)))
+    if hmm_states is not None:
+        sentences = hmm_states
+        if not isinstance(hmm_states, list | tuple):
+            from ..io import read_tokenized
+
+            sentences = read_tokenized(hmm_states)
+        hmm = HMMStateClusterer(n_states=HMM_STATES, random_state=0, n_jobs=n_jobs,
+                                verbose=int(verbose))
+        hmm.set_params(**dict(hmm_params or {}))
+        hmm.fit(sentences)
+        hmm.set_params(n_jobs=None)  # fitting threads; tagging processes set their own
+        steps.append(("hmm", FrozenEstimator(hmm)))
+    elif hmm_params:
+        raise ValueError("hmm_params need hmm_states (the unlabeled sentences to fit on)")
+    return steps
+
+
+def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
+                  pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, verbose=0,
+                  n_jobs=2):
+    """The tuned pipeline of a preset: annotators, featurizer and model.
+
+    Builds exactly what ``skbioner train --model MODEL`` trains: the
+    Chan/Settles features with a frequency cutoff of 3 (chosen on the
+    development split: as good as no cutoff with 7 times fewer features) and
+    the preset's model settings.
+
+    Parameters
+    ----------
+    model : {"online-crf", "cascaded", "crfsuite", "majority"}, default="online-crf"
+        ``"online-crf"``: :class:`~skbioner.models.OnlinePACRF`, BIES with IO
+        folded in, C=0.1, 10 epochs, calibrated confidences.  ``"cascaded"``:
+        :class:`~skbioner.models.CascadedNER` with that segmenter and a
+        strongly regularised classifier (C=0.003, 5 epochs).
+        ``"crfsuite"``: :class:`~skbioner.models.CRFsuiteTagger` (L-BFGS).
+        ``"majority"``: the memorising baseline (no featurizer).
+    scheme : str, optional
+        Internal segment representation; replaces the preset's scheme mix.
+    model_params : dict, optional
+        Model parameters (nested names for the cascade: ``segmenter__C``).
+    feature_params : dict, optional
+        :class:`~skbioner.features.TokenFeaturizer` parameters.
+    pos, pos_jackknife, hmm_states, hmm_params
+        Annotation columns; see :func:`make_annotators`.
+    verbose : int, default=0
+        Progress of the model's training on stderr.
+    n_jobs : int, default=2
+        Threads/processes of the annotators.
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Unfitted, except for a frozen HMM-state step.
+
+    Examples
+    --------
+    >>> from skbioner.pipelines import make_pipeline
+    >>> pipe = make_pipeline("online-crf", model_params={"max_iter": 5})
+    >>> [name for name, _ in pipe.steps], pipe[-1].scheme, pipe[-1].max_iter
+    (['features', 'model'], 'BIES', 5)
+    """
+    from sklearn.pipeline import Pipeline
+
+    from ..features import TokenFeaturizer
+
+    for name, value in (("model_params", model_params), ("feature_params", feature_params),
+                        ("hmm_params", hmm_params)):
+        if value is not None and not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be a dict, got {type(value).__name__}")
+    est = _model(model)
+    if model == "majority":
+        if pos or pos_jackknife or hmm_states is not None:
+            raise ValueError("the majority baseline reads words only: no pos or hmm_states")
+        est.set_params(**dict(model_params or {}))
+        return est
+    settings = dict(model_params or {})
+    if scheme is not None:
+        prefix = "segmenter__" if model == "cascaded" else ""
+        settings.setdefault(prefix + "scheme", scheme)
+        if model != "crfsuite":  # a chosen scheme replaces the default scheme mix
+            settings.setdefault(prefix + "extra_schemes", ())
+    if verbose:
+        settings.setdefault("verbose", verbose)
+    est.set_params(**settings)
+    featurizer = TokenFeaturizer(templates="chan", min_count=3)
+    featurizer.set_params(**dict(feature_params or {}))
+    annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose)
+    return Pipeline([*annotators, ("features", featurizer), ("model", est)])

@@ -1,0 +1,329 @@
+"""``PostProcessedTagger``: a tagger followed by document-level correction steps.
+
+A step sees one *document* at a time (all sentences of an abstract, with
+their tokens, annotation columns, the labels predicted so far and, when the
+tagger has them, the token marginals) and returns corrected labels.  Steps
+are fitted on the training data.  Document ids come with the sentences
+(:attr:`skbioner.Sentence.doc_id`, set by every reader).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.pipeline import Pipeline
+from sklearn.utils.metaestimators import _BaseComposition
+from sklearn.utils.validation import check_is_fitted
+
+from .._sentence import check_sentences
+from .._validation import HasMethods, fit_context
+from ..base import LabelSequences, SequenceTaggerMixin
+from ..schemes import check_labels, repair
+
+__all__ = ["Document", "PostprocessStep", "PostProcessedTagger", "apply_steps", "group_documents"]
+
+
+@dataclass(frozen=True)
+class Document:
+    """What a post-processing step sees of one document.
+
+    Attributes
+    ----------
+    doc_id : str or None
+        The document id (None: a sentence without one, alone in its document).
+    sentences : tuple of Sentence
+        The document's sentences, in input order, with their annotation columns.
+    labels : tuple of list of str
+        IOB2 labels predicted so far (by the tagger and the earlier steps).
+    marginals : tuple of ndarray or None
+        Per sentence, the tagger's token marginals ``(n_tokens, n_classes)``
+        before any step (columns: :attr:`classes`); None when the tagger has
+        no ``predict_marginals`` or the meta-estimator does not ask for them.
+    classes : tuple of str or None
+        Column labels of :attr:`marginals`.
+    index : tuple of int
+        Position of each sentence in the ``X`` given to ``predict``.
+    """
+
+    doc_id: str | None
+    sentences: tuple
+    labels: tuple
+    marginals: tuple | None = None
+    classes: tuple | None = None
+    index: tuple = ()
+
+    def outside_probability(self, i):
+        """``p(O)`` of every token of sentence ``i`` (None without marginals)."""
+        if self.marginals is None:
+            return None
+        return self.marginals[i][:, self.classes.index("O")]
+
+
+def group_documents(X):
+    """Sentence indices of each document, in order of first appearance.
+
+    Sentences sharing a ``doc_id`` form one document (wherever they are in
+    ``X``); a sentence without one is a document of its own.
+
+    Parameters
+    ----------
+    X : list of Sentence
+
+    Returns
+    -------
+    list of (str or None, list of int)
+    """
+    docs, where = [], {}
+    for i, s in enumerate(X):
+        doc_id = getattr(s, "doc_id", None)
+        if doc_id is None:
+            docs.append((None, [i]))
+            continue
+        k = where.get(doc_id)
+        if k is None:
+            where[doc_id] = len(docs)
+            docs.append((doc_id, [i]))
+        else:
+            docs[k][1].append(i)
+    return docs
+
+
+class PostprocessStep(BaseEstimator):
+    """Base class of document-level correction steps.
+
+    Subclasses implement :meth:`correct` and, when they learn from the
+    training data, :meth:`fit`.  A step must not change the number of
+    tokens, and returns well-formed IOB2 labels.
+    """
+
+    #: whether :meth:`correct` reads :attr:`Document.marginals`
+    uses_marginals = False
+
+    def fit(self, X, y):
+        """Learn from the training sentences ``X`` (with doc ids) and gold IOB2 ``y``.
+
+        Parameters
+        ----------
+        X : list of Sentence
+        y : list of list of str
+
+        Returns
+        -------
+        self
+        """
+        self.fitted_ = True
+        return self
+
+    def correct(self, doc: Document) -> list:
+        """Corrected IOB2 labels of ``doc``'s sentences.
+
+        Parameters
+        ----------
+        doc : Document
+
+        Returns
+        -------
+        list of list of str
+            One label list per sentence of ``doc``.
+        """
+        raise NotImplementedError
+
+
+def _final_outputs(tagger, X, want_marginals):
+    """``predict`` (and ``predict_marginals``) of a fitted tagger, featurizing once."""
+    final, Xt = tagger, X
+    if isinstance(tagger, Pipeline):
+        final = tagger[-1]
+        Xt = tagger[:-1].transform(X) if len(tagger) > 1 else X
+    labels = final.predict(Xt)
+    marginals = None
+    if want_marginals and hasattr(final, "predict_marginals"):
+        marginals = final.predict_marginals(Xt)
+    return labels, marginals, final
+
+
+class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
+    """A tagger whose predictions are corrected document by document.
+
+    Parameters
+    ----------
+    tagger : estimator
+        Any tagger of the suite taking sentences (usually a ``Pipeline``
+        featurizer -> model, possibly with annotators).  Cloned in ``fit``.
+    steps : list of (str, PostprocessStep)
+        Applied in order at prediction; each is cloned and fitted on the
+        training data.  Parameters tune through their names, e.g.
+        ``GridSearchCV(pp, {"consistency__min_ratio": [0.5, 0.8]})``.
+
+    Attributes
+    ----------
+    tagger_ : estimator
+        The fitted tagger.
+    steps_ : list of (str, PostprocessStep)
+        The fitted steps.
+    classes_ : ndarray of str
+        The tagger's ``classes_``.
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from skbioner.datasets import load_jnlpba_sample
+    >>> from skbioner.features import TokenFeaturizer
+    >>> from skbioner.models import OnlinePACRF
+    >>> from skbioner.postprocess import LabelConsistency, PostProcessedTagger
+    >>> train = load_jnlpba_sample("train")
+    >>> pp = PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(random_state=0)),
+    ...                          steps=[("consistency", LabelConsistency())])
+    >>> pp = pp.fit(train.X[:200], train.y[:200])
+    >>> len(pp.predict(train.X[:3]))
+    3
+    """
+
+    _parameter_constraints = {
+        "tagger": [HasMethods(["fit", "predict"])],
+        "steps": [list, tuple],
+    }
+
+    def __init__(self, tagger, steps=()):
+        self.tagger = tagger
+        self.steps = steps
+
+    def get_params(self, deep=True):
+        """Parameters, with each step's under ``<step name>__<param>``.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+
+        Returns
+        -------
+        dict
+        """
+        return self._get_params("steps", deep=deep)
+
+    def set_params(self, **params):
+        """Set parameters (``<step name>__<param>`` reaches a step).
+
+        Parameters
+        ----------
+        **params : dict
+
+        Returns
+        -------
+        self
+        """
+        self._set_params("steps", **params)
+        return self
+
+    def _check_steps(self):
+        steps = list(self.steps)
+        for item in steps:
+            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
+                raise TypeError(f"steps must be (name, step) pairs, got {item!r}")
+            if not hasattr(item[1], "correct"):
+                raise TypeError(f"step {item[0]!r} has no correct(doc) method: "
+                                f"{type(item[1]).__name__}")
+        names = [n for n, _ in steps]
+        self._validate_names(names)
+        return steps
+
+    @fit_context
+    def fit(self, X, y):
+        """Fit the tagger and every step on the training sentences.
+
+        Parameters
+        ----------
+        X : list of Sentence
+            Training sentences (document ids, when known, in ``doc_id``).
+        y : list of list of str
+            IOB2 labels.
+
+        Returns
+        -------
+        self : PostProcessedTagger
+        """
+        steps = self._check_steps()
+        X, y = check_sentences(X, y)
+        for i, labels in enumerate(y):
+            try:
+                check_labels(labels, "IOB2")
+            except ValueError as exc:
+                raise ValueError(f"y[{i}]: {exc}") from None
+        self.tagger_ = clone(self.tagger).fit(X, y)
+        self.steps_ = [(name, clone(step).fit(X, y)) for name, step in steps]
+        classes = getattr(self.tagger_, "classes_", None)
+        if classes is None and isinstance(self.tagger_, Pipeline):
+            classes = getattr(self.tagger_[-1], "classes_", None)
+        self.classes_ = np.asarray(classes, dtype=object) if classes is not None else None
+        return self
+
+    def predict(self, X):
+        """Tag ``X`` and correct the labels document by document.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+            IOB2 labels.
+        """
+        check_is_fitted(self, "steps_")
+        X = check_sentences(X)
+        want = any(getattr(step, "uses_marginals", False) for _, step in self.steps_)
+        labels, marginals, final = _final_outputs(self.tagger_, X, want)
+        classes = tuple(final.classes_) if marginals is not None else None
+        return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes)
+
+
+def apply_steps(steps, X, labels, marginals=None, classes=None):
+    """Run fitted post-processing steps over the documents of ``X``.
+
+    What :meth:`PostProcessedTagger.predict` does after tagging; public so
+    that several settings of the steps can be compared on one set of
+    predictions (``benchmarks/consistency.py``).
+
+    Parameters
+    ----------
+    steps : list of PostprocessStep
+        Fitted steps, applied in order.
+    X : list of Sentence
+    labels : list of list of str
+        The tagger's IOB2 predictions.
+    marginals : list of ndarray, optional
+        The tagger's token marginals.
+    classes : sequence of str, optional
+        Columns of ``marginals``.
+
+    Returns
+    -------
+    list of list of str
+    """
+    labels = LabelSequences(list(lab) for lab in labels)
+    if not steps:
+        return labels
+    classes = None if marginals is None else tuple(classes)
+    for doc_id, index in group_documents(X):
+        doc = Document(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
+                       None if marginals is None else tuple(marginals[i] for i in index),
+                       classes, tuple(index))
+        for step in steps:
+            new = _checked(step.correct(doc), doc, step)
+            doc = Document(doc.doc_id, doc.sentences, tuple(new), doc.marginals, doc.classes,
+                           doc.index)
+        for i, lab in zip(index, doc.labels):
+            labels[i] = lab
+    return labels
+
+
+def _checked(new, doc, step):
+    """The step's labels, checked to fit the document, repaired to well-formed IOB2."""
+    new = [list(lab) for lab in new]
+    if len(new) != len(doc.sentences) or any(
+            len(lab) != len(s) for lab, s in zip(new, doc.sentences)):
+        raise ValueError(f"{type(step).__name__}.correct returned labels that do not fit "
+                         f"document {doc.doc_id!r}")
+    return [repair(lab, "IOB2") for lab in new]

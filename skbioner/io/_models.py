@@ -65,7 +65,7 @@ class ModelFileError(ValueError):
     """A model file that cannot or must not be loaded; the message names the file."""
 
 
-def save_model(model, path):
+def save_model(model, path, *, trusted=()):
     """Save a fitted model, atomically, in the safe format (or as a pickle on request).
 
     Parameters
@@ -80,6 +80,11 @@ def save_model(model, path):
         format, which :func:`load_model` reads without running code.  The
         file is replaced only once complete: a failed or interrupted save
         leaves an existing file as it was.
+    trusted : iterable of str, default=()
+        Further types (``"module.Class"``) the model may hold, such as the
+        class of a feature kind of your own (see
+        :func:`skbioner.features.register_kind`); pass the same to
+        :func:`load_model`.
 
     Returns
     -------
@@ -123,18 +128,18 @@ def save_model(model, path):
         ) from None
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         loaders = _loaders_by_type(json.loads(archive.read("schema.json")))
-    refused = _refused_types(sio.get_untrusted_types(data=data), loaders)
+    refused = _refused_types(sio.get_untrusted_types(data=data), loaders, trusted)
     if refused:
         raise ValueError(
             f"{type(model).__name__} holds types that load_model would not trust: "
-            f"{', '.join(refused)}; save it to a .joblib path instead (a pickle: it runs "
-            "code when loaded)"
+            f"{', '.join(refused)}; if you trust them, pass trusted=[...] to save_model and "
+            "load_model, or save to a .joblib path (a pickle: it runs code when loaded)"
         )
     atomic_write_bytes(path, data)
     return path
 
 
-def load_model(path, *, allow_pickle=False):
+def load_model(path, *, allow_pickle=False, trusted=()):
     """Load a model saved by :func:`save_model` (or ``skbioner train``), safely.
 
     Parameters
@@ -146,6 +151,10 @@ def load_model(path, *, allow_pickle=False):
     allow_pickle : bool, default=False
         Also load joblib/pickle files.  Loading a pickle runs any code it
         contains: allow it only for files from a source you trust.
+    trusted : iterable of str, default=()
+        Further types (``"module.Class"``) to trust in a ``.skops`` file
+        besides skbioner's own classes and :data:`TRUSTED_TYPES`: the
+        classes of your own feature kinds, for instance.
 
     Returns
     -------
@@ -165,7 +174,7 @@ def load_model(path, *, allow_pickle=False):
     path_str = os.fsdecode(os.fspath(path))
     data = _read_model_bytes(path, path_str)
     if data.startswith(_ZIP_MAGIC):
-        return _load_skops(data, path_str)
+        return _load_skops(data, path_str, trusted)
     kind = next((what for magic, what in _PICKLE_MAGICS if data.startswith(magic)), None)
     if kind is None:
         raise ModelFileError(
@@ -199,7 +208,7 @@ def _read_model_bytes(path, path_str):
     return data
 
 
-def _load_skops(data, path_str):
+def _load_skops(data, path_str, trusted=()):
     import skops.io as sio
 
     try:
@@ -212,7 +221,7 @@ def _load_skops(data, path_str):
             f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
             f"{_describe(exc)})"
         ) from None
-    refused = _refused_types(untrusted, loaders)
+    refused = _refused_types(untrusted, loaders, trusted)
     if refused:
         raise ModelFileError(
             f"{path_str}: refused: the file holds types that are not trusted "
@@ -242,7 +251,7 @@ def _loaders_by_type(schema):
     return out
 
 
-def _refused_types(names, loaders=None):
+def _refused_types(names, loaders=None, trusted=()):
     """The type names (of a skops file) that are neither skbioner's nor listed, sorted.
 
     ``loaders`` (see :func:`_loaders_by_type`) tells how each name is used: a
@@ -251,7 +260,10 @@ def _refused_types(names, loaders=None):
     object -- that would run it with arguments chosen by the file.
     """
     loaders = {} if loaders is None else loaders
-    return sorted(n for n in names if n not in TRUSTED_TYPES
+    if isinstance(trusted, str):
+        trusted = [trusted]
+    allowed = {*TRUSTED_TYPES, *trusted}
+    return sorted(n for n in names if n not in allowed
                   and not _is_skbioner_type(n, loaders.get(n, {"FunctionNode"})))
 
 

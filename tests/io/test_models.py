@@ -9,8 +9,10 @@ import joblib
 import numpy as np
 import pytest
 import skops.io as sio
+from sklearn.pipeline import make_pipeline
 
 from skbioner.cli._train import build_annotators, build_model
+from skbioner.features import Channel
 from skbioner.io import ModelFileError, load_model, save_model
 from skbioner.io._models import TRUSTED_TYPES
 from tests.models.toy import toy_sentences
@@ -146,7 +148,7 @@ def test_trust_rule_is_generic_for_skbioner_classes(tmp_path):
 def test_save_refuses_what_load_would_not_trust(tmp_path):
     from collections import Counter
 
-    with pytest.raises(ValueError, match=r"collections\.Counter.*\.joblib path instead"):
+    with pytest.raises(ValueError, match=r"collections\.Counter.*trusted=.*\.joblib path"):
         save_model(Counter(a=1), tmp_path / "c.skops")
     assert not (tmp_path / "c.skops").exists()
 
@@ -200,3 +202,35 @@ def test_save_is_atomic(tmp_path, monkeypatch):
         save_model(_fitted("online-crf")[0], path)
     assert excinfo.value.filename == str(path)
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["m.skops"]
+
+
+class Greek(Channel):
+    """A feature kind of the user's own: not skbioner's, so trusted only when asked."""
+
+    def __init__(self, label):
+        self.label = label
+
+    def values(self, types):
+        return ["yes" if t in ("alpha", "beta") else None for t in types]
+
+
+def test_types_of_your_own_are_trusted_only_when_named(tmp_path):
+    from skbioner.features import FeatureGroup, TokenFeaturizer, _registry, register_kind
+    from skbioner.models import OnlinePACRF
+
+    register_kind("greek_test", lambda group, params, context: [Greek(params["label"])],
+                  params={"label": "greek"})
+    try:
+        X, y = toy_sentences(20)
+        groups = [FeatureGroup("w", "word", (0,)), FeatureGroup("g", "greek_test", (0,))]
+        model = make_pipeline(TokenFeaturizer(templates=groups),
+                              OnlinePACRF(max_iter=2, random_state=0)).fit(X, y)
+        name = f"{Greek.__module__}.Greek"
+        with pytest.raises(ValueError, match=f"would not trust: .*{name}.*trusted="):
+            save_model(model, tmp_path / "m.skops")
+        path = save_model(model, tmp_path / "m.skops", trusted=[name])
+        with pytest.raises(ModelFileError, match=f"not trusted \\({name}\\)"):
+            load_model(path)
+        assert load_model(path, trusted=[name]).predict(X) == model.predict(X)
+    finally:
+        _registry._REGISTRY.pop("greek_test", None)

@@ -122,7 +122,7 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2"):
     line: PRED tokens that differ from GOLD's (the script never compares
     them), lines without a label column (the script takes the token for the
     label), labels that are not IOB2 or lines ending in a carriage return
-    (the script reads them by their first character, or keeps the ``\r``),
+    (the script reads them by their first character, or keeps the carriage return),
     and a PRED in another scheme (IOB1, IOBES, BIES).
 
     Returns

@@ -722,7 +722,8 @@ def _compress_table(indptr, cols):
     return new, cols[keep]
 
 
-def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_features=None):
+def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_features=None,
+                   token_weight=None):
     """Compute one block's features for the assembler.
 
     In ``"fit"`` mode the block's vocabulary is selected (the keys seen on
@@ -730,7 +731,9 @@ def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_featu
     first occurrence for conjunction patterns), its first column set to
     ``base``, and returned as a new :class:`BlockVocabulary`; the block is
     not changed.  In ``"transform"`` mode the fitted ``vocabulary`` is read;
-    in ``"hash"`` mode columns are ``hash % n_features``.
+    in ``"hash"`` mode columns are ``hash % n_features``.  ``token_weight``
+    (float array, one per token) weights each token's occurrences in the
+    ``min_count`` cutoff (default: 1 each).
 
     Returns
     -------
@@ -758,7 +761,9 @@ def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_featu
     if out[0] == "table":
         _, src, indptr, keys, n_keys = out
         if fit:
-            row_counts = np.bincount(src[src >= 0], minlength=indptr.size - 1)
+            ok = src >= 0
+            row_counts = np.bincount(src[ok], None if token_weight is None else token_weight[ok],
+                                     minlength=indptr.size - 1)
             weights = np.repeat(row_counts, np.diff(indptr)).astype(np.float64)
             counts = np.bincount(keys, weights=weights, minlength=n_keys)
             vocabulary = BlockVocabulary(np.flatnonzero(counts >= min_count), base)
@@ -774,7 +779,9 @@ def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_featu
         if fit:
             # columns in order of first occurrence (no sort needed: one column
             # per token and block, so rows stay sorted)
-            counts = np.bincount(ids[ids >= 0], minlength=uniq.size)
+            ok = ids >= 0
+            counts = np.bincount(ids[ok], None if token_weight is None else token_weight[ok],
+                                 minlength=uniq.size)
             selected = np.flatnonzero(counts >= min_count)
             vocabulary = BlockVocabulary(uniq[selected], base, stages, radices)
             col_of[selected] = base + np.arange(selected.size, dtype=np.int32)

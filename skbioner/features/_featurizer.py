@@ -34,6 +34,27 @@ def _features(matrix, corpus):
     return SentenceFeatures(matrix, corpus.offsets, _doc_ids(corpus.sentences), columns)
 
 
+def _rare_type_weight(corpus, y, rare_types, min_count):
+    """Per-token weights of the cutoff: ``min_count`` inside entities of a rare type, else 1.
+
+    A type with fewer than ``rare_types`` training mentions keeps every feature
+    its tokens show, so the cutoff cannot delete the only evidence it has.
+    """
+    from ..schemes import labels_to_spans
+
+    spans = [(i, t, a, b) for i, labels in enumerate(y) for t, a, b in labels_to_spans(labels)]
+    mentions = {}
+    for _, t, _, _ in spans:
+        mentions[t] = mentions.get(t, 0) + 1
+    rare = {t for t, n in mentions.items() if n < rare_types}
+    weight = np.ones(corpus.n_tokens)
+    offsets = corpus.offsets
+    for i, t, a, b in spans:
+        if t in rare:
+            weight[offsets[i] + a:offsets[i] + b] = min_count
+    return weight
+
+
 def _margin(blocks):
     """Largest |offset| of the conjunction blocks (padding of pattern positions)."""
     return max(
@@ -87,6 +108,12 @@ class TokenFeaturizer(
     min_count : int, default=1
         Vocabulary mode: keep a feature only if it fires on at least this
         many training tokens (Settles used 5, Kazama et al. 20).
+    rare_types : int, default=20
+        With labels given to ``fit`` (as in a pipeline), the tokens of the
+        entity types with fewer training mentions than this count
+        ``min_count`` times each, so every feature they show is kept: the
+        cutoff cannot delete the only evidence a rare type has.  0 turns
+        this off.
     n_features : int or None, default=None
         ``None``: vocabulary mode (features are learned in ``fit`` and
         named by :meth:`get_feature_names_out`; features unseen in ``fit``
@@ -170,6 +197,7 @@ class TokenFeaturizer(
         "templates": [str, "array-like"],
         "exclude": [str, "array-like"],
         "min_count": [Interval(Integral, 1, None, closed="left")],
+        "rare_types": [Interval(Integral, 0, None, closed="left")],
         "n_features": [Interval(Integral, 1, _MAX_FEATURES, closed="both"), None],
         "lowercase": ["boolean"],
         "dtype": [FloatDType()],
@@ -180,6 +208,7 @@ class TokenFeaturizer(
         templates="chan",
         exclude=(),
         min_count=1,
+        rare_types=20,
         n_features=None,
         lowercase=False,
         dtype=np.float32,
@@ -187,6 +216,7 @@ class TokenFeaturizer(
         self.templates = templates
         self.exclude = exclude
         self.min_count = min_count
+        self.rare_types = rare_types
         self.n_features = n_features
         self.lowercase = lowercase
         self.dtype = dtype
@@ -321,6 +351,10 @@ class TokenFeaturizer(
         if corpus.n_tokens == 0:
             raise ValueError("cannot fit a TokenFeaturizer on X without tokens")
         active, found = self._active_groups(corpus, groups)
+        weight = None
+        if y is not None and self.n_features is None and self.min_count > 1 and self.rare_types:
+            weight = _rare_type_weight(corpus, self._check_y(corpus, y), self.rare_types,
+                                       self.min_count)
         if y is not None and any(get_kind(g.kind).supervised for g, _ in active):
             y = self._check_y(corpus, y)
         else:
@@ -344,7 +378,8 @@ class TokenFeaturizer(
             ranges = {}
             vocabularies = []
             for b in blocks:
-                part, fitted = block_features(b, call, min_count=self.min_count, base=base)
+                part, fitted = block_features(b, call, min_count=self.min_count, base=base,
+                                              token_weight=weight)
                 vocabularies.append(fitted)
                 start = ranges.get(b.group, (base, base))[0]
                 base += fitted.size

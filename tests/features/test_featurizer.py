@@ -802,3 +802,16 @@ def test_full_training_set_vocabulary_and_hashing():
     # reference on a sample of sentences, fitted on the whole corpus
     expected = Oracle("chan").fit(corpus.X).features(sub)
     assert active_names(f, Xt[:500]) == expected
+
+
+def test_cutoff_keeps_the_features_of_rare_types():
+    X = [["the", "Zorbex", "binds"]] + [["the", "cells", "bind"]] * 30
+    y = [["O", "B-Rare", "O"]] + [["O", "B-Cell", "O"]] * 30
+    kept = TokenFeaturizer(min_count=3).fit(X, y).get_feature_names_out()
+    assert "w[0]=Zorbex" in kept and "suf3[0]=bex" in kept
+    cut = TokenFeaturizer(min_count=3, rare_types=0).fit(X, y).get_feature_names_out()
+    assert "w[0]=Zorbex" not in cut
+    # without labels (or for a type with enough mentions) the cutoff applies as before
+    assert "w[0]=Zorbex" not in TokenFeaturizer(min_count=3).fit(X).get_feature_names_out()
+    assert "w[0]=Zorbex" not in TokenFeaturizer(min_count=3, rare_types=1).fit(
+        X, y).get_feature_names_out()

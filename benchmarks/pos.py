@@ -5,7 +5,7 @@
 
 Models (each in its own child process, so peak RSS is its own):
 
-* ``bundled``  -- the model shipped in ``skbioner/annotate/data/genia_pos.joblib`` (trained by
+* ``bundled``  -- the model shipped in ``skbioner/annotate/data/genia_pos.skops`` (trained by
   ``scripts/train_pos_model.py`` on ``train.tsv``, settings chosen on ``devel.tsv``); only
   loaded and timed here.
 * ``online``   -- the same pipeline (:func:`skbioner.annotate.make_pos_pipeline`) trained

@@ -1,7 +1,7 @@
 """Raw text in, entities out: `skbioner tag`'s pipeline on the 404 JNLPBA test abstracts.
 
     python benchmarks/tag_raw.py --data ../shared/data/jnlpba
-    python benchmarks/tag_raw.py --data ../shared/data/jnlpba --model cascaded.joblib
+    python benchmarks/tag_raw.py --data ../shared/data/jnlpba --model cascaded.skops
 
 Trains the cascaded model with the `skbioner train` defaults on train.iob2 (or loads
 --model), then
@@ -67,11 +67,9 @@ def main():
                          "workers' one-time model loading is included in the time)")
     args = ap.parse_args()
 
-    import joblib
-
     from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba
-    from skbioner.io import read_brat_dir
+    from skbioner.io import load_model, read_brat_dir, save_model
     from skbioner.metrics import character_span_scores, entity_report
 
     data = Path(args.data)
@@ -80,15 +78,15 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         if args.model:
             model_path = args.model
-            model = joblib.load(model_path)
+            model = load_model(model_path)
         else:
             train = load_jnlpba(data, "train")
             model = build_model("cascaded")
             t0 = time.perf_counter()
             model.fit(train.X, train.y)
             result["train_seconds"] = time.perf_counter() - t0
-            model_path = os.path.join(tmp, "cascaded.joblib")
-            joblib.dump(model, model_path)
+            model_path = os.path.join(tmp, "cascaded.skops")
+            save_model(model, model_path)
         test = load_jnlpba(data, "test")
         rep = entity_report(test.y, model.predict(test.X))
         result["token_level"] = {"exact_f1": rep.overall.exact.f1,

@@ -1,11 +1,13 @@
-"""Save a fitted pipeline with joblib, load it back and check it predicts identically.
+"""Save a fitted pipeline safely, load it back and check it predicts identically.
 
-A fitted skbioner pipeline (featurizer and tagger) is an ordinary picklable scikit-learn
-object: ``joblib.dump`` / ``joblib.load`` are all it takes, and ``skbioner predict`` and
-``skbioner tag`` read the same files.  The example also ships a smaller copy:
-``OnlinePACRF.sparsify()`` stores the weights as a sparse float32 matrix and drops the
-training state (training cannot continue afterwards); call ``densify()`` after loading to
-tag at full speed.
+``skbioner.io.save_model`` writes a fitted pipeline (featurizer and tagger) in the skops
+format, which ``load_model`` reads without running any code from the file (a pickle --
+what ``joblib.dump`` writes -- runs whatever it contains when loaded); ``skbioner predict``
+and ``skbioner tag`` read the same files.  A ``.joblib`` path still writes a pickle, which
+``load_model`` opens only with ``allow_pickle=True``.  The example also ships a smaller
+copy: ``OnlinePACRF.sparsify()`` stores the weights as a sparse float32 matrix and drops
+the training state (training cannot continue afterwards); call ``densify()`` after loading
+to tag at full speed.
 
 Run::
 
@@ -21,11 +23,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import joblib
 from sklearn.pipeline import Pipeline
 
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import TokenFeaturizer
+from skbioner.io import ModelFileError, load_model, save_model
 from skbioner.metrics import entity_f1_score
 from skbioner.models import OnlinePACRF
 
@@ -40,12 +42,12 @@ def run(outdir: Path):
     model.fit(train.X, train.y)
     before = model.predict(test.X)
 
-    # 1. The whole fitted pipeline, as is.
-    path = outdir / "model.joblib"
+    # 1. The whole fitted pipeline, as is, in the safe format.
+    path = outdir / "model.skops"
     t0 = time.perf_counter()
-    joblib.dump(model, path)
+    save_model(model, path)
     t1 = time.perf_counter()
-    loaded = joblib.load(path)
+    loaded = load_model(path)
     t2 = time.perf_counter()
     after = loaded.predict(test.X)
     print(f"{path.name}: {path.stat().st_size / 1e6:.2f} MB "
@@ -54,20 +56,27 @@ def run(outdir: Path):
     if after != before:
         return 1
 
-    # 2. A compressed, sparsified copy to ship (the fitted `model` itself stays trainable).
+    # 2. A pickle, for tools that want one: refused unless explicitly allowed.
+    pickle_path = save_model(model, outdir / "model.joblib")
+    try:
+        load_model(pickle_path)
+    except ModelFileError as exc:
+        print(f"refused by default: {str(exc).split(': ', 1)[1][:60]}...")
+    same = load_model(pickle_path, allow_pickle=True).predict(test.X) == before
+    print(f"{pickle_path.name}: {pickle_path.stat().st_size / 1e6:.2f} MB (a pickle; "
+          f"identical predictions with allow_pickle=True: {same})")
+
+    # 3. A sparsified copy to ship (the fitted `model` itself stays trainable).
     small = copy.deepcopy(model)
     small.named_steps["model"].sparsify()
-    sparse_path = outdir / "model-sparse.joblib"
-    joblib.dump(small, sparse_path)
-    small_path = outdir / "model-sparse.joblib.gz"
-    joblib.dump(small, small_path, compress=3)
-    shipped = joblib.load(small_path)
+    small_path = outdir / "model-sparse.skops"
+    save_model(small, small_path)
+    shipped = load_model(small_path)
     shipped.named_steps["model"].densify()
     shipped_pred = shipped.predict(test.X)
     n_diff = sum(a != b for s, t in zip(shipped_pred, before) for a, b in zip(s, t))
-    print(f"{sparse_path.name}: {sparse_path.stat().st_size / 1e6:.2f} MB "
+    print(f"{small_path.name}: {small_path.stat().st_size / 1e6:.2f} MB "
           f"(sparse float32 weights, no training state)")
-    print(f"{small_path.name}: {small_path.stat().st_size / 1e6:.2f} MB (the same, compressed)")
     print(f"tokens tagged differently by the sparsified copy: {n_diff} "
           f"(float32 rounding of the weights)")
     print(f"exact F1: original {entity_f1_score(test.y, before):.4f}, "

@@ -1,4 +1,4 @@
-"""Re-train the bundled GENIA POS tagger (skbioner/annotate/data/genia_pos.joblib).
+"""Re-train the bundled GENIA POS tagger (skbioner/annotate/data/genia_pos.skops).
 
     python scripts/train_pos_model.py --data ../shared/data/genia-pos          # train + write
     python scripts/train_pos_model.py --data ../shared/data/genia-pos --tune   # grid on devel first
@@ -6,7 +6,8 @@
 Trains :func:`skbioner.annotate.make_pos_pipeline` on ``train.tsv`` (the settings were chosen
 on ``devel.tsv`` with ``--tune``; the test split is only reported, by benchmarks/pos.py),
 sparsifies the tagger (drops its training state, coefficients stored sparse) and writes the
-pipeline with joblib's xz compression.  Prints development accuracy and the file size.
+pipeline with :func:`skbioner.io.save_model` in the safe ``.skops`` format (loading it runs no
+code).  Prints development accuracy and the file size.
 """
 
 from __future__ import annotations
@@ -17,13 +18,11 @@ import json
 import time
 from pathlib import Path
 
-import joblib
-
 from skbioner.annotate import make_pos_pipeline
-from skbioner.io import read_columns
+from skbioner.io import read_columns, save_model
 from skbioner.metrics import token_accuracy_score
 
-OUT = Path(__file__).resolve().parents[1] / "skbioner" / "annotate" / "data" / "genia_pos.joblib"
+OUT = Path(__file__).resolve().parents[1] / "skbioner" / "annotate" / "data" / "genia_pos.skops"
 
 
 def main():
@@ -53,7 +52,7 @@ def main():
     model[-1].sparsify()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump(model, out, compress=("xz", 9))
+    save_model(model, out)
     size = out.stat().st_size
     print(f"trained in {seconds:.1f} s; devel accuracy {dev_acc:.4f}; wrote {out} "
           f"({size / 1e6:.2f} MB)")

@@ -1,5 +1,6 @@
 """skbioner: scikit-learn compatible biomedical named entity recognition."""
 
+from . import _numba_cache  # noqa: F401  (first: a writable numba cache before any kernel)
 from ._sentence import Sentence, as_sentence, check_sentences
 
 #: The version of the package.

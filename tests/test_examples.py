@@ -53,9 +53,11 @@ EXPECTED = {
         ["pos_hmm_scores.json"],
     ),
     "persistence.py": (
-        [r"model\.joblib: \d+\.\d\d MB", r"identical predictions after loading: True",
-         r"model-sparse\.joblib\.gz: \d+\.\d\d MB"],
-        ["model.joblib", "model-sparse.joblib", "model-sparse.joblib.gz"],
+        [r"model\.skops: \d+\.\d\d MB", r"identical predictions after loading: True",
+         r"refused by default: refused: this is a pickle",
+         r"identical predictions with allow_pickle=True: True",
+         r"model-sparse\.skops: \d+\.\d\d MB"],
+        ["model.skops", "model.joblib", "model-sparse.skops"],
     ),
     "tag_raw_text.py": (
         [r"tagging input\.jsonl", r"example-1: 2 sentences", r"protein +\d+ +\d+  NF-kappa B",

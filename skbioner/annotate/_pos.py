@@ -3,7 +3,8 @@
 The tagger is the suite's own sequence model (``OnlinePACRF(scheme=None)``
 over ``TokenFeaturizer("chan")`` features) trained on the GENIA POS corpus;
 a trained, sparsified copy ships inside the package
-(``skbioner/annotate/data/genia_pos.joblib``, GENIA licence alongside), and
+(``skbioner/annotate/data/genia_pos.skops``, in the safe model format of
+:func:`skbioner.io.save_model`; GENIA licence alongside), and
 ``scripts/train_pos_model.py`` re-trains it.
 """
 
@@ -13,7 +14,6 @@ import os
 from importlib.resources import files
 from pathlib import Path
 
-import joblib
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
@@ -28,7 +28,7 @@ from ..base import SentenceTransformerMixin
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL"]
 
 #: Location of the bundled GENIA POS model.
-GENIA_POS_MODEL = "data/genia_pos.joblib"
+GENIA_POS_MODEL = "data/genia_pos.skops"
 
 
 def make_pos_pipeline(C=0.02, max_iter=10, min_count=3, random_state=0):
@@ -50,22 +50,25 @@ def make_pos_pipeline(C=0.02, max_iter=10, min_count=3, random_state=0):
 
 def load_genia_pos_model():
     """Load the bundled GENIA POS tagger (a fitted pipeline, ready to tag)."""
-    path = files("skbioner.annotate").joinpath(GENIA_POS_MODEL)
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"the bundled POS model is missing ({path}); re-create it with "
-            "python scripts/train_pos_model.py"
-        )
     import warnings
+    from importlib.resources import as_file
 
     from sklearn.exceptions import InconsistentVersionWarning
 
-    with path.open("rb") as fh, warnings.catch_warnings():
+    from ..io import load_model
+
+    resource = files("skbioner.annotate").joinpath(GENIA_POS_MODEL)
+    if not resource.is_file():
+        raise FileNotFoundError(
+            f"the bundled POS model is missing ({resource}); re-create it with "
+            "python scripts/train_pos_model.py"
+        )
+    with as_file(resource) as path, warnings.catch_warnings():
         # The file holds skbioner's own estimators in a Pipeline container, written by
         # scripts/train_pos_model.py with the scikit-learn of its day; the check that the
         # model tags as documented (tests/annotate/test_pos.py) guards every version.
         warnings.simplefilter("ignore", InconsistentVersionWarning)
-        model = joblib.load(fh)
+        model = load_model(path)
     return _densified(model)
 
 
@@ -169,8 +172,10 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
     model : "genia", path or estimator, default="genia"
         ``"genia"`` uses the bundled tagger trained on the GENIA POS corpus
         (98.6% token accuracy on its development split; see
-        ``benchmarks/pos.py`` for the test split).  A path loads a joblib
-        file; an estimator fitted on your corpus (e.g. by
+        ``benchmarks/pos.py`` for the test split).  A path loads a model
+        file with :func:`skbioner.io.load_model` (the safe ``.skops``
+        format; a pickle is refused: load it yourself if you trust it); an
+        estimator fitted on your corpus (e.g. by
         :func:`make_pos_pipeline`) is used as given -- wrap it in
         ``sklearn.frozen.FrozenEstimator`` so that ``clone`` (in
         ``GridSearchCV``, ``cross_validate``) keeps it fitted.  Whatever it is,
@@ -253,7 +258,9 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         if isinstance(self.model, str | os.PathLike):
             if not Path(self.model).is_file():
                 raise FileNotFoundError(f"POS model file not found: {self.model}")
-            return _densified(joblib.load(self.model))
+            from ..io import load_model
+
+            return _densified(load_model(self.model))
         if not hasattr(self.model, "predict"):
             raise TypeError(
                 f"model must be 'genia', a path or an estimator with predict, got {self.model!r}"

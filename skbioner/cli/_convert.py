@@ -20,7 +20,9 @@ def add_arguments(p):
 def run(args):
     from ..io import read_columns, write_columns
     from ..schemes import check_scheme, convert
+    from ._paths import refuse_output_over_inputs
 
+    refuse_output_over_inputs(args.output, [args.input])
     src, dst = check_scheme(args.from_scheme), check_scheme(args.to_scheme)
     corpus = read_columns(args.input, sep=args.sep, scheme=src)
     y = [convert(labels, src, dst) for labels in corpus.y]

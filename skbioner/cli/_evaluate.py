@@ -7,6 +7,11 @@ like the official one; --json prints one JSON object
 {"overall": S, "per_class": {"protein": S, ...}} with
 S = {"n_gold", "n_pred", "exact": M, "left": M, "right": M} and
 M = {"tp", "precision", "recall", "f1"}.
+
+The counts are always the official script's; what it overlooks gets a
+warning on stderr naming file and line: PRED tokens that differ from GOLD's,
+PRED lines without a label column, labels outside IOB2, carriage returns at
+line ends, and a PRED in another scheme (IOB1, IOBES).
 """
 
 import json
@@ -30,9 +35,19 @@ def add_arguments(p):
 
 
 def run(args):
-    from ..metrics import evaluate_files
+    import warnings
 
-    report = evaluate_files(args.gold, args.pred, mode=args.mode, scheme=args.scheme)
+    from ..metrics import evaluate_files
+    from ..metrics._files import ScoringInputWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ScoringInputWarning)
+        report = evaluate_files(args.gold, args.pred, mode=args.mode, scheme=args.scheme)
+    for w in caught:
+        if issubclass(w.category, ScoringInputWarning):
+            print(f"skbioner evaluate: warning: {w.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if report.overall.n_gold == 0:
         print("skbioner evaluate: warning: GOLD has no entity (scores are 0)", file=sys.stderr)
     if report.overall.n_pred == 0:

@@ -39,13 +39,21 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("skbioner: interrupted", file=sys.stderr)
         return 130
-    except (UserError, ValueError, TypeError, OSError, KeyError) as exc:
+    except (UserError, ValueError, TypeError, OSError, KeyError, LookupError) as exc:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"
-        print(f"skbioner {args.command}: error: {message}", file=sys.stderr)
+        print(f"skbioner {args.command}: error: {_one_line(message)}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"skbioner {args.command}: error: out of memory (an input too large, or not a "
+              "corpus file?)", file=sys.stderr)
         return 1
     return int(status or 0)
+
+
+def _one_line(message):
+    return " ".join(message.splitlines()) if "\n" in message else message
 
 
 if __name__ == "__main__":  # pragma: no cover

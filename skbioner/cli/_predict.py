@@ -1,50 +1,67 @@
 """Tag a column file with a saved model.
 
 IN is a column file whose first column holds the tokens (JNLPBA / CoNLL
-layout, tab-separated); OUT is the same file with the label column replaced
-by the predicted IOB2 labels, or with a label column added when IN has only
-tokens.  Everything else (document lines, blank lines) is copied.
+layout, tab-separated unless --sep says otherwise); OUT is the same file with
+the label column replaced by the predicted IOB2 labels, or with a label
+column added when IN has only tokens.  Everything else (document lines, blank
+lines) is copied.  IN is read once, so a pipe works (``<(zcat f.gz)``).
+
+MODEL is a file written by `skbioner train` (or skbioner.io.save_model) in
+the safe .skops format.  A joblib/pickle model is refused unless
+--allow-pickle is given: loading a pickle runs any code it contains.
 """
 
-import gzip
 import sys
 import time
 
 NAME = "predict"
 HELP = "tag a column file with a saved model"
 
+ALLOW_PICKLE_HELP = ("also load a joblib/pickle model file; loading a pickle runs any code it "
+                     "contains: use only for files from a source you trust")
+
 
 def add_arguments(p):
-    p.add_argument("model", metavar="MODEL.joblib", help="a model saved by `skbioner train`")
+    p.add_argument("model", metavar="MODEL", help="a model saved by `skbioner train` (.skops)")
     p.add_argument("input", metavar="IN", help="column file to tag")
     p.add_argument("-o", "--output", required=True, metavar="OUT")
+    p.add_argument("--sep", default="\t", help="column separator of IN (default TAB)")
+    p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
 
 
-def _n_columns(path):
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            line = line.rstrip("\r\n")
-            if line and not line.startswith("###MEDLINE:") and not line.startswith("-DOCSTART-"):
-                return len(line.split("\t"))
-    return 1
+def load_model(path, allow_pickle=False):
+    """The model in ``path`` (see :func:`skbioner.io.load_model`), checked to tag."""
+    from ..io import load_model as _load
 
-
-def load_model(path):
-    import joblib
-
-    model = joblib.load(path)
+    model = _load(path, allow_pickle=allow_pickle)
     if not hasattr(model, "predict"):
-        raise ValueError(f"{path}: not a skbioner model (no predict method)")
+        raise ValueError(f"{path}: not a skbioner model (a {type(model).__name__}, which has no "
+                         "predict method)")
     return model
+
+
+def _check_single_column(corpus, path, sep):
+    """A one-column file whose tokens hold spaces was most likely space-separated."""
+    from ..io import CorpusFormatError
+
+    for i, sentence in enumerate(corpus.X):
+        for j, token in enumerate(sentence):
+            if " " in token:
+                raise CorpusFormatError(
+                    path, corpus.line_of(i, j),
+                    f"token {token!r} contains a space: IN looks space-separated, but columns "
+                    f"are split on {sep!r}; pass --sep ' ' for a space-separated file")
 
 
 def run(args):
     from ..io import read_columns, write_columns
+    from ._paths import refuse_output_over_inputs
 
-    model = load_model(args.model)
-    label_col = -1 if _n_columns(args.input) > 1 else None
-    corpus = read_columns(args.input, label_col=label_col, scheme=None)
+    refuse_output_over_inputs(args.output, [args.input, args.model])
+    model = load_model(args.model, args.allow_pickle)
+    corpus = read_columns(args.input, label_col="auto", scheme=None, sep=args.sep)
+    if corpus.y is None and args.sep != " ":
+        _check_single_column(corpus, args.input, args.sep)
     t0 = time.perf_counter()
     pred = model.predict(corpus.X)
     seconds = time.perf_counter() - t0

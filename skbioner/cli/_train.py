@@ -1,7 +1,12 @@
-"""Train a model on a column file and save it (with its featurizer) with joblib.
+"""Train a model on a column file and save it (with its featurizer).
 
 The saved object is a scikit-learn Pipeline (featurizer -> model) that
-`skbioner predict` and `joblib.load` use as is.  Default features: the
+`skbioner predict`, `skbioner tag` and skbioner.io.load_model use as is.
+It is written in the safe .skops format, which loads without running code;
+an -o path ending in .joblib writes a joblib pickle instead (loading a
+pickle runs any code it contains: `predict` and `tag` then need
+--allow-pickle).  The file is replaced only once complete: a failed save
+leaves an existing file as it was.  Default features: the
 Chan/Settles template set with a frequency cutoff of 3.
 Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
 (CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline).
@@ -22,7 +27,7 @@ import sys
 import time
 
 NAME = "train"
-HELP = "train a model on a column file and save it with joblib"
+HELP = "train a model on a column file and save it (.skops)"
 
 MODELS = ("online-crf", "cascaded", "crfsuite", "majority")
 
@@ -50,7 +55,8 @@ def add_arguments(p):
                    help="choose the model, scheme, epochs, feature cutoff and POS column on "
                         "held-out training documents (a few minutes), then train the winner; "
                         "--model, --scheme, --param, --pos are then ignored")
-    p.add_argument("-o", "--output", required=True, metavar="MODEL.joblib")
+    p.add_argument("-o", "--output", required=True, metavar="MODEL.skops",
+                   help="where to save the model (.skops: safe format; .joblib: a pickle)")
     p.add_argument("--verbose", action="store_true", help="per-epoch progress on stderr")
 
 
@@ -98,8 +104,7 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False,
 
 
 def _run_tuned(args, corpus):
-    import joblib
-
+    from ..io import save_model
     from ..pipelines import tune
     from ..pipelines._tune import describe
 
@@ -119,17 +124,17 @@ def _run_tuned(args, corpus):
     print(f"chosen: {describe(tuned.best_params_)} (held-out F1 {d['chosen_f1']:.4f}; "
           f"preset {d['default_f1']:.4f}, search winner {d['winner_f1']:.4f}, p = "
           f"{d['p_value']:.3f})", file=sys.stderr)
-    joblib.dump(tuned.best_estimator_, args.output)
+    save_model(tuned.best_estimator_, args.output)
     print(f"tuned and trained on {len(corpus.X)} sentences in {seconds:.1f} s; saved to "
           f"{args.output}", file=sys.stderr)
     return 0
 
 
 def run(args):
-    import joblib
+    from ..io import read_jnlpba, save_model
+    from ._paths import refuse_output_over_inputs
 
-    from ..io import read_jnlpba
-
+    refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states])
     if args.model == "majority" and (args.pos or args.pos_jackknife or args.hmm_states):
         raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
     if args.hmm_param and not args.hmm_states:
@@ -144,7 +149,7 @@ def run(args):
     t0 = time.perf_counter()
     model.fit(corpus.X, corpus.y)
     seconds = time.perf_counter() - t0
-    joblib.dump(model, args.output)
+    save_model(model, args.output)
     n_tok = sum(map(len, corpus.X))
     print(f"trained {args.model} on {len(corpus.X)} sentences ({n_tok} tokens) in "
           f"{seconds:.1f} s; saved to {args.output}", file=sys.stderr)

@@ -39,6 +39,7 @@ from itertools import chain, repeat
 
 import numpy as np
 
+from .._utils import portable_mapping, restore_mapping
 from ._channels import BOS, EOS
 from ._corpus import factorize
 from ._hashing import hash_strings, mix, mix_gather
@@ -127,11 +128,13 @@ class TypeCache:
         return index
 
     def __getstate__(self):
-        return {"sources": self.sources, "channels": self.channels}
+        # tuple keys and string arrays in a form the safe model format stores
+        return {"sources": portable_mapping(self.sources),
+                "channels": portable_mapping(self.channels)}
 
     def __setstate__(self, state):
-        self.sources = state["sources"]
-        self.channels = state["channels"]
+        self.sources = restore_mapping(state["sources"])
+        self.channels = restore_mapping(state["channels"])
         self._index = {}
         self.value_indexes = {}
 

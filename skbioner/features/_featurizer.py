@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import _preview
-from .._utils import gc_paused
+from .._utils import gc_paused, portable_mapping, restore_mapping
 from .._validation import FloatDType, Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
 from . import _kinds  # noqa: F401 - declares the built-in kinds
@@ -506,6 +506,17 @@ class TokenFeaturizer(
                 "(before per-block vocabularies); fit it again"
             )
         return vocabularies
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if isinstance(state.get("_vocab"), dict):  # tuple keys: stored as pairs (safe format)
+            state = {**state, "_vocab": portable_mapping(state["_vocab"])}
+        return state
+
+    def __setstate__(self, state):
+        if "_vocab" in state:
+            state = {**state, "_vocab": restore_mapping(state["_vocab"])}
+        super().__setstate__(state)
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns (vocabulary mode only).

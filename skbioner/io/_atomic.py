@@ -5,9 +5,83 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import signal
 import stat
+import threading
 
-__all__ = ["atomic_open", "atomic_write_bytes"]
+__all__ = ["atomic_open", "atomic_write_bytes", "atomic_write_files", "signals_deferred"]
+
+# room for the dot, a random part and ".tmp" in a file name of at most 255 bytes
+_MAX_TMP_BASE = 200
+
+
+def _create_temp(path):
+    """``(fd, tmp)``: a new ``.<name>.<hex>.tmp`` file beside ``path``, opened for writing.
+
+    The name part is shortened when needed, so a long target name still gets
+    a legal temporary name.  Errors name ``path``, not the temporary file.
+    """
+    directory, base = os.path.split(os.path.abspath(path))
+    encoded = base.encode("utf-8", "surrogateescape")
+    if len(encoded) > _MAX_TMP_BASE:
+        base = encoded[:_MAX_TMP_BASE].decode("utf-8", "ignore")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+        except OSError as exc:  # name the file asked for, not the temporary one
+            raise type(exc)(exc.errno, exc.strerror, path) from None
+    raise FileExistsError(f"could not create a temporary file in {directory}")  # pragma: no cover
+
+
+def _raise_naming(exc, path):
+    """Re-raise an OSError without a file name (a failed write: disk full, file too
+    large) as one naming ``path``; return for anything else."""
+    if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+        raise type(exc)(exc.errno, exc.strerror, path) from None
+
+
+def _commit(tmp, path):
+    """Give ``tmp`` the permissions of the file it replaces, and rename it to ``path``."""
+    with contextlib.suppress(FileNotFoundError):
+        os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def signals_deferred():
+    """Hold SIGINT and SIGTERM back for the block; they take effect after it.
+
+    Used around steps that must happen together, such as renaming a brat
+    document's ``.txt`` and ``.ann`` into place: Ctrl-C cannot fall between
+    them.  While the block runs, the two signals are only recorded (Python
+    runs signal handlers in the main thread whichever thread the signal
+    reached); afterwards the previous handlers are restored and called for
+    what arrived, so ``KeyboardInterrupt`` or a SIGTERM handler's exit
+    happens then.  Outside the main thread, where handlers cannot be
+    changed, the block runs as is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending = []
+    previous = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, lambda n, _: pending.append(n))
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(pending):
+            handler = previous[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 @contextlib.contextmanager
@@ -41,20 +115,10 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
     if mode not in ("wb", "w"):
         raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
     path = os.fspath(path)
-    directory, base = os.path.split(os.path.abspath(path))
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    for _ in range(100):
-        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(6)}.tmp")
-        try:
-            fd = os.open(tmp, flags, 0o666)
-        except FileExistsError:
-            continue
-        except OSError as exc:  # name the file asked for, not the temporary one
-            raise type(exc)(exc.errno, exc.strerror, path) from None
-        break
-    else:  # pragma: no cover - 100 collisions of 48 random bits
-        raise FileExistsError(f"could not create a temporary file in {directory}")
+    tmp = None
     try:
+        with signals_deferred():  # an interruption cannot fall between creating and knowing it
+            fd, tmp = _create_temp(path)
         if mode == "w":
             f = os.fdopen(fd, "w", encoding=encoding or "utf-8", newline=newline)
         else:
@@ -63,12 +127,12 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
             yield f
             f.flush()
             os.fsync(f.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        _commit(tmp, path)
+    except BaseException as exc:
+        if tmp is not None:
+            with signals_deferred(), contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        _raise_naming(exc, path)
         raise
 
 
@@ -76,3 +140,43 @@ def atomic_write_bytes(path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (see :func:`atomic_open`)."""
     with atomic_open(path, "wb") as f:
         f.write(data)
+
+
+def atomic_write_files(contents) -> None:
+    """Write several files so that a reader sees all of them new, or none.
+
+    Each file is first written in full to a temporary file beside it, then
+    all are renamed into place; SIGINT and SIGTERM are held back meanwhile
+    (see :func:`signals_deferred`: meant for small files, such as a brat
+    document's), so an interruption never leaves one of them new and another
+    missing -- a ``.txt`` without its ``.ann`` -- nor a temporary file.  On
+    an error every temporary file is removed and no target is touched.
+    (Only a process killed outright can leave a mixture.)
+
+    Parameters
+    ----------
+    contents : dict of path -> bytes
+        The files to write, renamed in this order.
+    """
+    staged = []  # (tmp, path) not renamed yet
+    with signals_deferred():
+        try:
+            for path, data in contents.items():
+                path = os.fspath(path)
+                fd, tmp = _create_temp(path)
+                staged.append((tmp, path))
+                try:
+                    with os.fdopen(fd, "wb") as f:
+                        f.write(data)
+                        f.flush()
+                        os.fsync(f.fileno())
+                except OSError as exc:
+                    _raise_naming(exc, path)
+                    raise
+            while staged:
+                _commit(*staged[0])
+                staged.pop(0)
+        finally:
+            for tmp, _ in staged:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)

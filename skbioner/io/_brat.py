@@ -8,8 +8,11 @@ with 0-based character offsets into the decoded UTF-8 text of the ``.txt``
 file, the end excluded, and the covered text as the last field.  Other lines
 (relations ``R``, events ``E``, attributes ``A``, normalisations ``N``, notes
 ``#``, ...) are kept verbatim in :attr:`BratDocument.other_lines` and written
-back; they are never dropped.  Discontinuous entities (``T1<TAB>x 0 5;7 9``)
-are not supported and raise an error.
+back; they are never dropped.  A discontinuous entity has several fragments,
+``T1<TAB>protein 0 5;7 9<TAB>...`` with the fragment texts joined by a space
+(as brat writes them); an entity whose text crosses a line break is written
+so, as the fragments on either side of the break (brat cannot show a
+fragment across lines).
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from __future__ import annotations
 import operator
 import os
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._atomic import atomic_write_bytes as _atomic_write_bytes
+from ._atomic import atomic_write_files
 from ._errors import CorpusFormatError
 
 __all__ = [
@@ -36,7 +40,10 @@ __all__ = [
 _OFFSET = re.compile(r"[0-9]+")
 _T_ID = re.compile(r"T\S+")
 _T_NUMBER = re.compile(r"T([0-9]+)")
-_T_FORMAT = "'T<n><TAB><type> <start> <end><TAB><text>'"
+_T_FORMAT = "'T<n><TAB><type> <start> <end>[;<start> <end>...]<TAB><text>'"
+_LINE_BREAKS = re.compile(r"\s*[\r\n]\s*")
+# fragment texts are joined by this in the text field of a discontinuous entity (as brat does)
+DISCONT_SEP = " "
 
 
 @dataclass(frozen=True)
@@ -50,9 +57,13 @@ class Entity:
     type : str
         The entity type (``"protein"``).
     start, end : int
-        Character offsets into the document text, 0-based, end excluded.
+        Character offsets into the document text, 0-based, end excluded
+        (of the first and the last fragment for a discontinuous entity).
     text : str
         The covered text, ``document.text[start:end]``.
+    fragments : tuple of (int, int) or None, default=None
+        For a discontinuous entity, the ``(start, end)`` offsets of its
+        fragments, in text order; None for a contiguous one.
     """
 
     id: str
@@ -60,6 +71,7 @@ class Entity:
     start: int
     end: int
     text: str
+    fragments: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass
@@ -119,9 +131,11 @@ def read_brat(txt_path, ann_path=None) -> BratDocument:
         If the default ``.ann`` file is missing, if a file cannot be decoded
         as UTF-8, or at the first bad ``T`` line (naming the ``.ann`` file and
         line): a line not of the form ``T<n><TAB><type> <start> <end><TAB>
-        <text>``, offsets that are not non-negative integers, ``start >=
-        end``, ``end`` beyond the text, a discontinuous span, a text field that
-        differs from ``text[start:end]`` or an id used twice.
+        <text>`` (or with ``;``-separated fragments), offsets that are not
+        non-negative integers, ``start >= end``, ``end`` beyond the text,
+        fragments out of order or overlapping, a text field that differs
+        from ``text[start:end]`` (from the fragment texts joined by a space)
+        or an id used twice.
 
     Notes
     -----
@@ -226,42 +240,53 @@ def _parse_entity(line: str, text: str, path: Path, lineno: int) -> Entity:
             path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
         )
     ann_id, middle, covered = parts
-    if ";" in middle:
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"discontinuous entity {middle!r} (several ';'-separated fragments) is not supported",
-        )
-    pieces = middle.split(" ")
-    if len(pieces) != 3 or not pieces[0]:
+    typ, sep, offsets = middle.partition(" ")
+    if not typ or not sep:
         raise CorpusFormatError(
             path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
         )
-    typ, start_s, end_s = pieces
-    for value in (start_s, end_s):
-        if not _OFFSET.fullmatch(value):
+    fragments = []
+    for fragment in offsets.split(";"):
+        pieces = fragment.split(" ")
+        if len(pieces) != 2:
             raise CorpusFormatError(
-                path,
-                lineno,
-                f"offset {value!r} of {ann_id} is not a non-negative integer: {line!r}",
+                path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
             )
-    start, end = int(start_s), int(end_s)
-    if start >= end:
-        raise CorpusFormatError(path, lineno, f"{ann_id}: start {start} is not before end {end}")
+        for value in pieces:
+            if not _OFFSET.fullmatch(value):
+                raise CorpusFormatError(
+                    path,
+                    lineno,
+                    f"offset {value!r} of {ann_id} is not a non-negative integer: {line!r}",
+                )
+        start, end = int(pieces[0]), int(pieces[1])
+        if start >= end:
+            raise CorpusFormatError(
+                path, lineno, f"{ann_id}: start {start} is not before end {end}"
+            )
+        if fragments and start < fragments[-1][1]:
+            raise CorpusFormatError(
+                path, lineno, f"{ann_id}: fragment {start} {end} overlaps or precedes the one "
+                f"before it ({fragments[-1][0]} {fragments[-1][1]})"
+            )
+        fragments.append((start, end))
+    start, end = fragments[0][0], fragments[-1][1]
     if end > len(text):
         raise CorpusFormatError(
             path,
             lineno,
             f"{ann_id}: end {end} is beyond the end of the text ({len(text)} characters)",
         )
-    if text[start:end] != covered:
+    expected = DISCONT_SEP.join(text[a:b] for a, b in fragments)
+    if covered != expected:
+        where = ";".join(f"{a}:{b}" for a, b in fragments)
         raise CorpusFormatError(
             path,
             lineno,
-            f"{ann_id}: text field {covered!r} differs from the text at {start}:{end}, "
-            f"{text[start:end]!r}",
+            f"{ann_id}: text field {covered!r} differs from the text at {where}, {expected!r}",
         )
-    return Entity(id=ann_id, type=typ, start=start, end=end, text=covered)
+    return Entity(id=ann_id, type=typ, start=start, end=end, text=text[start:end],
+                  fragments=tuple(fragments) if len(fragments) > 1 else None)
 
 
 # --------------------------------------------------------------------------
@@ -340,7 +365,11 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
         ... in ``(start, end)`` order.  If only some have ids, the others get
         fresh numbers above the largest ``T<n>`` id, and all are written in
         ``(start, end)`` order.  :attr:`BratDocument.other_lines` follow the
-        entity lines, verbatim.
+        entity lines, verbatim.  An entity with :attr:`Entity.fragments` is
+        written with them; one whose text crosses a line break is written as
+        the fragments between the breaks (``T1<TAB>DNA 10 14;15 23<TAB>IL-2
+        receptor``), which :func:`read_brat` reads back with the same
+        ``start``, ``end`` and ``text``.
     write_text : bool, default=True
         Also write the text to ``<id>.txt`` (UTF-8, line breaks as they are).
 
@@ -353,30 +382,29 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
     Raises
     ------
     ValueError
-        For a document id that is not a plain file name, an entity whose
-        offsets or text do not match the document text, a type that is empty
-        or contains whitespace, an entity text with a line break, an id that
-        does not start with ``T`` or is used twice, or an other line
-        containing a line break.
+        For a document id that cannot name a file (see
+        :func:`document_id_problem`), an entity whose offsets, fragments or
+        text do not match the document text, a type that is empty or
+        contains whitespace, an id that does not start with ``T`` or is used
+        twice, an other line containing a line break, or text that cannot be
+        written as UTF-8 (a lone surrogate).
+    OSError
+        If the files cannot be written.
 
     Notes
     -----
-    Both files are written atomically (temporary file, then
-    :func:`os.replace`).
+    The files are written atomically, and together: both are complete
+    before either replaces an existing file, and an interruption (Ctrl-C,
+    SIGTERM) never leaves a ``.txt`` without its ``.ann``.
     """
     if not isinstance(doc, BratDocument):
         raise TypeError(f"doc must be a BratDocument, got {type(doc).__name__}")
     doc_id = doc.id
-    if (
-        not isinstance(doc_id, str)
-        or not doc_id
-        or doc_id in (".", "..")
-        or "/" in doc_id
-        or os.sep in doc_id
-        or (os.altsep is not None and os.altsep in doc_id)
-    ):
-        raise ValueError(f"document id {doc_id!r} cannot be used as a file name")
+    problem = document_id_problem(doc_id)
+    if problem:
+        raise ValueError(f"document id {doc_id!r} cannot be used as a file name: {problem}")
     text = doc.text
+    fragments = {}
     for k, e in enumerate(doc.entities):
         if not isinstance(e, Entity):
             raise TypeError(f"entity {k} of document {doc_id!r} is {type(e).__name__}, not Entity")
@@ -391,27 +419,97 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
                 f"{where}: text {e.text!r} differs from the document text at "
                 f"{e.start}:{e.end}, {text[e.start : e.end]!r}"
             )
-        if "\n" in e.text or "\r" in e.text:
-            raise ValueError(f"{where}: an entity text with a line break cannot be written")
         if e.id and not _T_ID.fullmatch(e.id):
             raise ValueError(f"{where}: entity id {e.id!r} must be 'T' followed by a name")
+        fragments[id(e)] = _fragments(e, text, where)
     entities = _number_entities(doc.entities, doc_id)
     for line in doc.other_lines:
         if not isinstance(line, str) or "\n" in line or "\r" in line:
             raise ValueError(
                 f"document {doc_id!r}: other line {line!r} is not a single line of text"
             )
-
-    ann = "".join(f"{e.id}\t{e.type} {e.start} {e.end}\t{e.text}\n" for e in entities)
-    ann += "".join(line + "\n" for line in doc.other_lines)
+    lines = []
+    for e in entities:
+        frags = fragments[id(e)] if id(e) in fragments else _fragments(e, text, doc_id)
+        offsets = ";".join(f"{a} {b}" for a, b in frags)
+        covered = DISCONT_SEP.join(text[a:b] for a, b in frags)
+        lines.append(f"{e.id}\t{e.type} {offsets}\t{covered}\n")
+    ann = "".join(lines) + "".join(line + "\n" for line in doc.other_lines)
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     txt_path = directory / f"{doc_id}.txt"
     ann_path = directory / f"{doc_id}.ann"
+    contents = {ann_path: _utf8(ann, doc_id, "annotations")}
     if write_text:
-        _atomic_write_bytes(txt_path, text.encode("utf-8"))
-    _atomic_write_bytes(ann_path, ann.encode("utf-8"))
+        contents = {txt_path: _utf8(text, doc_id, "text"), **contents}
+    directory.mkdir(parents=True, exist_ok=True)
+    atomic_write_files(contents)
     return txt_path, ann_path
+
+
+#: Longest document id, in UTF-8 bytes: ``<id>.ann`` fits the 255-byte name limit of usual
+#: file systems.
+MAX_ID_BYTES = 250
+
+
+def document_id_problem(doc_id) -> str:
+    """Why ``doc_id`` cannot name a document's files (``""`` if it can).
+
+    An id names ``<id>.txt`` / ``<id>.ann``: it must be a non-empty string
+    of at most :data:`MAX_ID_BYTES` UTF-8 bytes, not ``.`` or ``..``,
+    without a path separator, a control character (NUL, line breaks, tabs),
+    a lone surrogate, or leading or trailing blanks.
+    """
+    if not isinstance(doc_id, str):
+        return f"not a string ({type(doc_id).__name__})"
+    if not doc_id or doc_id in (".", ".."):
+        return "empty, '.' or '..'"
+    if "/" in doc_id or "\\" in doc_id or os.sep in doc_id or (
+            os.altsep is not None and os.altsep in doc_id):
+        return "a path, not a name"
+    bad = next((c for c in doc_id if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None:
+        return f"it holds the character {bad!r}"
+    if doc_id.strip() != doc_id:
+        return "leading or trailing blanks"
+    if len(doc_id.encode("utf-8")) > MAX_ID_BYTES:
+        return f"longer than {MAX_ID_BYTES} bytes"
+    return ""
+
+
+def _fragments(e: Entity, text: str, where: str) -> list[tuple[int, int]]:
+    """The fragments an entity is written with (checked), see :func:`write_brat`."""
+    if e.fragments is not None:
+        frags = [tuple(f) for f in e.fragments]
+        ok = frags and all(
+            len(f) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in f)
+            for f in frags)
+        ok = ok and frags[0][0] == e.start and frags[-1][1] == e.end and all(
+            a < b for a, b in frags) and all(
+            frags[i][1] <= frags[i + 1][0] for i in range(len(frags) - 1))
+        if not ok:
+            raise ValueError(f"{where}: fragments {e.fragments!r} are not ordered, disjoint "
+                             f"spans from start {e.start} to end {e.end}")
+    else:
+        frags, a = [], e.start
+        for m in _LINE_BREAKS.finditer(text, e.start, e.end):
+            if m.start() > a:
+                frags.append((a, m.start()))
+            a = m.end()
+        if e.end > a:
+            frags.append((a, e.end))
+    if any("\n" in text[a:b] or "\r" in text[a:b] for a, b in frags):
+        raise ValueError(f"{where}: a fragment crosses a line break, which brat cannot show")
+    return frags
+
+
+def _utf8(text: str, doc_id: str, what: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"document {doc_id!r}: the {what} holds {text[exc.start:exc.end]!r} at character "
+            f"{exc.start}, which is not valid Unicode and cannot be written as UTF-8"
+        ) from None
 
 
 def _check_type(typ, where: str) -> None:

@@ -25,11 +25,15 @@ error: gold and system files contain them and scorers must see them.
 
 from __future__ import annotations
 
+import codecs
+import errno
 import gzip
 import io
 import operator
 import os
 import re
+import stat
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -160,6 +164,17 @@ class ColumnCorpus:
             f"labels={'yes' if self.y is not None else 'no'})"
         )
 
+    def line_of(self, i: int, j: int = 0) -> int | None:
+        """The 1-based line of token ``j`` of sentence ``i`` in the file read.
+
+        Returns None for a corpus built without a reader (no file layout).
+        """
+        layout = self._layout
+        if layout is None:
+            return None
+        line = 1 + sum(len(b) + len(f) for b, f in zip(layout.before[:i], layout.fields[:i]))
+        return line + len(layout.before[i]) + j
+
     def documents(self) -> list[tuple[str, list[int]]]:
         """The documents, in file order, with the indices of their sentences.
 
@@ -197,7 +212,7 @@ def read_columns(
     path,
     *,
     token_col: int = 0,
-    label_col: int | None = -1,
+    label_col: int | str | None = -1,
     keep: Mapping[str, int] | None = None,
     sep: str = "\t",
     scheme: str | None = "IOB2",
@@ -212,9 +227,10 @@ def read_columns(
         missing file raises :class:`FileNotFoundError`.
     token_col : int, default=0
         Column of the tokens (negative counts from the end).
-    label_col : int or None, default=-1
+    label_col : int, None or "auto", default=-1
         Column of the labels, or None for a file without labels (``y`` is
-        then None).
+        then None).  ``"auto"``: the last column if the token lines have
+        more than one, else none (a file to tag, with or without labels).
     keep : dict of str -> int, optional
         Further columns to keep as named token annotations, e.g.
         ``{"pos": 1}``.  They appear as ``X[i].column(name)``.
@@ -228,7 +244,9 @@ def read_columns(
         :func:`~skbioner.schemes.is_valid_label`.  None reads the label
         column as raw strings without validation (e.g. a POS column).
     encoding : str, default="utf-8"
-        Text encoding; the file is decoded strictly.
+        Text encoding; the file is decoded strictly.  With UTF-8, a byte
+        order mark at the start of the file is not text (it is written back
+        by :func:`write_columns`).
 
     Returns
     -------
@@ -239,16 +257,18 @@ def read_columns(
     ------
     CorpusFormatError
         At the first problem, naming the file and the 1-based line: bytes
-        that cannot be decoded, mixed ``\\n`` / ``\\r\\n`` line endings, a
+        that cannot be decoded, a control character (NUL, ...) anywhere in
+        the text, mixed ``\\n`` / ``\\r\\n`` line endings, a
         token line with a different number of fields than the first one, a
         column index out of range, an empty (or whitespace-only) token or
         label, a label not valid under ``scheme``, a whitespace-only line, a
         document marker inside a sentence, a file that ends inside a
         sentence (the last token line must be followed by an empty line), an
-        empty file or a file without any sentence.
+        empty file or a file without any sentence; also an invalid gzip file,
+        and a path that is a device rather than a file (``/dev/zero``).
     TypeError, ValueError
         For invalid arguments (``keep`` not a dict of name -> int, an
-        unknown scheme, an empty separator).
+        unknown scheme or encoding, an empty separator).
 
     Notes
     -----
@@ -269,7 +289,7 @@ def read_columns(
     (('IL-2', 'gene', 'expression'), ['B-DNA', 'I-DNA', 'O'], '95369245')
     """
     token_col = _check_index(token_col, "token_col")
-    if label_col is not None:
+    if label_col is not None and not (isinstance(label_col, str) and label_col == "auto"):
         label_col = _check_index(label_col, "label_col")
     keep_items = _check_keep(keep)
     if not isinstance(sep, str) or not sep or "\n" in sep or "\r" in sep:
@@ -278,13 +298,15 @@ def read_columns(
         scheme = check_scheme(scheme)
     else:
         scheme = None
+    _check_encoding(encoding)
     path_str = os.fspath(path)
     if isinstance(path_str, bytes):
         path_str = os.fsdecode(path_str)
 
-    text = _decode(_read_bytes(path, path_str), encoding, path_str)
+    text, encoding = _decode(_read_bytes(path, path_str), encoding, path_str)
     if not text:
         raise CorpusFormatError(path_str, None, "the file is empty")
+    _check_controls(text, path_str, sep)
     newline = _detect_newline(text, path_str)
     lines = text.split(newline)
     del text
@@ -313,7 +335,7 @@ def _parse_lines(
     path_str: str,
     *,
     token_col: int,
-    label_col: int | None,
+    label_col: int | str | None,
     keep_items: tuple[tuple[str, int], ...],
     sep: str,
     scheme: str | None,
@@ -383,6 +405,10 @@ def _parse_lines(
         if len(fields) != n_columns:
             if n_columns < 0:
                 n_columns = len(fields)
+                if label_col == "auto":
+                    label_col = -1 if n_columns > 1 else None
+                    if label_col is None:
+                        y = None
                 tc, lc, kept = _resolve_columns(
                     token_col, label_col, keep_items, n_columns, path_str, lineno
                 )
@@ -588,18 +614,68 @@ def _check_label(label: str, scheme: str | None, path: str, lineno: int, line: s
 
 
 def _read_bytes(path, path_str: str) -> bytes:
-    """The bytes of a file, through gzip when its name ends in ``.gz``."""
+    """The bytes of a file, through gzip when its name ends in ``.gz``.
+
+    Read once (a pipe such as ``<(zcat f)`` works); a device such as
+    ``/dev/zero`` is refused before anything is read.
+    """
+    check_input_kind(path, path_str)
     opener = gzip.open if path_str.endswith(".gz") else open
     try:
         with opener(path, "rb") as f:
             return f.read()
-    except (gzip.BadGzipFile, EOFError) as exc:
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
+    except MemoryError:
+        raise CorpusFormatError(path_str, None, "too large to read into memory") from None
 
 
-def _decode(data: bytes, encoding: str, path: str) -> str:
+def check_input_kind(path, path_str: str) -> None:
+    """Refuse a path that exists but is neither a regular file nor a pipe.
+
+    A directory raises :class:`IsADirectoryError`; a character or block
+    device (``/dev/zero``, a terminal) or a socket a
+    :class:`CorpusFormatError`.  A missing path is left to ``open``.
+    """
     try:
-        return data.decode(encoding)
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", path_str)
+    kind = ("a character device" if stat.S_ISCHR(mode) else "a block device"
+            if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+    raise CorpusFormatError(path_str, None, f"not a regular file or pipe ({kind})")
+
+
+_UTF8 = ("utf-8", "utf8", "u8", "utf")
+_BOM = b"\xef\xbb\xbf"
+
+
+def _check_encoding(encoding) -> None:
+    if not isinstance(encoding, str):
+        raise TypeError(f"encoding must be a str, got {type(encoding).__name__}")
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise ValueError(f"unknown encoding {encoding!r}") from None
+
+
+def _decode(data: bytes, encoding: str, path: str) -> tuple[str, str]:
+    """``(text, encoding)``; a UTF-8 byte order mark is dropped (encoding ``"utf-8-sig"``).
+
+    A byte order mark is not text: kept, it would stick to the first token
+    or hide a ``###MEDLINE`` line.  :func:`write_columns` writes it back.
+    """
+    _check_encoding(encoding)
+    if encoding.lower().replace("_", "-") in _UTF8:
+        encoding = "utf-8-sig" if data.startswith(_BOM) else encoding
+    elif encoding.lower().replace("_", "-") in ("utf-8-sig", "utf8-sig"):
+        encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"  # written back as read
+    try:
+        return data.decode(encoding), encoding
     except UnicodeDecodeError as exc:
         lineno = data.count(b"\n", 0, exc.start) + 1
         bad = data[exc.start : exc.end]
@@ -608,6 +684,23 @@ def _decode(data: bytes, encoding: str, path: str) -> str:
             lineno,
             f"cannot decode {bad!r} at byte offset {exc.start} as {encoding} ({exc.reason})",
         ) from None
+
+
+# control characters other than TAB, LF and CR (which the readers handle): never text
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _check_controls(text: str, path: str, sep: str = "\t") -> None:
+    """Refuse NUL and other control characters (one scan of the whole text)."""
+    for bad in _CONTROLS.finditer(text):
+        if bad.group() in sep:
+            continue
+        lineno = text.count("\n", 0, bad.start()) + 1
+        raise CorpusFormatError(
+            path,
+            lineno,
+            f"control character {bad.group()!r} in the text (a binary or corrupt file?)",
+        )
 
 
 def _detect_newline(text: str, path: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from .._sentence import Sentence
-from ._columns import _decode, _read_bytes
+from ._columns import _check_controls, _decode, _read_bytes
 from ._errors import CorpusFormatError
 
 __all__ = ["read_tokenized"]
@@ -33,14 +33,15 @@ def read_tokenized(path, encoding="utf-8", max_sentences=None):
     Raises
     ------
     CorpusFormatError
-        Undecodable bytes (file and line named), an invalid gzip file, or a
-        file without any sentence.
+        Undecodable bytes or a control character such as NUL (file and line
+        named), an invalid gzip file, a device (``/dev/zero``), or a file
+        without any sentence.
 
     Examples
     --------
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "s.txt")
-    >>> _ = open(path, "w").write("IL-2 gene expression\\n\\nNF-kappa B binds .\\n")
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "s.txt"
+    >>> _ = path.write_text("IL-2 gene expression\\n\\nNF-kappa B binds .\\n")
     >>> [list(s) for s in read_tokenized(path)]
     [['IL-2', 'gene', 'expression'], ['NF-kappa', 'B', 'binds', '.']]
     """
@@ -48,7 +49,8 @@ def read_tokenized(path, encoding="utf-8", max_sentences=None):
                                       or isinstance(max_sentences, bool) or max_sentences < 1):
         raise ValueError(f"max_sentences must be None or a positive int, got {max_sentences!r}")
     path_str = os.fsdecode(os.fspath(path))
-    text = _decode(_read_bytes(path, path_str), encoding, path_str)
+    text = _decode(_read_bytes(path, path_str), encoding, path_str)[0]
+    _check_controls(text, path_str)
     out = []
     for line in text.splitlines():
         tokens = line.split()

@@ -3,14 +3,45 @@
 from __future__ import annotations
 
 import os
+import warnings
+from dataclasses import dataclass, field
 
 from ._entity import entity_report
 
 __all__ = ["read_label_blocks", "evaluate_files"]
 
+#: Lines named per kind of warning before the rest are only counted.
+_MAX_NAMED = 3
+
 
 class ScoringInputError(ValueError):
     """A GOLD or PRED file the scorer cannot read; the message names file and line."""
+
+
+class ScoringInputWarning(UserWarning):
+    """Something in GOLD or PRED the official counts take as it is but a user should know.
+
+    Tokens of PRED that differ from GOLD's, PRED lines the official script
+    misreads (no label column, labels outside IOB2, a carriage return at the
+    end) and a PRED in another scheme than IOB2.  The message names the file
+    and line.
+    """
+
+
+@dataclass
+class _Blocks:
+    """A column file read as the official script reads it, with what it overlooks."""
+
+    path: str
+    labels: list = field(default_factory=list)  # per block, the label of each token line
+    tokens: list = field(default_factory=list)  # per block, the first field of each line
+    first_lines: list = field(default_factory=list)  # 1-based line of each block's first token
+    one_field: list = field(default_factory=list)  # lines without a label column
+    carriage_returns: list = field(default_factory=list)  # lines ending in \r
+
+    def line(self, i, j):
+        """The line of token ``j`` of block ``i`` (a block's lines are consecutive)."""
+        return self.first_lines[i] + j
 
 
 def read_label_blocks(path):
@@ -28,6 +59,12 @@ def read_label_blocks(path):
     first_lines : list of int
         1-based line number of each block's first token (for messages).
     """
+    blocks = _read_blocks(path)
+    return blocks.labels, blocks.first_lines
+
+
+def _read_blocks(path) -> _Blocks:
+    """:func:`read_label_blocks`, keeping the tokens and the lines the script misreads."""
     from ..io import CorpusFormatError
     from ..io._columns import _read_bytes
 
@@ -46,22 +83,30 @@ def read_label_blocks(path):
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    blocks, first_lines, cur = [], [], []
+    out = _Blocks(os.fsdecode(path))
+    cur, cur_tokens = [], []
     for no, line in enumerate(lines, 1):
         if line == "" or line.startswith("###MEDLIN"):
             if cur:
-                blocks.append(cur)
-                cur = []
+                out.labels.append(cur)
+                out.tokens.append(cur_tokens)
+                cur, cur_tokens = [], []
             continue
         if not cur:
-            first_lines.append(no)
+            out.first_lines.append(no)
+        if line.endswith("\r"):
+            out.carriage_returns.append(no)
         fields = line.split("\t")
         while fields and fields[-1] == "":
             fields.pop()
+        if len(fields) < 2:
+            out.one_field.append(no)
         cur.append(fields[-1] if fields else "")
+        cur_tokens.append(fields[0] if fields else "")
     if cur:
-        blocks.append(cur)
-    return blocks, first_lines
+        out.labels.append(cur)
+        out.tokens.append(cur_tokens)
+    return out
 
 
 def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2"):
@@ -72,20 +117,117 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2"):
     gold sentences when the answer file is shorter, any difference in the
     number of sentences is an error.
 
+    The counts are the official script's, whatever the files hold; what it
+    overlooks is reported with a ``ScoringInputWarning`` naming the file and
+    line: PRED tokens that differ from GOLD's (the script never compares
+    them), lines without a label column (the script takes the token for the
+    label), labels that are not IOB2 or lines ending in a carriage return
+    (the script reads them by their first character, or keeps the carriage return),
+    and a PRED in another scheme (IOB1, IOBES, BIES).
+
     Returns
     -------
     EntityReport
+
+    Raises
+    ------
+    ScoringInputError
+        For files that cannot be read or paired (naming file and line), and
+        in ``mode="spans"`` for a label that is not valid under ``scheme``.
     """
-    gold, gold_lines = read_label_blocks(gold_path)
-    pred, pred_lines = read_label_blocks(pred_path)
-    for i, (g, p) in enumerate(zip(gold, pred)):
+    gold = _read_blocks(gold_path)
+    pred = _read_blocks(pred_path)
+    for i, (g, p) in enumerate(zip(gold.labels, pred.labels)):
         if len(g) != len(p):
             raise ScoringInputError(
-                f"{pred_path}:{pred_lines[i]}: sentence {i + 1} has {len(p)} tokens, but in "
-                f"{gold_path} (line {gold_lines[i]}) it has {len(g)}"
+                f"{pred_path}:{pred.first_lines[i]}: sentence {i + 1} has {len(p)} tokens, but "
+                f"in {gold_path} (line {gold.first_lines[i]}) it has {len(g)}"
             )
-    if len(gold) != len(pred):
+    if len(gold.labels) != len(pred.labels):
         raise ScoringInputError(
-            f"{pred_path}: {len(pred)} sentences, but {gold_path} has {len(gold)}"
+            f"{pred_path}: {len(pred.labels)} sentences, but {gold_path} has {len(gold.labels)}"
         )
-    return entity_report(gold, pred, mode=mode, scheme=scheme)
+    if mode == "spans":
+        from ..schemes import check_scheme
+
+        scheme = check_scheme(scheme)
+        for blocks in (gold, pred):
+            _check_labels(blocks, scheme)
+    for message in _overlooked(gold, pred):
+        warnings.warn(message, ScoringInputWarning, stacklevel=2)
+    return entity_report(gold.labels, pred.labels, mode=mode, scheme=scheme)
+
+
+def _check_labels(blocks, scheme):
+    from ..schemes import is_valid_label
+
+    valid = set()
+    for i, labels in enumerate(blocks.labels):
+        for j, label in enumerate(labels):
+            if label not in valid:
+                if not is_valid_label(label, scheme):
+                    raise ScoringInputError(
+                        f"{blocks.path}:{blocks.line(i, j)}: label {label!r} is not a valid "
+                        f"{scheme} label"
+                    )
+                valid.add(label)
+
+
+def _named(path, lines, what):
+    """One message for the lines of one kind: the first few named, the rest counted."""
+    shown = ", ".join(str(n) for n in lines[:_MAX_NAMED])
+    more = f" (and {len(lines) - _MAX_NAMED} more lines)" if len(lines) > _MAX_NAMED else ""
+    return f"{path}:{shown}: {what}{more}"
+
+
+def _overlooked(gold, pred):
+    """Warnings for what the official counts take as it is (see :func:`evaluate_files`)."""
+    from ..schemes import is_valid_label
+
+    out = []
+    mismatches = [(i, j) for i, (g, p) in enumerate(zip(gold.tokens, pred.tokens))
+                  for j in range(len(g)) if g[j] != p[j]] if gold.tokens != pred.tokens else []
+    if mismatches:
+        i, j = mismatches[0]
+        out.append(_named(
+            pred.path, [pred.line(i, j) for i, j in mismatches],
+            f"{len(mismatches)} token(s) differ from GOLD's, e.g. {pred.tokens[i][j]!r} where "
+            f"{gold.path}:{gold.line(i, j)} has {gold.tokens[i][j]!r} (is PRED the output for "
+            "this GOLD?)"))
+    if pred.one_field:
+        out.append(_named(pred.path, pred.one_field, "no label column: the official script "
+                          "reads the token itself as the label"))
+    for blocks in (gold, pred):
+        if blocks.carriage_returns:
+            out.append(_named(blocks.path, blocks.carriage_returns,
+                              "line ends in a carriage return (\\r): the official script keeps "
+                              "it in the label"))
+    skip = set(pred.one_field) | set(pred.carriage_returns)  # already reported
+    bad, starts, valid = [], {"B": 0, "I": 0, "E": 0, "S": 0}, set()
+    for i, labels in enumerate(pred.labels):
+        before = "O"
+        for j, label in enumerate(labels):
+            if label not in valid:
+                if is_valid_label(label, "IOB2"):
+                    valid.add(label)
+                elif pred.line(i, j) not in skip:
+                    bad.append((pred.line(i, j), label))
+            prefix = label[:1]
+            if prefix in ("E", "S") and label[1:2] == "-":
+                starts[prefix] += 1
+            elif prefix == "B" or (prefix == "I" and before[2:] != label[2:]):
+                starts[prefix] += 1
+            before = label
+    if bad:
+        out.append(_named(pred.path, [line for line, _ in bad],
+                          f"label {bad[0][1]!r} is not an IOB2 label: the official script reads "
+                          "it by its first character"))
+    if starts["E"] or starts["S"]:
+        out.append(f"{pred.path}: labels E-/S- ({starts['E']} and {starts['S']}): PRED looks "
+                   "like IOBES or BIES, not IOB2; convert it first (skbioner convert "
+                   "--from-scheme IOBES --to-scheme IOB2)")
+    elif starts["I"] > starts["B"]:
+        out.append(f"{pred.path}: {starts['I']} entities start with I- and {starts['B']} with "
+                   "B-: PRED looks like IOB1, not IOB2; convert it first (skbioner convert "
+                   "--from-scheme IOB1 --to-scheme IOB2)")
+    return out

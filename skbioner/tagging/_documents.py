@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..io._brat import document_id_problem
+from ..io._columns import _check_encoding
 
 __all__ = ["Document", "DocumentError", "iter_documents"]
 
@@ -54,34 +59,60 @@ class DocumentError:
         return f"{who}: {self.message}"
 
 
+def _kind(path: Path) -> str:
+    """``"dir"``, ``"file"`` (a regular file or a pipe), or what else ``path`` is."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        return exc.strerror or "unreadable"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return "file"
+    return ("a character device" if stat.S_ISCHR(mode) else "a block device"
+            if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+
+
 def _expand(inputs: Iterable) -> Iterator[Path]:
     for item in inputs:
         path = Path(item)
-        if path.is_dir():
+        kind = _kind(path)
+        if kind == "dir":
             children = sorted(p for p in path.iterdir() if p.is_file() and (
                 p.suffix == ".txt" or p.suffix in JSONL_SUFFIXES))
             if not children:
                 raise FileNotFoundError(f"{path}: no .txt or .jsonl file in this directory")
             yield from children
-        elif path.is_file():
+        elif kind == "file":  # a pipe too: <(zcat docs.jsonl.gz) is read once, as it streams
             yield path
-        else:
+        elif kind == "missing":
             raise FileNotFoundError(f"{path}: no such file or directory")
+        else:
+            raise ValueError(f"{path}: not a text file, JSONL file or directory ({kind})")
 
 
 def _id_problem(doc_id):
     """Why ``doc_id`` cannot name a document's output files (``""`` if it can)."""
     if not isinstance(doc_id, str | int) or isinstance(doc_id, bool):
         return f'"id" must be a string or an integer, got {doc_id!r}'
-    doc_id = str(doc_id)
-    if (not doc_id or doc_id in (".", "..") or any(c in doc_id for c in "/\\")
-            or any(c.isspace() and c != " " for c in doc_id) or doc_id.strip() != doc_id):
-        return (f'"id" {doc_id!r} cannot name output files (empty, a path, line breaks or '
-                "surrounding blanks)")
-    return ""
+    problem = document_id_problem(str(doc_id))
+    if not problem:
+        return ""
+    shown = repr(str(doc_id)) if len(str(doc_id)) <= 60 else repr(str(doc_id)[:50]) + "..."
+    return f'"id" {shown} cannot name output files: {problem}'
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _check_text(doc_id, text, source):
+    bad = _SURROGATE.search(text)
+    if bad is not None:  # from a JSON escape such as "\ud800": not text, cannot be written
+        return DocumentError(doc_id, source, f"the text holds a lone surrogate "
+                                             f"{bad.group()!r} at character {bad.start()} "
+                                             "(not valid Unicode)")
     if not text.strip():
         return DocumentError(doc_id, source, "empty document (no text to tag)")
     return Document(doc_id, text, source)
@@ -148,26 +179,36 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
         With UTF-8 a leading byte order mark is dropped (it is not text, and
         would stick to the first token); offsets count from after it.
 
-    Yields
-    ------
-    Document or DocumentError
-        A document that cannot be used (undecodable, empty, a malformed
-        JSONL record, an id seen before) is yielded as a
-        :class:`DocumentError` naming the file and line, so a batch goes on;
-        nothing is skipped silently.
+    Returns
+    -------
+    iterator of Document or DocumentError
+        Documents read lazily, one at a time.  A document that cannot be
+        used (undecodable, empty, a lone surrogate in JSONL text, a
+        malformed JSONL record, an id that cannot name files or was seen
+        before) comes as a :class:`DocumentError` naming the file and line,
+        so a batch goes on; nothing is skipped silently.
 
     Raises
     ------
     FileNotFoundError
-        For an input that does not exist (before any document is read).
+        For an input that does not exist (when called, before any document
+        is read).
+    ValueError
+        For an input that is a device (``/dev/zero``) or a socket, or an
+        unknown encoding.
     """
+    _check_encoding(encoding)
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         encoding = "utf-8-sig"  # a byte order mark is not text: it would glue to a token
     if input_format not in ("auto", "text", "jsonl"):
         raise ValueError(f"input_format must be 'auto', 'text' or 'jsonl', got {input_format!r}")
     if isinstance(inputs, str | os.PathLike):
         inputs = [inputs]
-    paths = list(_expand(inputs))  # fail early on a missing input
+    paths = list(_expand(inputs))  # fail early on a missing input, before any document
+    return _iter_documents(paths, input_format, encoding)
+
+
+def _iter_documents(paths, input_format, encoding):
     seen = set()
     for path in paths:
         jsonl = input_format == "jsonl" or (input_format == "auto" and path.suffix in

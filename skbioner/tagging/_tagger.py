@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -75,23 +76,25 @@ def entities_from_labels(text, offsets, labels):
 
 
 @functools.lru_cache(maxsize=2)
-def _load(path, mtime):
-    import joblib
+def _load(path, mtime, allow_pickle):
+    from ..io import load_model
 
-    return joblib.load(path)
+    return load_model(path, allow_pickle=allow_pickle)
 
 
-def _model_of(ref):
+def _model_of(ref, allow_pickle=False):
     """A model object, or a path loaded once per worker process (cached by mtime)."""
     if isinstance(ref, str | os.PathLike):
-        return _load(os.fspath(ref), os.stat(ref).st_mtime_ns)
+        return _load(os.fspath(ref), os.stat(ref).st_mtime_ns, allow_pickle)
     return ref
 
 
-def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None):
+def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None,
+               allow_pickle=False):
     """Tag one batch of documents (runs in a worker with ``n_jobs > 1``)."""
     if inner_threads is None:
-        return _tag_docs(_model_of(model_ref), docs, tokenizer, max_token_length)
+        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length)
+    _ignore_ctrl_c_in_worker()
     # compiled decoding is multi-threaded: fewer threads per worker process avoid
     # oversubscribing the cores the workers share; restored for later joblib tasks
     import numba
@@ -99,9 +102,28 @@ def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None)
     before = numba.get_num_threads()
     numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        return _tag_docs(_model_of(model_ref), docs, tokenizer, max_token_length)
+        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length)
     finally:
         numba.set_num_threads(before)
+
+
+def _ignore_ctrl_c_in_worker():
+    """In a joblib (loky) worker process, leave SIGINT and SIGTERM to the parent.
+
+    Ctrl-C (and a SIGTERM sent to the process group) reaches every process
+    of the group; the parent stops the batch and shuts its workers down
+    (loky kills them), whereas a worker stopped mid-task would print a
+    traceback, and workers dying while the parent shuts the pool down can
+    stall the shutdown.
+    """
+    import multiprocessing
+    import signal
+    import threading
+
+    if (multiprocessing.current_process().name.startswith("LokyProcess")
+            and threading.current_thread() is threading.main_thread()):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _tag_docs(model, docs, tokenizer, max_token_length):
@@ -153,15 +175,16 @@ def _batches(docs: Iterable, size: int) -> Iterator[list]:
 
 
 def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=None,
-                  max_token_length=1000):
+                  max_token_length=1000, allow_pickle=False):
     """Tag a stream of raw-text documents; yield results in input order.
 
     Parameters
     ----------
     model : estimator or path
         A fitted pipeline mapping sentences to IOB2 label lists (what
-        ``skbioner train`` saves).  With ``n_jobs`` other than 1, pass the
-        path of the joblib file: each worker process loads it once.
+        ``skbioner train`` saves), or the path of its file, loaded with
+        :func:`skbioner.io.load_model`.  With ``n_jobs`` other than 1, pass
+        the path: each worker process loads it once.
     documents : iterable of Document or DocumentError
         E.g. :func:`iter_documents`; consumed lazily, so memory stays
         bounded by a few batches whatever the corpus size.
@@ -175,6 +198,9 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
     max_token_length : int, default=1000
         A document with a longer token (e.g. a 1 MB line without spaces) is
         reported as a :class:`DocumentError` instead of being tagged.
+    allow_pickle : bool, default=False
+        Let a model path be a joblib pickle (loading a pickle runs any code
+        it contains; see :func:`skbioner.io.load_model`).
 
     Yields
     ------
@@ -190,15 +216,23 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     batches = _batches(documents, batch_size)
     if n_jobs in (None, 1):
-        model = _model_of(model)
+        model = _model_of(model, allow_pickle)
         for batch in batches:
             yield from _tag_batch(model, batch, tokenizer, max_token_length)
         return
     if not isinstance(model, str | os.PathLike):
-        raise TypeError("with n_jobs > 1 pass the model as the path of its joblib file, so each "
+        raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
                         "worker loads it once")
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
     inner = max(1, cpu_count() // max(1, effective_n_jobs(n_jobs)))
-    for results in parallel(delayed(_tag_batch)(os.fspath(model), batch, tokenizer,
-                                                max_token_length, inner) for batch in batches):
-        yield from results
+    tasks = parallel(delayed(_tag_batch)(os.fspath(model), batch, tokenizer, max_token_length,
+                                         inner, allow_pickle) for batch in batches)
+    try:
+        for results in tasks:
+            yield from results
+    finally:
+        # stopped early (Ctrl-C, an error, the consumer let go): cancel the pending
+        # tasks without joblib's warning about results computed but not used
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=UserWarning, module="joblib")
+            tasks.close()

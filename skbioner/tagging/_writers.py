@@ -16,7 +16,11 @@ OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
 
 
 class _BratWriter:
-    """``<id>.ann`` (and a copy of the text as ``<id>.txt``) per document in a directory."""
+    """``<id>.ann`` (and a copy of the text as ``<id>.txt``) per document in a directory.
+
+    Each document's two files are renamed into place together (see
+    :func:`skbioner.io.write_brat`): an interrupted run leaves complete pairs.
+    """
 
     def __init__(self, out):
         self.dir = Path(out)
@@ -29,31 +33,44 @@ class _BratWriter:
 
 
 class _StreamWriter:
-    """One output file written as documents arrive, renamed into place at the end."""
+    """One output file written as documents arrive, renamed into place at the end.
+
+    A document is rendered and encoded in full before anything of it is
+    written, so one that cannot be written (ValueError) leaves the file as
+    it was and the batch can go on.
+    """
 
     def __init__(self, out, stack):
         if Path(out).is_dir():
             raise IsADirectoryError(f"{out}: this output format writes one file")
-        self.fh = stack.enter_context(atomic_open(out, "w", encoding="utf-8", newline="\n"))
+        self.fh = stack.enter_context(atomic_open(out, "wb"))
+
+    def write(self, doc):
+        text = self.render(doc)
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"{text[exc.start:exc.end]!r} is not valid Unicode and cannot be "
+                             "written as UTF-8") from None
+        self.fh.write(data)
 
 
 class _JsonlWriter(_StreamWriter):
-    def write(self, doc):
+    def render(self, doc):
         entities = [{"start": e.start, "end": e.end, "type": e.type, "text": e.text}
                     for e in doc.entities]
-        self.fh.write(json.dumps({"id": doc.id, "entities": entities}, ensure_ascii=False))
-        self.fh.write("\n")
+        return json.dumps({"id": doc.id, "entities": entities}, ensure_ascii=False) + "\n"
 
 
 class _Iob2Writer(_StreamWriter):
     """JNLPBA layout: ``###MEDLINE:<id>`` line, then ``token<TAB>label`` sentences."""
 
-    def write(self, doc):
+    def render(self, doc):
         parts = [f"###MEDLINE:{doc.id}\n\n"]
         for sent, labels in zip(doc.sentences, doc.labels, strict=True):
             parts.extend(f"{w}\t{lab}\n" for w, lab in zip(sent, labels, strict=True))
             parts.append("\n")
-        self.fh.write("".join(parts))
+        return "".join(parts)
 
 
 @contextlib.contextmanager
@@ -63,7 +80,8 @@ def open_writer(output_format, out):
     ``brat`` writes each document's files atomically as it comes; ``jsonl``
     and ``iob2`` stream into a temporary file that replaces ``out`` only when
     the block ends normally, so an interrupted run never leaves a
-    half-written output.
+    half-written output.  ``write`` raises ValueError for a document that
+    cannot be written (nothing of it is written; the next one can be).
     """
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output format must be one of {OUTPUT_FORMATS}, got {output_format!r}")

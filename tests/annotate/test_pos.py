@@ -117,3 +117,27 @@ def test_jackknife_needs_documents(tmp_path):
     corpus.write_text("IL-2\tNN\n\nbinds\tVBZ\n\n")
     with pytest.raises(ValueError, match="need as many documents in the POS corpus"):
         POSTagger(jackknife=2, corpus=corpus).fit_transform([SENT])
+
+
+def test_model_path_loads_the_safe_format_and_refuses_pickles(tmp_path):
+    from skbioner.io import ModelFileError, save_model
+
+    X, tags = _memorising_corpus()
+    tagger = MajorityTagger(scheme=None).fit(X, tags)
+    path = save_model(tagger, tmp_path / "pos.skops")
+    assert POSTagger(model=path).fit_transform(X[:1])[0].column("pos") == ("NN", "NN", "VB")
+    joblib.dump(tagger, tmp_path / "pos.joblib")
+    with pytest.raises(ModelFileError, match="refused: this is a pickle"):
+        POSTagger(model=tmp_path / "pos.joblib").fit(X)
+
+
+def test_bundled_model_is_in_the_safe_format():
+    import zipfile
+    from importlib.resources import files
+
+    from skbioner.annotate._pos import GENIA_POS_MODEL
+
+    data = files("skbioner.annotate").joinpath("data")
+    assert GENIA_POS_MODEL.endswith(".skops")
+    assert zipfile.is_zipfile(files("skbioner.annotate").joinpath(GENIA_POS_MODEL))
+    assert not [p.name for p in data.iterdir() if p.name.endswith((".joblib", ".pkl"))]

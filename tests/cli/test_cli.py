@@ -103,7 +103,7 @@ TRAIN = "###MEDLINE:1\n\n" + "".join(
 def test_train_then_predict_then_evaluate(tmp_path, model, capsys):
     train = tmp_path / "train.iob2"
     train.write_text(TRAIN)
-    out = tmp_path / "m.joblib"
+    out = tmp_path / "m.skops"
     params = ["--param", "n_folds=2"] if model == "cascaded" else []
     assert main(["train", "--train", str(train), "--model", model, "-o", str(out)] + params) == 0
     pred = tmp_path / "pred.iob2"
@@ -125,10 +125,10 @@ def test_train_verbose_and_bad_param(tmp_path, capsys):
     train.write_text(TRAIN)
     assert main(["train", "--train", str(train), "--model", "online-crf", "--verbose",
                  "--param", "max_iter=2", "--param", "tol=None", "-o",
-                 str(tmp_path / "m.joblib")]) == 0
+                 str(tmp_path / "m.skops")]) == 0
     assert "-- epoch 1: loss" in capsys.readouterr().err
     assert main(["train", "--train", str(train), "--param", "nonsense=1", "-o",
-                 str(tmp_path / "m.joblib")]) == 1
+                 str(tmp_path / "m.skops")]) == 1
     assert "nonsense" in capsys.readouterr().err
     assert main(["predict", str(train), str(train), "-o", str(tmp_path / "x")]) == 1
 
@@ -140,24 +140,24 @@ def test_predict_reads_gzip_input(tmp_path):
     train.write_text(TRAIN)
     gz = tmp_path / "train.iob2.gz"
     gz.write_bytes(gzip.compress(TRAIN.encode()))
-    model = tmp_path / "m.joblib"
+    model = tmp_path / "m.skops"
     assert main(["train", "--train", str(train), "--model", "majority", "-o", str(model)]) == 0
     assert main(["predict", str(model), str(gz), "-o", str(tmp_path / "p")]) == 0
     assert (tmp_path / "p").read_text() == TRAIN
 
 
 def test_train_with_pos_and_hmm_states(tmp_path, capsys):
-    import joblib
+    from skbioner.io import load_model
 
     train = tmp_path / "train.iob2"
     train.write_text(TRAIN)
     unlabeled = tmp_path / "unlabeled.txt"
     unlabeled.write_text("The IL-2 gene is expressed in T cells .\nNF-kappa B binds DNA .\n" * 5)
-    out = tmp_path / "m.joblib"
+    out = tmp_path / "m.skops"
     assert main(["train", "--train", str(train), "--pos", "--hmm-states", str(unlabeled),
                  "--hmm-param", "n_states=3", "--hmm-param", "max_iter=2", "--hmm-param",
                  "tol=None", "-o", str(out)]) == 0
-    model = joblib.load(out)
+    model = load_model(out)
     assert [name for name, _ in model.steps] == ["pos", "hmm", "features", "model"]
     names = model.named_steps["features"].get_feature_names_out()
     assert any(n.startswith("pos[") for n in names) and any(n.startswith("hmm[") for n in names)
@@ -173,7 +173,7 @@ def test_train_with_pos_and_hmm_states(tmp_path, capsys):
 def test_train_option_checks_come_before_any_work(tmp_path, capsys):
     train = tmp_path / "train.iob2"
     train.write_text(TRAIN)
-    out = str(tmp_path / "m.joblib")
+    out = str(tmp_path / "m.skops")
     assert main(["train", "--train", str(train), "--hmm-param", "n_states=3", "-o", out]) == 1
     assert "--hmm-param needs --hmm-states" in capsys.readouterr().err
     missing = str(tmp_path / "never-read.txt")
@@ -186,7 +186,7 @@ def test_tag_into_missing_directory_names_the_output(tmp_path, capsys):
 
     train = tmp_path / "train.iob2"
     train.write_text(TRAIN)
-    model = tmp_path / "m.joblib"
+    model = tmp_path / "m.skops"
     assert main(["train", "--train", str(train), "--model", "majority", "-o", str(model)]) == 0
     doc = tmp_path / "d.txt"
     doc.write_text("The IL-2 gene .")
@@ -198,21 +198,19 @@ def test_tag_into_missing_directory_names_the_output(tmp_path, capsys):
 
 
 def test_train_tune_reports_and_saves_the_chosen_pipeline(tmp_path, capsys):
-    import joblib
-
     from skbioner.datasets import load_jnlpba_sample
-    from skbioner.io import write_columns
+    from skbioner.io import load_model, write_columns
 
     sample = load_jnlpba_sample("train")
     corpus = sample.__class__(X=sample.X[:160], y=sample.y[:160], doc_ids=sample.doc_ids[:160],
                               path=None)
     train = tmp_path / "train.iob2"
     write_columns(train, corpus)
-    out = tmp_path / "tuned.joblib"
+    out = tmp_path / "tuned.skops"
     assert main(["train", "--train", str(train), "--tune", "-o", str(out)]) == 0
     err = capsys.readouterr().err
     assert "48 candidate pipelines" in err and "chosen: " in err and "round 1:" in err
-    model = joblib.load(out)
+    model = load_model(out)
     assert len(model.predict(sample.X[:3])) == 3
     assert main(["train", "--train", str(train), "--tune", "--hmm-states", str(train), "-o",
                  str(out)]) == 1

@@ -139,7 +139,10 @@ def test_missing_txt_or_explicit_ann(write_file, tmp_path):
         ("T1\tDNA 4 4\t", "start 4 is not before end 4"),
         ("T1\tDNA 5 4\tx", "start 5 is not before end 4"),
         ("T1\tDNA 50 99\tx", "end 99 is beyond the end of the text"),
-        ("T1\tDNA 0 4;5 9\tIL-2 gene", "discontinuous .* not supported"),
+        ("T1\tDNA 0 5;4 9\tIL-2  gene", "fragment 4 9 overlaps or precedes"),
+        ("T1\tDNA 5 9;0 4\tgene IL-2", "fragment 0 4 overlaps or precedes"),
+        ("T1\tDNA 0 4;5 9\tIL-2gene", "differs from the text at 0:4;5:9, 'IL-2 gene'"),
+        ("T1\tDNA 0 4;\tIL-2", "malformed entity line"),
         ("T1\tDNA 0 4\tIL-3", "text field 'IL-3' differs from the text at 0:4, 'IL-2'"),
         ("T1\tDNA 0 4\tIL-2 ", "differs"),
     ],
@@ -296,7 +299,12 @@ def test_write_mixed_ids_get_fresh_numbers(tmp_path):
         (BratDocument("d", "abc", [Entity("T1", "x", 2, 2, "")]), "not a span"),
         (BratDocument("d", "abc", [Entity("T1", "x y", 0, 3, "abc")]), "whitespace"),
         (BratDocument("d", "abc", [Entity("T1", "", 0, 3, "abc")]), "empty"),
-        (BratDocument("d", "a\nb", [Entity("T1", "x", 0, 3, "a\nb")]), "line break"),
+        (BratDocument("d", "abc", [Entity("T1", "x", 0, 3, "abc", ((0, 2), (1, 3)))]),
+         "not ordered, disjoint"),
+        (BratDocument("d", "abc", [Entity("T1", "x", 0, 3, "abc", ((0, 1), (2, 4)))]),
+         "not ordered, disjoint"),
+        (BratDocument("d", "a\nb", [Entity("T1", "x", 0, 3, "a\nb", ((0, 3),))]),
+         "crosses a line break"),
         (BratDocument("d", "abc", [Entity("R1", "x", 0, 3, "abc")]), "'T' followed"),
         (
             BratDocument("d", "abc", [Entity("T1", "x", 0, 1, "a"), Entity("T1", "x", 1, 2, "b")]),
@@ -306,6 +314,9 @@ def test_write_mixed_ids_get_fresh_numbers(tmp_path):
         (BratDocument("", "abc"), "file name"),
         (BratDocument("..", "abc"), "file name"),
         (BratDocument("a/b", "abc"), "file name"),
+        (BratDocument("a\x00b", "abc"), r"holds the character '\\x00'"),
+        (BratDocument("x" * 300, "abc"), "longer than 250 bytes"),
+        (BratDocument("d", "IL\ud800-2"), "not valid Unicode"),
     ],
 )
 def test_write_validation(tmp_path, doc, match):
@@ -412,3 +423,21 @@ def test_real_standoff_renumbered_from_spans(data_path, tmp_path):
     back = read_brat(tmp_path / f"{doc.id}.txt")
     assert back.spans() == doc.spans()
     assert [e.id for e in back.entities] == [f"T{i}" for i in range(1, len(doc.entities) + 1)]
+
+
+def test_entity_across_line_breaks_is_written_as_fragments(tmp_path):
+    # issue 11, item 1: an entity crossing a line break used to stop the batch
+    text = "OBJECTIVE:\nIL-2\r\n  receptor alpha\nbinds."
+    start, end = text.index("IL-2"), text.index(" alpha") + len(" alpha")
+    doc = BratDocument("d", text, [Entity("", "protein", start, end, text[start:end]),
+                                   Entity("", "x", 0, 9, "OBJECTIVE")])
+    _, ann = write_brat(tmp_path, doc)
+    a = text.index("receptor")
+    assert ann.read_text().splitlines()[1] == (
+        f"T2\tprotein {start} {start + 4};{a} {end}\tIL-2 receptor alpha")
+    [objective, protein] = read_brat(tmp_path / "d.txt").entities
+    assert (protein.start, protein.end, protein.text) == (start, end, text[start:end])
+    assert protein.fragments == ((start, start + 4), (a, end)) and objective.fragments is None
+    # written back as read
+    write_brat(tmp_path / "again", read_brat(tmp_path / "d.txt"))
+    assert (tmp_path / "again" / "d.ann").read_bytes() == ann.read_bytes()

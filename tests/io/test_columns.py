@@ -17,6 +17,7 @@ from skbioner.io import (
     read_columns,
     read_conll,
     read_jnlpba,
+    read_tokenized,
     write_columns,
 )
 from tests.io.helpers import assert_format_error
@@ -872,3 +873,81 @@ def test_read_tokenized(tmp_path):
     with pytest.raises(CorpusFormatError, match="no sentence") as exc:
         read_tokenized(empty)
     assert_format_error(exc, empty, None)
+
+
+# --------------------------------------------------------------------------
+# hostile files (issue 11)
+# --------------------------------------------------------------------------
+
+
+def test_byte_order_mark_is_not_text_and_is_written_back(write_file, tmp_path):
+    # item 10: it was glued to the first token, or hid the ###MEDLINE line
+    bom = b"\xef\xbb\xbf"
+    p = write_file("bom.iob2", bom + b"###MEDLINE:7\n\nNumber\tO\nof\tO\n\n")
+    corpus = read_jnlpba(p)
+    assert corpus.doc_ids == ["7"] and corpus.X[0][0] == "Number"
+    out = tmp_path / "out.iob2"
+    write_columns(out, corpus)
+    assert out.read_bytes() == p.read_bytes()
+    q = write_file("bom2.iob2", bom + b"Number\tO\n\n")
+    assert read_columns(q).X[0][0] == "Number"
+    # utf-8-sig asked for a file without a BOM does not add one
+    plain = write_file("plain.iob2", b"a\tO\n\n")
+    write_columns(out, read_columns(plain, encoding="utf-8-sig"))
+    assert out.read_bytes() == plain.read_bytes()
+
+
+@pytest.mark.parametrize("content, line", [
+    (b"IL-2\tB-prot\x00ein\n\n", 1),
+    (b"a\tO\n\nIL\x00-2\tB-DNA\n\n", 3),
+    (b"a\tO\nb\x07\tO\n\n", 2),
+])
+def test_control_characters_are_refused_with_the_line(write_file, content, line):
+    # item 13: "B-prot\x00ein" became a class
+    p = write_file("nul.iob2", content)
+    with pytest.raises(CorpusFormatError, match="control character") as excinfo:
+        read_columns(p, scheme=None)
+    assert_format_error(excinfo, p, line)
+    with pytest.raises(CorpusFormatError, match="control character"):
+        read_tokenized(p)
+
+
+def test_label_col_auto(write_file):
+    two = read_columns(write_file("two.iob2", "a\tO\nb\tB-DNA\n\n"), label_col="auto",
+                       scheme=None)
+    assert two.y == [["O", "B-DNA"]]
+    one = read_columns(write_file("one.txt", "a\nb\n\n"), label_col="auto", scheme=None)
+    assert one.y is None and one.X[0] == Sentence(["a", "b"])
+
+
+def test_line_of_tokens(write_file):
+    corpus = read_jnlpba(write_file("l.iob2", "###MEDLINE:1\n\na\tO\nb\tO\n\n\nc\tO\n\n"))
+    assert [corpus.line_of(0, 0), corpus.line_of(0, 1), corpus.line_of(1)] == [3, 4, 7]
+
+
+def test_devices_unknown_encodings_and_fake_gzip(write_file, tmp_path):
+    # items 9 and 14: MemoryError / LookupError tracebacks, gzip errors without the file
+    with pytest.raises(CorpusFormatError, match="not a regular file or pipe") as excinfo:
+        read_columns("/dev/zero")
+    assert_format_error(excinfo, "/dev/zero", None)
+    with pytest.raises(IsADirectoryError):
+        read_columns(tmp_path)
+    p = write_file("a.iob2", "a\tO\n\n")
+    with pytest.raises(ValueError, match="unknown encoding 'bogus-enc'"):
+        read_columns(p, encoding="bogus-enc")
+    fake = write_file("fake.iob2.gz", "a\tO\n\n")
+    with pytest.raises(CorpusFormatError, match="not a valid gzip file") as excinfo:
+        read_columns(fake)
+    assert_format_error(excinfo, fake, None)
+
+
+def test_reads_a_pipe_once(tmp_path):
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text("a\tO\nb\tB-DNA\n\n"))
+    writer.start()
+    corpus = read_columns(fifo, label_col="auto", scheme=None)
+    writer.join(timeout=30)
+    assert corpus.y == [["O", "B-DNA"]]

@@ -6,6 +6,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold
 from sklearn.pipeline import make_pipeline
 
 from skbioner.features import TokenFeaturizer
+from skbioner.io import save_model
 from skbioner.metrics import entity_f1_scorer
 from skbioner.models import OnlinePACRF
 from skbioner.tagging import iter_documents, tag_documents
@@ -26,8 +27,8 @@ def test_tagging_and_grid_search_on_dask(client, tmp_path):
     X, y = toy_sentences(40)
     model = make_pipeline(TokenFeaturizer("chan"), OnlinePACRF(max_iter=3, random_state=0))
     model.fit(X, y)
-    path = tmp_path / "m.joblib"
-    joblib.dump(model, path)
+    path = tmp_path / "m.skops"
+    save_model(model, path)
     for i in range(6):
         (tmp_path / f"d{i}.txt").write_text("The IL-2 gene in T cells . The p53 gene in B cells .")
     serial = list(tag_documents(model, iter_documents(tmp_path), batch_size=2))

@@ -2,13 +2,12 @@
 
 import json
 
-import joblib
 import pytest
 from sklearn.pipeline import make_pipeline
 
 from skbioner.cli import main
 from skbioner.features import TokenFeaturizer
-from skbioner.io import read_brat_dir, read_jnlpba
+from skbioner.io import load_model, read_brat_dir, read_jnlpba, save_model
 from skbioner.metrics import character_span_scores
 from skbioner.models import OnlinePACRF
 from skbioner.tagging import (
@@ -30,8 +29,8 @@ def model_path(tmp_path_factory):
     X, y = toy_sentences(40)
     model = make_pipeline(TokenFeaturizer("chan"), OnlinePACRF(max_iter=5, random_state=0))
     model.fit(X, y)
-    path = tmp_path_factory.mktemp("model") / "m.joblib"
-    joblib.dump(model, path)
+    path = tmp_path_factory.mktemp("model") / "m.skops"
+    save_model(model, path)
     return path
 
 
@@ -70,7 +69,7 @@ def test_parallel_equals_serial_and_bad_documents_do_not_stop(model_path, tmp_pa
         (tmp_path / f"d{i}.txt").write_text(TEXT.replace("IL-2", f"IL-{i}"))
     (tmp_path / "long.txt").write_text("x" * 2_000_000)
     (tmp_path / "bad.txt").write_bytes(b"The \xff gene")
-    serial = list(tag_documents(joblib.load(model_path), iter_documents(tmp_path),
+    serial = list(tag_documents(load_model(model_path), iter_documents(tmp_path),
                                 batch_size=3))
     parallel = list(tag_documents(model_path, iter_documents(tmp_path), batch_size=3,
                                   n_jobs=2))
@@ -80,8 +79,8 @@ def test_parallel_equals_serial_and_bad_documents_do_not_stop(model_path, tmp_pa
     assert len(errors) == 2
     assert any("2,000,000-character token" in e for e in errors)
     assert any("cannot decode" in e and "bad.txt:1" in e for e in errors)
-    with pytest.raises(TypeError, match="path of its joblib file"):
-        list(tag_documents(joblib.load(model_path), iter([]), n_jobs=2))
+    with pytest.raises(TypeError, match="path of its file"):
+        list(tag_documents(load_model(model_path), iter([]), n_jobs=2))
 
 
 def test_entities_from_labels_uses_offsets():
@@ -161,3 +160,27 @@ def test_ids_bom_and_failed_documents(tmp_path):
     assert isinstance(docs[2], Document) and docs[2].id == "e1"  # the failed e1 used up nothing
     assert all("cannot name output files" in str(d) for d in docs[3:])
     assert "j.jsonl:3" in str(docs[3])
+
+
+def test_model_paths_are_loaded_safely(model_path, tmp_path):
+    import joblib
+
+    from skbioner.io import ModelFileError
+
+    (tmp_path / "a.txt").write_text(TEXT)
+    pickled = tmp_path / "m.joblib"
+    joblib.dump(load_model(model_path), pickled)
+    with pytest.raises(ModelFileError, match="refused: this is a pickle"):
+        list(tag_documents(pickled, iter_documents(tmp_path / "a.txt")))
+    [res] = tag_documents(pickled, iter_documents(tmp_path / "a.txt"), allow_pickle=True)
+    assert len(res.entities) == 4
+
+
+def test_iter_documents_checks_inputs_when_called(tmp_path):
+    # errors come before any document is read, not at the first next()
+    with pytest.raises(ValueError, match="/dev/zero: not a text file.*character device"):
+        iter_documents(["/dev/zero"])
+    with pytest.raises(ValueError, match="unknown encoding"):
+        iter_documents([tmp_path], encoding="bogus-enc")
+    with pytest.raises(FileNotFoundError):
+        iter_documents([tmp_path / "missing.txt"])

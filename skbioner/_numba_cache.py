@@ -1,0 +1,133 @@
+"""Where numba caches skbioner's compiled kernels: a writable place, or nowhere.
+
+The kernels are compiled with ``@njit(cache=True)``.  numba caches them in
+the package's ``__pycache__`` directories or, failing that, in the user's
+cache directory (``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``); when
+neither can be written (a read-only install run by a user whose home is not
+writable), decorating the first kernel raises and the package cannot even be
+imported.  This module runs before numba is imported (it is the first import
+of ``skbioner/__init__.py``): in that case it points ``NUMBA_CACHE_DIR`` at
+a private directory under the temporary directory, or, if none can be
+created, turns numba's caching off; either way with a one-line note on
+stderr.  Child processes (joblib workers) inherit the setting silently.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+__all__ = ["configure_numba_cache"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _writable_dir(path) -> bool:
+    """Whether the directory ``path`` exists and is writable, or could be created."""
+    probe = os.path.abspath(path)
+    while not os.path.lexists(probe):
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return False
+        probe = parent
+    return os.path.isdir(probe) and os.access(probe, os.W_OK | os.X_OK)
+
+
+def _package_cache_dirs(package_dir):
+    """The ``__pycache__`` directories numba's in-tree cache would write to."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(package_dir):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]
+        if any(f.endswith(".py") for f in filenames):
+            out.append(os.path.join(dirpath, "__pycache__"))
+    return out
+
+
+def _user_cache_dir(environ):
+    """numba's user-wide cache directory (as ``numba.misc.appdirs`` computes it)."""
+    if sys.platform == "darwin":
+        return os.path.join(os.path.expanduser("~/Library/Caches"), "numba")
+    if os.name == "nt":
+        base = environ.get("LOCALAPPDATA") or os.path.expanduser("~")
+        return os.path.join(base, "numba", "numba", "Cache")
+    return os.path.join(environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "numba")
+
+
+def _private_temp_dir():
+    """A directory only this user can write, under the temporary directory, or None."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    try:
+        base = tempfile.gettempdir()
+    except OSError:  # no usable temporary directory at all
+        return None
+    if uid is not None:
+        path = os.path.join(base, f"skbioner-numba-cache-{uid}")
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            path = None
+        if path is not None:
+            st = os.lstat(path)
+            # reuse it only if it is ours and nobody else can write into it: numba's
+            # cache files are pickles
+            if (os.path.isdir(path) and not os.path.islink(path) and st.st_uid == uid
+                    and not st.st_mode & 0o022 and os.access(path, os.W_OK | os.X_OK)):
+                return path
+    try:
+        return tempfile.mkdtemp(prefix="skbioner-numba-cache-")
+    except OSError:
+        return None
+
+
+def configure_numba_cache(environ=None, package_dir=_PACKAGE_DIR, stderr=None):
+    """Make sure numba has a writable cache location; return what was done.
+
+    Parameters
+    ----------
+    environ : mapping, default=os.environ
+        The environment to read and update (``NUMBA_CACHE_DIR``).
+    package_dir : str
+        The directory of the package whose kernels are cached.
+    stderr : file, default=sys.stderr
+        Where the one-line note goes.
+
+    Returns
+    -------
+    str
+        ``"ok"`` (nothing to do), ``"tempdir"`` (``NUMBA_CACHE_DIR`` now
+        points to a private temporary directory) or ``"disabled"``.
+    """
+    environ = os.environ if environ is None else environ
+    stderr = sys.stderr if stderr is None else stderr
+    given = environ.get("NUMBA_CACHE_DIR")
+    if given:
+        if _writable_dir(given):
+            return "ok"
+        reason = f"NUMBA_CACHE_DIR={given} is not writable"
+    else:
+        if all(_writable_dir(d) for d in _package_cache_dirs(package_dir)):
+            return "ok"
+        user_dir = _user_cache_dir(environ)
+        if _writable_dir(user_dir):
+            return "ok"
+        reason = f"neither {package_dir} nor {user_dir} is writable"
+    path = _private_temp_dir()
+    if path is not None:
+        environ["NUMBA_CACHE_DIR"] = path
+        if "numba" in sys.modules:  # numba read its configuration already
+            sys.modules["numba"].config.CACHE_DIR = path
+        print(f"skbioner: note: numba cannot cache compiled code ({reason}); caching in "
+              f"{path} instead", file=stderr)
+        return "tempdir"
+    from numba.core.dispatcher import Dispatcher
+
+    Dispatcher.enable_caching = lambda self: None  # no writable place at all: compile each run
+    print(f"skbioner: note: numba cannot cache compiled code ({reason}, nor a temporary "
+          "directory); caching is off, kernels compile on every run", file=stderr)
+    return "disabled"
+
+
+configure_numba_cache()

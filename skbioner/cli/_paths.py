@@ -1,0 +1,61 @@
+"""Refusing an output path that is also an input, before anything is read or written."""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["same_path", "refuse_output_over_inputs", "refuse_output_dir_over_inputs"]
+
+
+def same_path(a, b) -> bool:
+    """Whether ``a`` and ``b`` name the same file or directory.
+
+    Both existing: :func:`os.path.samefile` (hard links, symbolic links,
+    ``..`` and bind mounts are seen through); otherwise the resolved paths
+    are compared.
+    """
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
+
+
+def _refuse(output, source, why):
+    raise ValueError(f"{output}: the output {why} ({source}); nothing was written: choose "
+                     "another output path")
+
+
+def refuse_output_over_inputs(output, inputs) -> None:
+    """Raise ValueError if the output file ``output`` is one of ``inputs``.
+
+    An input directory also counts when ``output`` is a file in it that
+    reading the directory would take as an input (``.txt``, ``.jsonl``).
+    """
+    from ..tagging._documents import JSONL_SUFFIXES
+
+    for source in inputs:
+        if source is None:
+            continue
+        if same_path(output, source):
+            _refuse(output, source, "is also an input")
+        if os.path.isdir(source) and same_path(os.path.dirname(os.path.abspath(output)),
+                                               source) and (
+                os.path.splitext(output)[1] in (".txt", *JSONL_SUFFIXES)):
+            _refuse(output, source, "would be read as an input of the directory")
+
+
+def refuse_output_dir_over_inputs(directory, inputs) -> None:
+    """Raise ValueError if the output ``directory`` is an input or holds an input file.
+
+    Writing ``<id>.txt`` and ``<id>.ann`` there would replace the inputs (a
+    gold ``.ann`` beside its ``.txt``).
+    """
+    for source in inputs:
+        if source is None:
+            continue
+        if same_path(directory, source):
+            _refuse(directory, source, "directory is also an input")
+        if not os.path.isdir(source) and same_path(
+                os.path.dirname(os.path.abspath(source)), directory):
+            _refuse(directory, source, "directory holds an input")

@@ -1,0 +1,236 @@
+"""Model files: the safe format round-trips every model, hostile files run nothing (issue 11)."""
+
+import io
+import json
+import sys
+import zipfile
+
+import joblib
+import numpy as np
+import pytest
+import skops.io as sio
+from sklearn.pipeline import make_pipeline
+
+from skbioner.cli._train import build_annotators, build_model
+from skbioner.features import Channel
+from skbioner.io import ModelFileError, load_model, save_model
+from skbioner.io._models import TRUSTED_TYPES
+from tests.models.toy import toy_sentences
+
+
+def _fitted(name, annotators=()):
+    X, y = toy_sentences(30, with_singletons=True)
+    params = ["n_folds=2"] if name == "cascaded" else []
+    return build_model(name, params=params, annotators=annotators).fit(X, y), X
+
+
+@pytest.mark.parametrize("name", ["online-crf", "cascaded", "crfsuite", "majority"])
+def test_every_cli_model_round_trips_in_the_safe_format(tmp_path, name):
+    model, X = _fitted(name)
+    path = save_model(model, tmp_path / "m.skops")
+    assert zipfile.is_zipfile(path)
+    loaded = load_model(path)
+    assert type(loaded) is type(model) and loaded.predict(X) == model.predict(X)
+    assert loaded.get_params(deep=False).keys() == model.get_params(deep=False).keys()
+
+
+def test_pipeline_with_pos_and_hmm_round_trips(tmp_path):
+    unlabeled = tmp_path / "u.txt"
+    unlabeled.write_text("The IL-2 gene is expressed in T cells .\nNF-kappa B binds DNA .\n" * 5)
+    annotators = build_annotators(pos=True, hmm_states=unlabeled,
+                                  hmm_params=["n_states=3", "max_iter=2", "tol=None"])
+    model, X = _fitted("online-crf", annotators)
+    loaded = load_model(save_model(model, tmp_path / "m.skops"))
+    assert [n for n, _ in loaded.steps] == ["pos", "hmm", "features", "model"]
+    assert loaded.predict(X) == model.predict(X)
+    sentence = loaded[:-2].transform(X[:1])[0]  # the annotations are the same after loading
+    assert sentence.column("pos") == model[:-2].transform(X[:1])[0].column("pos")
+
+
+def test_joblib_path_writes_a_pickle_that_needs_the_opt_in(tmp_path):
+    model, X = _fitted("majority")
+    path = save_model(model, tmp_path / "m.joblib")
+    assert joblib.load(path).predict(X) == model.predict(X)  # a real joblib file
+    with pytest.raises(ModelFileError, match=r"m\.joblib: refused: this is a pickle.*would run "
+                                             r"any code.*allow_pickle=True.*--allow-pickle"):
+        load_model(path)
+    assert load_model(path, allow_pickle=True).predict(X) == model.predict(X)
+
+
+class _Touch:
+    """Unpickling this calls ``Path.touch(marker)``: a stand-in for any code."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        from pathlib import Path
+
+        return (Path.touch, (Path(self.marker),))
+
+
+@pytest.mark.parametrize("compress", [0, 3])
+def test_crafted_joblib_is_refused_without_running_its_payload(tmp_path, compress):
+    marker = tmp_path / "marker"
+    evil = tmp_path / "evil.joblib"
+    joblib.dump(_Touch(marker), evil, compress=compress)
+    with pytest.raises(ModelFileError, match="refused: this is .*pickle"):
+        load_model(evil)
+    assert not marker.exists()
+    disguised = evil.rename(tmp_path / "evil.skops")  # the content decides, not the name
+    with pytest.raises(ModelFileError, match="refused: this is .*pickle"):
+        load_model(disguised)
+    assert not marker.exists()
+    load_model(tmp_path / "evil.skops", allow_pickle=True)  # the payload is live: it runs
+    assert marker.exists()
+
+
+def _skops_with(node):
+    """A .skops archive whose whole object is ``node`` (a hand-written schema)."""
+    with zipfile.ZipFile(io.BytesIO(sio.dumps(0))) as z:  # this skops's protocol
+        base = json.loads(z.read("schema.json"))
+    schema = dict(node, protocol=base["protocol"], _skops_version=base["_skops_version"])
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        z.writestr("schema.json", json.dumps(schema))
+    return buffer.getvalue()
+
+
+def _call(module, name, *args):
+    """A skops node that, when built, calls ``module.name(*args)``."""
+    content = {"__class__": "tuple", "__module__": "builtins", "__loader__": "TupleNode",
+               "content": [{"__class__": "str", "__module__": "builtins",
+                            "__loader__": "JsonNode", "content": json.dumps(a), "is_json": True}
+                           for a in args]}
+    return {"__class__": name, "__module__": module, "__loader__": "ConstructorFromReduceNode",
+            "content": content}
+
+
+def test_crafted_skops_is_refused_without_running_its_payload(tmp_path):
+    marker = tmp_path / "marker"
+    data = _skops_with(_call("os", "system", f"touch {marker}"))
+    path = tmp_path / "evil.skops"
+    path.write_bytes(data)
+    with pytest.raises(ModelFileError, match=r"evil\.skops: refused: .*not trusted \(os\.system\)"
+                                             r"; nothing was loaded"):
+        load_model(path)
+    assert not marker.exists()
+    sio.loads(data, trusted=["os.system"])  # the payload is live once trusted
+    assert marker.exists()
+
+
+@pytest.mark.parametrize("module, name", [
+    ("skbioner.annotate._pos", "Parallel"),  # a class skbioner imports, not its own
+    ("skbioner.io._atomic", "os"),  # a module a skbioner module imports
+    ("skbioner.__main__", "main"),  # importing it would run the command line
+    ("skbioner.io._atomic", "atomic_write_bytes"),  # skbioner's, but a function to call
+    ("skbioner.nosuchmodule", "X"),
+])
+def test_names_inside_skbioner_are_trusted_only_for_its_own_classes(tmp_path, module, name):
+    target = tmp_path / "written-by-the-file"
+    path = tmp_path / "m.skops"
+    path.write_bytes(_skops_with(_call(module, name, str(target), "x")))
+    with pytest.raises(ModelFileError, match=f"not trusted \\({module}\\.{name}\\)"):
+        load_model(path)
+    assert not target.exists() and "skbioner.__main__" not in sys.modules
+
+
+def test_trust_rule_is_generic_for_skbioner_classes(tmp_path):
+    # a class the allowlist has never heard of loads because it is skbioner's own
+    from skbioner.text import BioTokenizer
+
+    tok = BioTokenizer()
+    loaded = load_model(save_model(tok, tmp_path / "t.skops"))
+    assert type(loaded) is BioTokenizer and loaded.get_params() == tok.get_params()
+    assert not any(t.startswith("skbioner") for t in TRUSTED_TYPES)
+
+
+def test_save_refuses_what_load_would_not_trust(tmp_path):
+    from collections import Counter
+
+    with pytest.raises(ValueError, match=r"collections\.Counter.*trusted=.*\.joblib path"):
+        save_model(Counter(a=1), tmp_path / "c.skops")
+    assert not (tmp_path / "c.skops").exists()
+
+
+@pytest.mark.parametrize("content, match", [
+    (b"", "the model file is empty"),
+    (b"hello\n", r"not a model file \(neither the \.skops format nor a joblib pickle\)"),
+    (b"PK\x03\x04garbage", r"not a valid \.skops model file .*corrupt, truncated or foreign"),
+    ("foreign", r"not a valid \.skops model file .*schema\.json"),
+    ("truncated", r"not a valid \.skops model file"),
+    ("truncated-pickle", r"cannot load the pickle \(EOFError\)"),
+])
+def test_corrupt_and_foreign_files_get_one_line_errors(tmp_path, content, match):
+    # issue 11, item 9: EOFError, UnpicklingError, "error: 190" tracebacks before
+    path = tmp_path / "bad.skops"
+    if content == "foreign":
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("a.txt", "not a model")
+    elif content == "truncated":
+        model, _ = _fitted("majority")
+        data = save_model(model, tmp_path / "good.skops").read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+    elif content == "truncated-pickle":
+        joblib.dump({"x": np.arange(1000)}, tmp_path / "p.joblib")
+        path.write_bytes((tmp_path / "p.joblib").read_bytes()[:100])
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ModelFileError, match=match) as excinfo:
+        load_model(path, allow_pickle=True)
+    assert str(excinfo.value).startswith(str(path)) and "\n" not in str(excinfo.value)
+
+
+def test_devices_and_directories_are_not_models(tmp_path):
+    with pytest.raises(IsADirectoryError):
+        load_model(tmp_path)
+    with pytest.raises(ValueError, match="/dev/zero: not a regular file or pipe"):
+        load_model("/dev/zero")
+
+
+def test_save_is_atomic(tmp_path, monkeypatch):
+    # issue 11, item 5: a failed save leaves the previous model whole
+    model, X = _fitted("majority")
+    path = save_model(model, tmp_path / "m.skops")
+    before = path.read_bytes()
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("skbioner.io._atomic.os.fsync", fail)
+    with pytest.raises(OSError, match="No space left") as excinfo:
+        save_model(_fitted("online-crf")[0], path)
+    assert excinfo.value.filename == str(path)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["m.skops"]
+
+
+class Greek(Channel):
+    """A feature kind of the user's own: not skbioner's, so trusted only when asked."""
+
+    def __init__(self, label):
+        self.label = label
+
+    def values(self, types):
+        return ["yes" if t in ("alpha", "beta") else None for t in types]
+
+
+def test_types_of_your_own_are_trusted_only_when_named(tmp_path):
+    from skbioner.features import FeatureGroup, TokenFeaturizer, _registry, register_kind
+    from skbioner.models import OnlinePACRF
+
+    register_kind("greek_test", lambda group, params, context: [Greek(params["label"])],
+                  params={"label": "greek"})
+    try:
+        X, y = toy_sentences(20)
+        groups = [FeatureGroup("w", "word", (0,)), FeatureGroup("g", "greek_test", (0,))]
+        model = make_pipeline(TokenFeaturizer(templates=groups),
+                              OnlinePACRF(max_iter=2, random_state=0)).fit(X, y)
+        name = f"{Greek.__module__}.Greek"
+        with pytest.raises(ValueError, match=f"would not trust: .*{name}.*trusted="):
+            save_model(model, tmp_path / "m.skops")
+        path = save_model(model, tmp_path / "m.skops", trusted=[name])
+        with pytest.raises(ModelFileError, match=f"not trusted \\({name}\\)"):
+            load_model(path)
+        assert load_model(path, trusted=[name]).predict(X) == model.predict(X)
+    finally:
+        _registry._REGISTRY.pop("greek_test", None)

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from .._sentence import Sentence
 from .._utils import gc_paused
-from ..schemes import check_scheme, is_valid_label, scheme_labels
+from ..schemes import check_scheme, is_valid_label, scheme_labels, split_label
 from ._atomic import atomic_write_bytes as _atomic_write_bytes
 from ._errors import CorpusFormatError
 
@@ -237,7 +237,8 @@ def read_columns(
     sep : str, default="\\t"
         The field separator, exactly (``" "`` for CoNLL files).  Fields are
         split on every occurrence, so two separators in a row make an empty
-        field.
+        field.  ``"auto"``: a tab if the first token line holds one, else a
+        space if it holds one, else a tab (a one-column file).
     scheme : str or None, default="IOB2"
         Segment representation the labels must follow (see
         :mod:`skbioner.schemes`); every label is checked with
@@ -262,10 +263,10 @@ def read_columns(
         token line with a different number of fields than the first one, a
         column index out of range, an empty (or whitespace-only) token or
         label, a label not valid under ``scheme``, a whitespace-only line, a
-        document marker inside a sentence, a file that ends inside a
-        sentence (the last token line must be followed by an empty line), an
-        empty file or a file without any sentence; also an invalid gzip file,
-        and a path that is a device rather than a file (``/dev/zero``).
+        document marker inside a sentence, a file that looks truncated (see
+        Notes), an empty file or a file without any sentence; also an invalid
+        gzip file, and a path that is a device rather than a file
+        (``/dev/zero``).
     TypeError, ValueError
         For invalid arguments (``keep`` not a dict of name -> int, an
         unknown scheme or encoding, an empty separator).
@@ -276,6 +277,15 @@ def read_columns(
     a file mixing them is an error) and written back as found.  Empty lines
     between sentences may be repeated and document markers may be followed
     by a token line directly; all of it is recorded and written back.
+
+    The last sentence need not be followed by an empty line, nor the last
+    line by a line break: many CoNLL files end so, and the end of the file
+    then ends the sentence (the file is written back as it was).  A file cut
+    short by a failed copy cannot always be told from one that simply ends
+    there; what can be told is an error: a last line without a line break
+    that has fewer fields than the others (a different field count on any
+    line is an error anyway), or whose label's entity type occurs nowhere
+    else in the file (``B-DN`` at the end of a file of ``DNA`` labels).
 
     A GENIA part-of-speech file (``token<TAB>tag``) is read as tokens with a
     ``pos`` annotation and no labels by
@@ -294,6 +304,7 @@ def read_columns(
     keep_items = _check_keep(keep)
     if not isinstance(sep, str) or not sep or "\n" in sep or "\r" in sep:
         raise ValueError(f"sep must be a non-empty string without line breaks, got {sep!r}")
+    auto_sep = sep == "auto"
     if label_col is not None and scheme is not None:
         scheme = check_scheme(scheme)
     else:
@@ -306,6 +317,8 @@ def read_columns(
     text, encoding = _decode(_read_bytes(path, path_str), encoding, path_str)
     if not text:
         raise CorpusFormatError(path_str, None, "the file is empty")
+    if auto_sep:
+        sep = detect_separator(text)
     _check_controls(text, path_str, sep)
     newline = _detect_newline(text, path_str)
     lines = text.split(newline)
@@ -358,7 +371,7 @@ def _parse_lines(
     n_columns = -1
     tc = lc = -1
     kept: tuple[tuple[str, int], ...] = ()
-    valid_labels: set[str] = set()
+    valid_labels: dict[str, int] = {}  # label -> line of its first occurrence
 
     def close_sentence() -> None:
         fields = tuple(current)
@@ -413,11 +426,13 @@ def _parse_lines(
                     token_col, label_col, keep_items, n_columns, path_str, lineno
                 )
             else:
+                cut = (" (the file ends there without a line break: is it truncated?)"
+                       if lineno == len(lines) and not final_newline else "")
                 raise CorpusFormatError(
                     path_str,
                     lineno,
                     f"expected {n_columns} column(s) separated by {sep!r} (as on the "
-                    f"first token line), found {len(fields)}: {line!r}",
+                    f"first token line), found {len(fields)}: {line!r}{cut}",
                 )
         token = fields[tc]
         if not token or token.isspace():
@@ -426,7 +441,7 @@ def _parse_lines(
             label = fields[lc]
             if label not in valid_labels:
                 _check_label(label, scheme, path_str, lineno, line)
-                valid_labels.add(label)
+                valid_labels[label] = lineno
         if current is None:
             current = []
             before = tuple(pending)
@@ -435,15 +450,10 @@ def _parse_lines(
             doc_ids.append(doc_id)
         current.append(tuple(fields))
 
-    if current is not None:
-        last = len(lines)
-        raise CorpusFormatError(
-            path_str,
-            last,
-            "the file ends in the middle of a sentence: the last token line must be "
-            "followed by an empty line"
-            + ("" if final_newline else " (and the file does not end with a line break)"),
-        )
+    if current is not None:  # the file ends the last sentence (no empty line after it)
+        if not final_newline and lc >= 0 and scheme is not None:
+            _check_not_cut(fields[lc], valid_labels, path_str, len(lines))
+        close_sentence()
     if not X:
         raise CorpusFormatError(
             path_str, None, "no sentence found (only empty lines and document markers)"
@@ -526,6 +536,29 @@ def read_conll(
     )
 
 
+def detect_separator(text: str) -> str:
+    """The field separator of a column file's text (``sep="auto"``).
+
+    A tab if the first token line (neither empty nor a document marker)
+    holds one, else a space if it holds one, else a tab (a file of one
+    column).
+    """
+    start = 0
+    n = len(text)
+    while start < n:
+        end = text.find("\n", start)
+        if end < 0:
+            end = n
+        line = text[start:end].rstrip("\r")
+        start = end + 1
+        if not line or line.isspace() or _is_marker(line):
+            continue
+        if "\t" in line:
+            return "\t"
+        return " " if " " in line else "\t"
+    return "\t"
+
+
 def _is_marker(line: str) -> bool:
     """Whether ``line`` is a document marker line."""
     if line.startswith(_MEDLINE):
@@ -597,6 +630,25 @@ def _resolve_columns(token_col, label_col, keep_items, n_columns, path, lineno):
         used[c] = f"keep[{name!r}]={col}"
         kept.append((name, c))
     return tc, lc, tuple(kept)
+
+
+def _check_not_cut(label: str, first_lines: dict, path: str, lineno: int) -> None:
+    """Refuse a last line whose label looks cut short (see :func:`read_columns`).
+
+    Called for a file whose last line has no line break: a label seen there
+    first whose entity type no other label has (``B-DN`` in a file of
+    ``DNA`` labels) is most likely the beginning of a longer one.
+    """
+    if first_lines.get(label) != lineno:
+        return
+    _, typ = split_label(label)
+    if typ is None or any(split_label(other)[1] == typ for other in first_lines if other != label):
+        return
+    raise CorpusFormatError(
+        path, lineno,
+        f"the file ends without a line break on label {label!r}, whose entity type {typ!r} "
+        "occurs nowhere else in the file: is the file truncated? (add the missing line "
+        "break if the file is complete)")
 
 
 def _check_label(label: str, scheme: str | None, path: str, lineno: int, line: str) -> None:

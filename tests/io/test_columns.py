@@ -441,26 +441,62 @@ def test_undecodable_bytes_on_first_line(write_file):
     assert_format_error(excinfo, path, 1)
 
 
-def test_ends_mid_sentence_with_final_newline(write_file):
-    path = write_file("mid.iob2", "a\tO\n\nb\tO\nc\tO\n")
-    with pytest.raises(CorpusFormatError, match="middle of a sentence") as excinfo:
+@pytest.mark.parametrize("ending", ["\n", "", "\r\n"])
+def test_last_sentence_ended_by_the_end_of_the_file(write_file, ending):
+    # no empty line after the last sentence (many CoNLL files), with or without a final
+    # line break: the end of the file ends the sentence, and the file is written back as is
+    newline = "\r\n" if ending == "\r\n" else "\n"
+    content = newline.join(["a\tB-DNA", "", "b\tO", "c\tB-DNA"]) + ending
+    path = write_file("end.iob2", content)
+    corpus = read_columns(path)
+    assert [list(s) for s in corpus.X] == [["a"], ["b", "c"]]
+    assert corpus.y == [["B-DNA"], ["O", "B-DNA"]]
+    assert corpus.line_of(1, 1) == 4
+    out = io.BytesIO()
+    write_columns(out, corpus, y=[["O"], ["O", "O"]])
+    assert out.getvalue().decode() == content.replace("B-DNA", "O")
+    out = io.BytesIO()
+    write_columns(out, corpus)
+    assert out.getvalue().decode() == content
+
+
+def test_last_line_cut_in_a_field_is_an_error(write_file):
+    # without a final line break, a last line with fewer fields than the others ...
+    path = write_file("cut.iob2", "a\tNN\tB-DNA\n\nb\tNN\tO\nc\tNN")
+    with pytest.raises(CorpusFormatError, match="truncated") as excinfo:
         read_columns(path)
     assert_format_error(excinfo, path, 4)
-    assert "line break" not in str(excinfo.value)
 
 
-def test_ends_mid_sentence_without_final_newline(write_file):
-    path = write_file("mid.iob2", "a\tO\n\nb\tO\nc\tO")
-    with pytest.raises(CorpusFormatError, match="does not end with a line break") as excinfo:
+def test_last_label_cut_short_is_an_error(write_file):
+    # ... or whose label's type occurs nowhere else: 'B-DN' in a file of DNA labels
+    path = write_file("cut.iob2", "a\tB-DNA\n\nb\tO\nc\tB-DN")
+    with pytest.raises(CorpusFormatError, match="truncated") as excinfo:
         read_columns(path)
     assert_format_error(excinfo, path, 4)
+    assert "'DN'" in str(excinfo.value)
+    # with its line break the same file is complete: a type of its own is then believed
+    assert read_columns(write_file("ok.iob2", "a\tB-DNA\n\nb\tO\nc\tB-DN\n")).y[1] == [
+        "O", "B-DN"]
+    # and a type seen before is no sign of a cut
+    assert read_columns(write_file("ok2.iob2", "a\tB-DNA\n\nb\tO\nc\tI-DNA")).y[1] == [
+        "O", "I-DNA"]
 
 
-def test_ends_mid_sentence_crlf(write_file):
-    path = write_file("mid.iob2", "a\tO\r\n")
-    with pytest.raises(CorpusFormatError, match="middle of a sentence") as excinfo:
-        read_columns(path)
-    assert_format_error(excinfo, path, 1)
+@pytest.mark.parametrize(("content", "sep"), [
+    ("a\tB-DNA\n\nb c\tO\n\n", "\t"),            # tab-separated, a token with a space
+    ("###MEDLINE:1\n\na NN B-DNA\n\n", " "),       # CoNLL: space-separated
+    ("-DOCSTART- -X- O\n\na B-DNA\nb O\n\n", " "),
+    ("a\n\nb\n\n", "\t"),                           # one column
+])
+def test_auto_separator(write_file, content, sep):
+    path = write_file("auto.txt", content)
+    corpus = read_columns(path, sep="auto", label_col="auto")
+    assert corpus._layout.sep == sep
+    assert corpus.X == read_columns(path, sep=sep, label_col="auto").X
+    out = io.BytesIO()
+    write_columns(out, corpus)
+    assert out.getvalue().decode() == content
 
 
 @pytest.mark.parametrize("marker", ["###MEDLINE:2", "-DOCSTART- -X- O", "-DOCSTART-"])

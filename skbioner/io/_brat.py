@@ -17,6 +17,7 @@ fragment across lines).
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import os
 import re
@@ -404,7 +405,6 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
     if problem:
         raise ValueError(f"document id {doc_id!r} cannot be used as a file name: {problem}")
     text = doc.text
-    fragments = {}
     for k, e in enumerate(doc.entities):
         if not isinstance(e, Entity):
             raise TypeError(f"entity {k} of document {doc_id!r} is {type(e).__name__}, not Entity")
@@ -421,7 +421,7 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
             )
         if e.id and not _T_ID.fullmatch(e.id):
             raise ValueError(f"{where}: entity id {e.id!r} must be 'T' followed by a name")
-        fragments[id(e)] = _fragments(e, text, where)
+        _fragments(e, text, where)  # checked here, with the entity's position in the message
     entities = _number_entities(doc.entities, doc_id)
     for line in doc.other_lines:
         if not isinstance(line, str) or "\n" in line or "\r" in line:
@@ -430,7 +430,7 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
             )
     lines = []
     for e in entities:
-        frags = fragments[id(e)] if id(e) in fragments else _fragments(e, text, doc_id)
+        frags = _fragments(e, text, doc_id)
         offsets = ";".join(f"{a} {b}" for a, b in frags)
         covered = DISCONT_SEP.join(text[a:b] for a, b in frags)
         lines.append(f"{e.id}\t{e.type} {offsets}\t{covered}\n")
@@ -474,6 +474,18 @@ def document_id_problem(doc_id) -> str:
     if len(doc_id.encode("utf-8")) > MAX_ID_BYTES:
         return f"longer than {MAX_ID_BYTES} bytes"
     return ""
+
+
+def is_discontinuous(entity: Entity, text: str) -> bool:
+    """Whether ``entity`` has fragments with more than whitespace between them.
+
+    An entity written as fragments only because its text crosses a line
+    break is not: its whole span is the entity.
+    """
+    frags = entity.fragments
+    if not frags:
+        return False
+    return any(text[a[1]:b[0]].strip() for a, b in zip(frags, frags[1:]))
 
 
 def _fragments(e: Entity, text: str, where: str) -> list[tuple[int, int]]:
@@ -535,6 +547,6 @@ def _number_entities(entities: list[Entity], doc_id: str) -> list[Entity]:
     for e in ordered:
         if not e.id:
             n += 1
-            e = Entity(id=f"T{n}", type=e.type, start=e.start, end=e.end, text=e.text)
+            e = dataclasses.replace(e, id=f"T{n}")  # fragments kept
         out.append(e)
     return out

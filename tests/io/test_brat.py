@@ -441,3 +441,16 @@ def test_entity_across_line_breaks_is_written_as_fragments(tmp_path):
     # written back as read
     write_brat(tmp_path / "again", read_brat(tmp_path / "d.txt"))
     assert (tmp_path / "again" / "d.ann").read_bytes() == ann.read_bytes()
+
+
+def test_write_brat_numbers_entities_and_keeps_their_fragments(tmp_path):
+    # an entity without an id keeps its discontinuous fragments when it is numbered
+    text = "IL-2 and IL-4 genes"
+    doc = BratDocument("d", text, [
+        Entity("", "DNA", 0, 19, text, fragments=((0, 4), (14, 19))),
+        Entity("T7", "DNA", 9, 19, "IL-4 genes"),
+    ])
+    write_brat(tmp_path, doc)
+    back = read_brat(tmp_path / "d.txt")
+    assert [(e.id, e.fragments) for e in back.entities] == [("T8", ((0, 4), (14, 19))),
+                                                            ("T7", None)]

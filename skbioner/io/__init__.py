@@ -9,6 +9,15 @@
   :func:`read_tokenized`.
 * brat standoff (``<id>.txt`` + ``<id>.ann``): :func:`read_brat`,
   :func:`read_brat_dir`, :func:`write_brat`, :func:`entities_from_spans`.
+* PubTator (:func:`read_pubtator`, :func:`write_pubtator`), BioC XML and
+  JSON through the ``bioc`` package (:func:`read_bioc`, :func:`write_bioc`),
+  JSONL documents (:func:`read_jsonl`, :func:`write_jsonl`): texts with
+  character-offset entities, as :class:`BratDocument` objects.
+* Any of these: :func:`detect_format`, :func:`read_documents`,
+  :func:`write_documents`, and :func:`read_corpus` -- sentences, IOB2 labels
+  and document ids for training, whatever the format (texts are tokenized
+  with the entity offsets as token boundaries); :func:`corpus_to_documents`
+  writes a column file's tokens as text.
 * Model files: :func:`save_model` / :func:`load_model` -- the safe ``.skops``
   format, which loads without running code, and joblib pickles on request.
 
@@ -24,28 +33,53 @@ Every malformed input raises :class:`CorpusFormatError`, naming the file and
 the line.
 """
 
+from ._bioc import read_bioc, write_bioc
 from ._brat import BratDocument, Entity, entities_from_spans, read_brat, read_brat_dir, write_brat
 from ._columns import ColumnCorpus, read_columns, read_conll, read_jnlpba, write_columns
+from ._corpus import (
+    FORMATS,
+    corpus_to_documents,
+    detect_format,
+    read_corpus,
+    read_documents,
+    write_documents,
+)
 from ._errors import CorpusFormatError
+from ._jsonl import read_jsonl, write_jsonl
 from ._models import TRUSTED_TYPES, ModelFileError, load_model, save_model
+from ._pubtator import read_pubtator, write_pubtator
 from ._tokenized import read_tokenized
+from ._warnings import CorpusWarning
 
 __all__ = [
     "BratDocument",
     "ColumnCorpus",
     "CorpusFormatError",
+    "CorpusWarning",
     "Entity",
+    "FORMATS",
     "ModelFileError",
     "TRUSTED_TYPES",
+    "corpus_to_documents",
+    "detect_format",
     "entities_from_spans",
     "load_model",
+    "read_bioc",
     "read_brat",
     "read_brat_dir",
     "read_columns",
     "read_conll",
-    "read_tokenized",
+    "read_corpus",
+    "read_documents",
     "read_jnlpba",
+    "read_jsonl",
+    "read_pubtator",
+    "read_tokenized",
     "save_model",
+    "write_bioc",
     "write_brat",
     "write_columns",
+    "write_documents",
+    "write_jsonl",
+    "write_pubtator",
 ]

@@ -77,12 +77,16 @@ class Entity:
 
 @dataclass
 class BratDocument:
-    """A brat document: its text, its entities and its other annotation lines.
+    """A document with its text and character-offset entities (and brat's other lines).
+
+    The document of every format with texts: brat (:func:`read_brat`),
+    PubTator, BioC, JSONL (:func:`read_documents`).
 
     Parameters
     ----------
     id : str
-        The document id, the file stem of ``<id>.txt`` / ``<id>.ann``.
+        The document id: the file stem of ``<id>.txt`` / ``<id>.ann``, the
+        PMID of a PubTator document, the id of a BioC or JSONL document.
     text : str
         The full text, exactly as in the ``.txt`` file (line breaks not
         translated).
@@ -91,7 +95,7 @@ class BratDocument:
     other_lines : list of str
         Every other line of the ``.ann`` file (relations, events,
         attributes, notes, empty lines), verbatim and in file order, without
-        its line break.
+        its line break; empty for the other formats.
     """
 
     id: str

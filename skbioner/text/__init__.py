@@ -4,7 +4,9 @@
 :func:`split_sentences`, :func:`tokenize_text`) splits raw biomedical text
 into sentences and tokens the way the JNLPBA/GENIA corpus is tokenized,
 keeping every token's character offsets; :func:`align_tokens` locates the
-tokens of an already tokenized text in its raw text.
+tokens of an already tokenized text in its raw text;
+:func:`tokenize_documents` turns documents annotated with character spans
+(brat, PubTator, BioC) into sentences and IOB2 labels.
 
 :class:`NumericNormalizer` rewrites every run of digits in a token as one
 representative numeral (NERBio, Tsai et al. 2006), so that ``IL-2`` and
@@ -13,6 +15,7 @@ mapping for one string.
 """
 
 from ._normalize import NumericNormalizer, normalize_numerals
+from ._standoff import tokenize_documents
 from ._tokenize import (
     BioTokenizer,
     TokenizedSentence,
@@ -30,5 +33,6 @@ __all__ = [
     "normalize_numerals",
     "split_sentences",
     "tokenize",
+    "tokenize_documents",
     "tokenize_text",
 ]

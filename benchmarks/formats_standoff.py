@@ -1,0 +1,134 @@
+"""Benchmark: training data read from brat standoff against the same data as column file.
+
+Usage::
+
+    python benchmarks/formats_standoff.py [--data ../shared/data/jnlpba]
+
+The JNLPBA test split exists as tokens with IOB2 labels (``test.iob2``) and as
+raw text with entity spans (``test-standoff/``, brat).  ``skbioner train
+--train test-standoff/`` reads the second through
+:func:`skbioner.io.read_corpus`: each text is tokenized with the entity
+offsets as forced token boundaries and the tokens labelled from the spans.
+How close does that come to the column file?  The gold tokens are located in
+the raw text (:func:`skbioner.text.align_tokens`), which gives each a
+character span, and for each tokenizer:
+
+* ``token_recall`` / ``token_precision``: gold token spans that are tokens of
+  the brat reading, and the other way round;
+* ``pair_recall``: gold (token span, label) pairs reproduced exactly;
+* ``label_agreement``: of the tokens both readings share, the fraction with
+  the same label;
+* ``entity_f1``: character spans and types of the entities of the two
+  label sequences (the gold ones through the located tokens);
+* ``n_sentences``: sentences of the brat reading (``test.iob2``: 3,856).
+
+Tokenizers: ``BioTokenizer(split_suffixes=False)`` (the default of
+``read_corpus``: words are cut only where an entity boundary falls, as the
+JNLPBA files were made), ``BioTokenizer()`` (which also cuts ``-induced``
+after gene-like names that are not entities), and ``"whitespace"``.
+The last line of stdout is one JSON object with all numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import warnings
+from collections import Counter
+from pathlib import Path
+
+from skbioner.io import read_brat, read_jnlpba
+from skbioner.schemes import labels_to_spans
+from skbioner.text import BioTokenizer, align_tokens, tokenize_documents
+
+_DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "jnlpba"
+
+
+def load(data):
+    """``(documents, gold)``: brat documents in test.iob2 order, and per document the gold
+    ``[(span or None, label)]`` of its tokens."""
+    corpus = read_jnlpba(data / "test.iob2")
+    seen = Counter()
+    docs, gold = [], []
+    for doc_id, idx in corpus.documents():
+        seen[doc_id] += 1
+        name = doc_id if seen[doc_id] == 1 else f"{doc_id}-{seen[doc_id]}"
+        doc = read_brat(data / "test-standoff" / f"{name}.txt")
+        tokens = [t for i in idx for t in corpus.X[i]]
+        labels = [lab for i in idx for lab in corpus.y[i]]
+        docs.append(doc)
+        gold.append(list(zip(align_tokens(doc.text, tokens), labels, strict=True)))
+    return docs, gold, corpus
+
+
+def _char_entities(pairs):
+    """Entity ``(type, start, end)`` character spans of located tokens with IOB2 labels."""
+    out = set()
+    spans = [s for s, _ in pairs]
+    for typ, i, j in labels_to_spans([lab for _, lab in pairs]):
+        if spans[i] is not None and spans[j - 1] is not None:
+            out.add((typ, spans[i][0], spans[j - 1][1]))
+    return out
+
+
+def score(docs, gold, tokenizer):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        X, y, offsets = tokenize_documents(docs, tokenizer, return_offsets=True)
+    by_doc = {}
+    for s, labs, offs in zip(X, y, offsets, strict=True):
+        pairs = by_doc.setdefault(s.doc_id, [])
+        pairs.extend(((int(a), int(b)), lab) for (a, b), lab in zip(offs, labs, strict=True))
+    n_gold = n_pred = n_tok = n_pair = 0
+    ent = Counter()
+    for doc, g in zip(docs, gold, strict=True):
+        ours = dict(by_doc.get(doc.id, []))
+        n_gold += len(g)
+        n_pred += len(ours)
+        for span, lab in g:
+            if span is not None and span in ours:
+                n_tok += 1
+                n_pair += ours[span] == lab
+        ge, pe = _char_entities(g), _char_entities(list(ours.items()))
+        ent["tp"] += len(ge & pe)
+        ent["gold"] += len(ge)
+        ent["pred"] += len(pe)
+    return {
+        "token_recall": n_tok / n_gold,
+        "token_precision": n_tok / max(n_pred, 1),
+        "pair_recall": n_pair / n_gold,
+        "label_agreement": n_pair / max(n_tok, 1),
+        "entity_f1": 2 * ent["tp"] / max(ent["gold"] + ent["pred"], 1),
+        "n_gold_tokens": n_gold,
+        "n_tokens": n_pred,
+        "n_sentences": len(X),
+        "n_warnings": len(caught),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=_DEFAULT_DATA, help="JNLPBA directory")
+    args = ap.parse_args(argv)
+    docs, gold, corpus = load(args.data)
+    n_located = sum(span is not None for g in gold for span, _ in g)
+    print(f"{len(docs)} abstracts; {sum(map(len, gold))} gold tokens in {len(corpus.X)} "
+          f"sentences, {n_located} located in the raw text")
+    results = {
+        "bio_no_suffixes": score(docs, gold, BioTokenizer(split_suffixes=False)),
+        "bio_default": score(docs, gold, BioTokenizer()),
+        "whitespace": score(docs, gold, "whitespace"),
+    }
+    keys = ("token_recall", "token_precision", "pair_recall", "label_agreement", "entity_f1")
+    print(f"{'':22}" + "".join(f"{k:>17}" for k in results))
+    for key in keys:
+        print(f"{key:22}" + "".join(f"{r[key]:17.4%}" for r in results.values()))
+    for key in ("n_tokens", "n_sentences", "n_warnings"):
+        print(f"{key:22}" + "".join(f"{r[key]:17,d}" for r in results.values()))
+    print(json.dumps({"n_documents": len(docs), "n_gold_tokens": sum(map(len, gold)),
+                      "n_gold_sentences": len(corpus.X), "n_located_gold_tokens": n_located,
+                      **results}))
+
+
+if __name__ == "__main__":
+    main()

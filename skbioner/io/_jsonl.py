@@ -1,0 +1,185 @@
+"""JSONL documents: one ``{"id", "text", "entities": [...]}`` object per line.
+
+The layout ``skbioner tag --output-format jsonl`` writes (there without
+``"text"``) and reads (there without ``"entities"``)::
+
+    {"id": "d1", "text": "IL-2 gene ...", "entities": [{"start": 0, "end": 9,
+     "type": "DNA", "text": "IL-2 gene"}]}
+
+Entity offsets are characters of ``text``, the end excluded; a discontinuous
+entity has ``"fragments": [[start, end], ...]``.  Other fields (a
+confidence, an id) are allowed and not kept.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import os
+
+from ._brat import BratDocument, Entity, _check_type, document_id_problem
+from ._columns import _decode, _read_bytes
+from ._errors import CorpusFormatError
+
+__all__ = ["read_jsonl", "write_jsonl"]
+
+
+def iter_jsonl_records(path, *, require_text=True):
+    """``(line, id, text or None, [(type, start, end, text or None, fragments)])`` per record.
+
+    Checks what does not need the text (JSON, field types, offsets ordered,
+    ids unique); :func:`read_jsonl` checks the rest.
+    """
+    path_str = os.fsdecode(os.fspath(path))
+    data, _ = _decode(_read_bytes(path, path_str), "utf-8", path_str)
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(data.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CorpusFormatError(path_str, lineno, f"not a JSON object ({exc.msg})") from None
+        if not isinstance(record, dict) or "id" not in record:
+            raise CorpusFormatError(path_str, lineno, 'expected a JSON object with an "id"')
+        doc_id = record["id"]
+        if isinstance(doc_id, int) and not isinstance(doc_id, bool):
+            doc_id = str(doc_id)
+        problem = document_id_problem(doc_id)
+        if problem:
+            raise CorpusFormatError(path_str, lineno,
+                                    f'"id" {doc_id!r:.60} cannot name a document: {problem}')
+        if doc_id in seen:
+            raise CorpusFormatError(path_str, lineno,
+                                    f"document id {doc_id!r} already used on line {seen[doc_id]}")
+        seen[doc_id] = lineno
+        text = record.get("text")
+        if text is None and require_text:
+            raise CorpusFormatError(path_str, lineno, f'document {doc_id!r} has no "text" (the '
+                                                      "entities alone can be scored, not read "
+                                                      "as a corpus)")
+        if text is not None and not isinstance(text, str):
+            raise CorpusFormatError(path_str, lineno, f'"text" of {doc_id!r} is not a string')
+        raw = record.get("entities", [])
+        if not isinstance(raw, list):
+            raise CorpusFormatError(path_str, lineno, f'"entities" of {doc_id!r} is not a list')
+        entities = [_entity(e, k, path_str, lineno, doc_id) for k, e in enumerate(raw)]
+        yield lineno, doc_id, text, entities
+
+
+def _offset(value):
+    if isinstance(value, bool):
+        raise TypeError
+    return operator.index(value)
+
+
+def _entity(e, k, path, lineno, doc_id):
+    where = f"document {doc_id!r}, entity {k + 1}"
+    if not isinstance(e, dict) or not {"start", "end", "type"} <= e.keys():
+        raise CorpusFormatError(path, lineno, f'{where}: expected an object with "start", "end" '
+                                              'and "type"')
+    try:
+        start, end = _offset(e["start"]), _offset(e["end"])
+        frags = e.get("fragments")
+        if frags is not None:
+            frags = tuple((_offset(a), _offset(b)) for a, b in frags)
+    except (TypeError, ValueError):
+        raise CorpusFormatError(path, lineno, f"{where}: offsets must be integers") from None
+    try:
+        _check_type(e["type"], where)
+    except (TypeError, ValueError) as exc:
+        raise CorpusFormatError(path, lineno, str(exc)) from None
+    if not 0 <= start < end:
+        raise CorpusFormatError(path, lineno, f"{where}: start {start} is not before end {end}")
+    if frags is not None and (len(frags) < 2 or frags[0][0] != start or frags[-1][1] != end or any(
+            not a < b for a, b in frags) or any(
+            frags[i][1] > frags[i + 1][0] for i in range(len(frags) - 1))):
+        raise CorpusFormatError(path, lineno, f'{where}: "fragments" must be ordered, disjoint '
+                                              "[start, end] pairs from start to end")
+    covered = e.get("text")
+    if covered is not None and not isinstance(covered, str):
+        raise CorpusFormatError(path, lineno, f'{where}: "text" is not a string')
+    return e["type"], start, end, covered, frags
+
+
+def read_jsonl(path) -> list[BratDocument]:
+    """Read JSONL documents with their entities.
+
+    Parameters
+    ----------
+    path : str or path-like
+        One JSON object per line (``.gz`` is read through gzip); empty lines
+        are skipped.
+
+    Returns
+    -------
+    list of BratDocument
+        In file order; entities numbered ``T1``, ``T2``... in file order.
+
+    Raises
+    ------
+    CorpusFormatError
+        At the first problem, naming the file and the line: not a JSON
+        object, no ``"id"`` or ``"text"``, an id used twice or that cannot
+        name a document, an entity without integer ``"start"``/``"end"`` or
+        with a type holding whitespace, offsets outside the text, an entity
+        ``"text"`` that differs from the text at its offsets.
+    """
+    path_str = os.fsdecode(os.fspath(path))
+    docs = []
+    for lineno, doc_id, text, raw in iter_jsonl_records(path, require_text=True):
+        entities = []
+        for k, (typ, start, end, covered, frags) in enumerate(raw):
+            if end > len(text):
+                raise CorpusFormatError(path_str, lineno,
+                                        f"document {doc_id!r}, entity {k + 1}: end {end} is "
+                                        f"beyond the text ({len(text)} characters)")
+            expected = (text[start:end] if frags is None
+                        else " ".join(text[a:b] for a, b in frags))
+            if covered is not None and covered not in (expected, text[start:end]):
+                raise CorpusFormatError(path_str, lineno,
+                                        f"document {doc_id!r}, entity {k + 1}: text {covered!r} "
+                                        f"differs from the text at {start}:{end}, {expected!r}")
+            entities.append(Entity(f"T{k + 1}", typ, start, end, text[start:end], frags))
+        docs.append(BratDocument(doc_id, text, entities))
+    if not docs:
+        raise CorpusFormatError(path_str, None, "no JSONL document in the file")
+    return docs
+
+
+def render_jsonl(doc: BratDocument) -> str:
+    """One JSONL line for a document (see :func:`write_jsonl`)."""
+    entities = []
+    for e in sorted(doc.entities, key=lambda e: (e.start, e.end, e.type)):
+        item = {"start": e.start, "end": e.end, "type": e.type, "text": e.text}
+        if e.fragments is not None:
+            item["fragments"] = [list(f) for f in e.fragments]
+        entities.append(item)
+    return json.dumps({"id": doc.id, "text": doc.text, "entities": entities},
+                      ensure_ascii=False) + "\n"
+
+
+def write_jsonl(path, documents) -> None:
+    """Write documents as JSONL, one ``{"id", "text", "entities"}`` line each, atomically.
+
+    Parameters
+    ----------
+    path : str or path-like
+    documents : iterable of BratDocument
+        Entities are written sorted by offsets, with ``"fragments"`` when they
+        have several.
+    """
+    from ._atomic import atomic_write_bytes
+
+    parts = []
+    for doc in documents:
+        if not isinstance(doc, BratDocument):
+            raise TypeError(f"documents must be BratDocument objects, got {type(doc).__name__}")
+        parts.append(render_jsonl(doc))
+    data = "".join(parts)
+    try:
+        encoded = data.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{data[exc.start:exc.end]!r} is not valid Unicode and cannot be "
+                         "written as UTF-8") from None
+    atomic_write_bytes(path, encoded)

@@ -1,30 +1,119 @@
-"""Convert the label column of a column file to another segment representation.
+"""Convert a labelled corpus between formats, or a column file's labels between schemes.
 
-Every other byte of the file (tokens, other columns, document lines, blank
-lines) is copied unchanged.  Schemes: IO, IOB1, IOB2, IOE1, IOE2, IOBES, BI,
-IE, BIES.  Converting to IO merges adjacent entities of the same type.
+Formats: columns (token ... label lines: JNLPBA, CoNLL), brat (a directory of
+<id>.txt + <id>.ann), pubtator, bioc-xml, bioc-json, jsonl ({"id", "text",
+"entities"} lines).  IN's format is detected (--from to say it), OUT's comes
+from its extension (.iob2/.conll/.tsv, .pubtator, .xml, .json, .jsonl; a
+directory or a name without extension is brat; --to to say it).
+
+Between the formats with texts (brat, PubTator, BioC, JSONL) document ids,
+texts and entities (type, offsets) are kept; what only one format holds is
+not: brat's relations, events, attributes and notes, PubTator's concept ids
+and relations, BioC's infons, relations and passage structure (written back
+as one passage per line), the line breaks of a text beyond the first in
+PubTator (written as spaces, offsets unchanged), a text's final line breaks in
+BioC, an entity's fragments in PubTator (its whole span is written).
+
+A column file becomes text by joining its tokens with spaces, one sentence per
+line: ids, tokens and entities survive, the original spacing of the text does
+not exist.  Back to columns, texts are tokenized (--tokenizer bio: the
+JNLPBA/GENIA rules, words cut at entity boundaries; whitespace: lines are
+sentences and spaces separate tokens, which gives a converted column file's
+tokens and sentences back exactly) and labelled IOB2 (--to-scheme for
+another).  Entities labels cannot hold (nested, overlapping) are reported.
+
+Column file to column file: the label column is rewritten in --to-scheme
+(IO, IOB1, IOB2, IOE1, IOE2, IOBES, BI, IE, BIES) and every other byte of the
+file is copied.  Converting to IO merges adjacent entities of the same type.
 """
 
+import sys
+
 NAME = "convert"
-HELP = "convert labels between segment representations (IOB2, IOBES, BIES, ...)"
+HELP = "convert a corpus between formats (columns, brat, PubTator, BioC, JSONL) or schemes"
 
 
 def add_arguments(p):
-    p.add_argument("input", metavar="IN", help="column file (token ... label)")
-    p.add_argument("output", metavar="OUT", help="where to write the converted file")
-    p.add_argument("--to-scheme", required=True, help="target scheme, e.g. IOBES")
-    p.add_argument("--from-scheme", default="IOB2", help="scheme of IN (default IOB2)")
-    p.add_argument("--sep", default="\t", help="column separator (default TAB)")
+    from ._formats import FORMAT_CHOICES, SEP_HELP
+
+    p.add_argument("input", metavar="IN", help="labelled corpus: file or brat directory")
+    p.add_argument("output", metavar="OUT", help="file, or directory for brat")
+    p.add_argument("--from", dest="from_format", choices=FORMAT_CHOICES, default="auto",
+                   help="format of IN (default: detected)")
+    p.add_argument("--to", dest="to_format", choices=FORMAT_CHOICES, default="auto",
+                   help="format of OUT (default: from its extension; a directory is brat)")
+    p.add_argument("--to-scheme", default=None,
+                   help="label scheme of a column OUT, e.g. IOBES (default IOB2)")
+    p.add_argument("--from-scheme", default="IOB2", help="label scheme of a column IN "
+                                                         "(default IOB2)")
+    p.add_argument("--sep", default="auto", help=SEP_HELP)
+    p.add_argument("--tokenizer", choices=("bio", "whitespace"), default="bio",
+                   help="how texts are tokenized for a column OUT (default bio)")
 
 
 def run(args):
-    from ..io import read_columns, write_columns
-    from ..schemes import check_scheme, convert
-    from ._paths import refuse_output_over_inputs
+    from ..io import detect_format
+    from ..schemes import check_scheme
+    from ._formats import output_format, separator, warnings_on_stderr
+    from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
-    refuse_output_over_inputs(args.output, [args.input])
-    src, dst = check_scheme(args.from_scheme), check_scheme(args.to_scheme)
-    corpus = read_columns(args.input, sep=args.sep, scheme=src)
-    y = [convert(labels, src, dst) for labels in corpus.y]
-    write_columns(args.output, corpus, y=y)
+    src = args.from_format if args.from_format != "auto" else detect_format(args.input)
+    # a column file's labels in another scheme: OUT is a column file whatever its name
+    dst = output_format(args.output, args.to_format, "columns" if args.to_scheme else None)
+    if dst == "brat":
+        refuse_output_dir_over_inputs(args.output, [args.input])
+    else:
+        refuse_output_over_inputs(args.output, [args.input])
+    from_scheme = check_scheme(args.from_scheme)
+    to_scheme = check_scheme(args.to_scheme) if args.to_scheme else None
+    if to_scheme is not None and dst != "columns":
+        raise ValueError(f"--to-scheme applies to a column OUT; {args.output} is {dst}")
+    if from_scheme != "IOB2" and src != "columns":
+        raise ValueError(f"--from-scheme applies to a column IN; {args.input} is {src}")
+    sep = separator(args.sep)
+    with warnings_on_stderr("convert"):
+        if src == dst == "columns":
+            return _relabel(args.input, args.output, sep, from_scheme, to_scheme)
+        docs = _read(args.input, src, sep, from_scheme)
+        _write(args.output, docs, dst, to_scheme, None if args.tokenizer == "bio" else "whitespace")
+    n_entities = sum(len(d.entities) for d in docs)
+    print(f"converted {len(docs)} documents ({n_entities} entities) from {src} to {dst}: "
+          f"{args.output}", file=sys.stderr)
     return 0
+
+
+def _relabel(src_path, dst_path, sep, from_scheme, to_scheme):
+    from ..io import read_columns, write_columns
+    from ..schemes import convert
+
+    if to_scheme is None:
+        raise ValueError("IN and OUT are both column files: give --to-scheme (or an OUT of "
+                         "another format)")
+    corpus = read_columns(src_path, sep=sep, scheme=from_scheme)
+    write_columns(dst_path, corpus, y=[convert(labels, from_scheme, to_scheme)
+                                       for labels in corpus.y])
+    return 0
+
+
+def _read(path, fmt, sep, from_scheme):
+    from ..io import corpus_to_documents, read_columns, read_documents
+    from ..schemes import convert
+
+    if fmt != "columns":
+        return read_documents(path, fmt)
+    corpus = read_columns(path, sep=sep, scheme=from_scheme)
+    y = [convert(labels, from_scheme, "IOB2") for labels in corpus.y]
+    return corpus_to_documents(corpus, y)
+
+
+def _write(path, docs, fmt, to_scheme, tokenizer):
+    from ..io import ColumnCorpus, write_columns, write_documents
+    from ..schemes import convert
+    from ..text import tokenize_documents
+
+    if fmt != "columns" or to_scheme in (None, "IOB2"):
+        write_documents(path, docs, fmt, tokenizer=tokenizer)
+        return
+    X, y = tokenize_documents(docs, tokenizer)
+    y = [convert(labels, "IOB2", to_scheme) for labels in y]
+    write_columns(path, ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X], path=str(path)))

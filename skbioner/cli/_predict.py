@@ -1,7 +1,7 @@
 """Tag a column file with a saved model.
 
 IN is a column file whose first column holds the tokens (JNLPBA / CoNLL
-layout, tab-separated unless --sep says otherwise); OUT is the same file with
+layout; tab- or space-separated, detected unless --sep says); OUT is the same file with
 the label column replaced by the predicted IOB2 labels, or with a label
 column added when IN has only tokens.  Everything else (document lines, blank
 lines) is copied.  IN is read once, so a pipe works (``<(zcat f.gz)``).
@@ -25,7 +25,9 @@ def add_arguments(p):
     p.add_argument("model", metavar="MODEL", help="a model saved by `skbioner train` (.skops)")
     p.add_argument("input", metavar="IN", help="column file to tag")
     p.add_argument("-o", "--output", required=True, metavar="OUT")
-    p.add_argument("--sep", default="\t", help="column separator of IN (default TAB)")
+    p.add_argument("--sep", default="auto",
+                   help="column separator of IN: auto (tab if the first token line has one, "
+                        "else space), tab, or e.g. ' '")
     p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
 
 
@@ -55,13 +57,15 @@ def _check_single_column(corpus, path, sep):
 
 def run(args):
     from ..io import read_columns, write_columns
+    from ._formats import separator
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.input, args.model])
     model = load_model(args.model, args.allow_pickle)
-    corpus = read_columns(args.input, label_col="auto", scheme=None, sep=args.sep)
-    if corpus.y is None and args.sep != " ":
-        _check_single_column(corpus, args.input, args.sep)
+    corpus = read_columns(args.input, label_col="auto", scheme=None, sep=separator(args.sep))
+    sep = corpus._layout.sep
+    if corpus.y is None and sep != " ":
+        _check_single_column(corpus, args.input, sep)
     t0 = time.perf_counter()
     pred = model.predict(corpus.X)
     seconds = time.perf_counter() - t0

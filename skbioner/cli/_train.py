@@ -1,4 +1,9 @@
-"""Train a model on a column file and save it (with its featurizer).
+"""Train a model on a labelled corpus and save it (with its featurizer).
+
+The corpus is a column file (JNLPBA token<TAB>label, CoNLL token ... label),
+a brat directory, a PubTator, BioC XML/JSON or JSONL file (--train-format,
+detected by default); texts are tokenized with the entity offsets as token
+boundaries and labelled IOB2 (entities that labels cannot hold are reported).
 
 The saved object is a scikit-learn Pipeline (featurizer -> model) that
 `skbioner predict`, `skbioner tag` and skbioner.io.load_model use as is.
@@ -27,14 +32,19 @@ import sys
 import time
 
 NAME = "train"
-HELP = "train a model on a column file and save it (.skops)"
+HELP = "train a model on a labelled corpus (columns, brat, PubTator, BioC, JSONL)"
 
 MODELS = ("online-crf", "cascaded", "crfsuite", "majority")
 
 
 def add_arguments(p):
-    p.add_argument("--train", required=True, metavar="FILE",
-                   help="training column file (token<TAB>IOB2 label, JNLPBA layout)")
+    from ._formats import FORMAT_CHOICES, FORMATS_HELP, SEP_HELP
+
+    p.add_argument("--train", required=True, metavar="PATH",
+                   help="training corpus: column file (token<TAB>IOB2 label), brat directory, "
+                        "PubTator, BioC or JSONL file")
+    p.add_argument("--train-format", choices=FORMAT_CHOICES, default="auto", help=FORMATS_HELP)
+    p.add_argument("--sep", default="auto", help=SEP_HELP)
     p.add_argument("--model", choices=MODELS, default="online-crf")
     p.add_argument("--scheme", default=None,
                    help="internal segment representation (IOB2, IOBES, BIES, ...)")
@@ -131,7 +141,8 @@ def _run_tuned(args, corpus):
 
 
 def run(args):
-    from ..io import read_jnlpba, save_model
+    from ..io import save_model
+    from ._formats import read_training_corpus
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states])
@@ -139,7 +150,7 @@ def run(args):
         raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
     if args.hmm_param and not args.hmm_states:
         raise ValueError("--hmm-param needs --hmm-states UNLABELED")
-    corpus = read_jnlpba(args.train)
+    corpus = read_training_corpus(args.train, args.train_format, args.sep)
     if args.tune:
         return _run_tuned(args, corpus)
     annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,

@@ -20,6 +20,7 @@ tokens.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
@@ -98,7 +99,7 @@ def detect_format(path) -> str:
                                              "corpus (raw text to tag? see `skbioner tag`)")
         return "brat"
     if not p.exists():
-        raise FileNotFoundError(f"{path}: no such file or directory")
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", os.fspath(path))
     check_input_kind(p, str(p))
     suffix = _suffix(p)
     if suffix in _EXTENSIONS:

@@ -12,12 +12,13 @@ from ._entity import (
     token_accuracy_score,
     token_accuracy_scorer,
 )
-from ._files import ScoringInputError, evaluate_files, read_label_blocks
+from ._files import ScoringInputError, evaluate_files, evaluate_span_files, read_label_blocks
 from ._official import OfficialTallies, official_token_tallies
 from ._report import ClassScore, EntityReport, MatchScore
-from ._spans import character_span_scores
+from ._spans import character_span_report, character_span_scores
 
 __all__ = [
+    "character_span_report",
     "character_span_scores",
     "BootstrapResult",
     "ClassScore",
@@ -29,6 +30,7 @@ __all__ = [
     "entity_f1_scorer",
     "entity_report",
     "evaluate_files",
+    "evaluate_span_files",
     "make_entity_scorer",
     "official_token_tallies",
     "paired_bootstrap",

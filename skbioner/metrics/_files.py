@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ._entity import entity_report
 
-__all__ = ["read_label_blocks", "evaluate_files"]
+__all__ = ["read_label_blocks", "evaluate_files", "evaluate_span_files"]
 
 #: Lines named per kind of warning before the rest are only counted.
 _MAX_NAMED = 3
@@ -44,7 +44,7 @@ class _Blocks:
         return self.first_lines[i] + j
 
 
-def read_label_blocks(path):
+def read_label_blocks(path, sep="\t"):
     """Read the label column of a token<TAB>label file, block by block.
 
     Exactly the official script's reading: lines are split on ``"\\n"``
@@ -53,17 +53,25 @@ def read_label_blocks(path):
     (trailing empty fields dropped, as Perl's ``split`` does).  A name
     ending in ``.gz`` is read through gzip.
 
+    Parameters
+    ----------
+    path : str or path-like
+    sep : str, default="\\t"
+        The field separator: a tab as the official script; ``" "`` for a
+        CoNLL file, ``"auto"`` to detect it (see
+        :func:`skbioner.io.read_columns`).
+
     Returns
     -------
     blocks : list of list of str
     first_lines : list of int
         1-based line number of each block's first token (for messages).
     """
-    blocks = _read_blocks(path)
+    blocks = _read_blocks(path, sep)
     return blocks.labels, blocks.first_lines
 
 
-def _read_blocks(path) -> _Blocks:
+def _read_blocks(path, sep="\t") -> _Blocks:
     """:func:`read_label_blocks`, keeping the tokens and the lines the script misreads."""
     from ..io import CorpusFormatError
     from ..io._columns import _read_bytes
@@ -80,6 +88,10 @@ def _read_blocks(path) -> _Blocks:
         raise ScoringInputError(
             f"{path}:{line}: bytes that are not UTF-8 at byte offset {exc.start}"
         ) from None
+    if sep == "auto":
+        from ..io._columns import detect_separator
+
+        sep = detect_separator(text)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -96,7 +108,7 @@ def _read_blocks(path) -> _Blocks:
             out.first_lines.append(no)
         if line.endswith("\r"):
             out.carriage_returns.append(no)
-        fields = line.split("\t")
+        fields = line.split(sep)
         while fields and fields[-1] == "":
             fields.pop()
         if len(fields) < 2:
@@ -109,7 +121,7 @@ def _read_blocks(path) -> _Blocks:
     return out
 
 
-def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2"):
+def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep="\t"):
     """Score a PRED file against a GOLD file (token<TAB>label column files).
 
     The files are read as the official script reads them
@@ -125,6 +137,16 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2"):
     (the script reads them by their first character, or keeps the carriage return),
     and a PRED in another scheme (IOB1, IOBES, BIES).
 
+    Parameters
+    ----------
+    gold_path, pred_path : str or path-like
+    mode : {"official", "spans"}, default="official"
+    scheme : str, default="IOB2"
+        The scheme of both files in ``"spans"`` mode.
+    sep : str, default="\\t"
+        Field separator of both files (see :func:`read_label_blocks`);
+        ``"auto"`` detects it in each.
+
     Returns
     -------
     EntityReport
@@ -135,8 +157,8 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2"):
         For files that cannot be read or paired (naming file and line), and
         in ``mode="spans"`` for a label that is not valid under ``scheme``.
     """
-    gold = _read_blocks(gold_path)
-    pred = _read_blocks(pred_path)
+    gold = _read_blocks(gold_path, sep)
+    pred = _read_blocks(pred_path, sep)
     for i, (g, p) in enumerate(zip(gold.labels, pred.labels)):
         if len(g) != len(p):
             raise ScoringInputError(
@@ -230,4 +252,94 @@ def _overlooked(gold, pred):
         out.append(f"{pred.path}: {starts['I']} entities start with I- and {starts['B']} with "
                    "B-: PRED looks like IOB1, not IOB2; convert it first (skbioner convert "
                    "--from-scheme IOB1 --to-scheme IOB2)")
+    return out
+
+
+def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format="auto",
+                        sep="auto"):
+    """Score the character-offset entities of PRED against GOLD, any format.
+
+    For raw-text output (``skbioner tag``: brat or JSONL) against standoff
+    gold (brat, PubTator, BioC, JSONL with texts): exact, left- and
+    right-boundary matching of ``(type, start, end)`` per document
+    (:func:`character_span_report`).  A column file is read as the text
+    :func:`skbioner.io.corpus_to_documents` gives it (tokens joined by
+    spaces), which only a PRED made on that text matches.
+
+    Parameters
+    ----------
+    gold_path, pred_path : str or path-like
+        Files, or brat directories.
+    gold_format, pred_format : str, default="auto"
+        One of :data:`skbioner.io.FORMATS`, or ``"auto"``
+        (:func:`skbioner.io.detect_format`).
+    sep : str, default="auto"
+        Field separator of a column file.
+
+    Returns
+    -------
+    EntityReport
+        ``mode="characters"``.
+
+    Warns
+    -----
+    ScoringInputWarning
+        Naming the document: PRED documents that GOLD does not have (not
+        counted), GOLD documents without a PRED document (their entities
+        count as missed), PRED texts that differ from GOLD's (offsets into
+        another text), PRED entities beyond the end of GOLD's text.
+
+    Raises
+    ------
+    ScoringInputError
+        For a file that cannot be read, naming the file and the line or the
+        document.
+    """
+    from ..io import CorpusFormatError
+    from ..io._corpus import read_spans
+    from ._spans import character_span_report
+
+    try:
+        gold = read_spans(gold_path, gold_format, sep=sep)
+        pred = read_spans(pred_path, pred_format, sep=sep)
+    except CorpusFormatError as exc:
+        raise ScoringInputError(str(exc)) from None
+    for message in _span_problems(gold, pred, os.fspath(gold_path), os.fspath(pred_path)):
+        warnings.warn(message, ScoringInputWarning, stacklevel=2)
+    return character_span_report({d: spans for d, (_, spans) in gold.items()},
+                                 {d: spans for d, (_, spans) in pred.items() if d in gold})
+
+
+def _ids(ids):
+    ids = list(ids)
+    shown = ", ".join(repr(i) for i in ids[:_MAX_NAMED])
+    return shown + (f" (and {len(ids) - _MAX_NAMED} more)" if len(ids) > _MAX_NAMED else "")
+
+
+def _span_problems(gold, pred, gold_path, pred_path):
+    """Warnings for what :func:`evaluate_span_files` scores as it is."""
+    out = []
+    extra = [d for d in pred if d not in gold]
+    if extra:
+        out.append(f"{pred_path}: {len(extra)} document(s) not in GOLD, not scored: "
+                   f"{_ids(extra)}")
+    missing = [d for d in gold if d not in pred]
+    if missing:
+        out.append(f"{pred_path}: no output for {len(missing)} GOLD document(s), whose entities "
+                   f"count as missed: {_ids(missing)} (did tagging skip them?)")
+    other_text, beyond = [], []
+    for doc, (text, spans) in pred.items():
+        if doc not in gold:
+            continue
+        gold_text = gold[doc][0]
+        if text is not None and text.rstrip() != gold_text.rstrip():
+            other_text.append(doc)
+        elif any(e > len(gold_text) for _, _, e in spans):
+            beyond.append(doc)
+    if other_text:
+        out.append(f"{pred_path}: the text of {len(other_text)} document(s) differs from "
+                   f"{gold_path}'s, so offsets point elsewhere: {_ids(other_text)}")
+    if beyond:
+        out.append(f"{pred_path}: entities beyond the end of the GOLD text in "
+                   f"{len(beyond)} document(s): {_ids(beyond)} (output of another text?)")
     return out

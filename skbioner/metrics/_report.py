@@ -74,10 +74,13 @@ class EntityReport:
     per_class : dict of str -> ClassScore
         In official mode, gold counts are keyed by the gold class and answer
         counts and hits by the answer's class (as the official script does).
-    mode : {"official", "spans"}
+    mode : {"official", "spans", "characters"}
+        How entities were matched: the official token-level counting, strict
+        token spans, or character offsets (:func:`character_span_report`).
     tagging : dict
         ``{"tags", "correct_tags", "correct_iob"}`` token-level agreement
-        (official mode: of the IOBES-rewritten tags).
+        (official mode: of the IOBES-rewritten tags); empty for character
+        spans.
     """
 
     overall: ClassScore

@@ -1,0 +1,80 @@
+"""Corpus formats on the command line: options, reading, warnings on stderr."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import warnings
+
+FORMAT_CHOICES = ("auto", "columns", "brat", "pubtator", "bioc-xml", "bioc-json", "jsonl")
+FORMATS_HELP = ("columns (token ... label lines: JNLPBA, CoNLL), brat (a directory of .txt+.ann), "
+                "pubtator, bioc-xml, bioc-json, jsonl ({\"id\", \"text\", \"entities\"} lines); "
+                "auto: from the path's kind, extension or first line")
+SEP_HELP = "field separator of a column file: auto (tab if the first token line has one, " \
+           "else space), or e.g. ' ' (default auto)"
+
+
+def separator(value: str) -> str:
+    """``--sep`` value: ``auto``, ``tab`` / ``\\t`` or the separator itself."""
+    return {"tab": "\t", "\\t": "\t", "space": " "}.get(value, value)
+
+
+@contextlib.contextmanager
+def warnings_on_stderr(command):
+    """Print the corpus and scoring warnings raised in the block as ``skbioner CMD: warning:``."""
+    from ..io import CorpusWarning
+    from ..metrics._files import ScoringInputWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CorpusWarning)
+        warnings.simplefilter("always", ScoringInputWarning)
+        try:
+            yield
+        finally:
+            for w in caught:
+                if issubclass(w.category, CorpusWarning | ScoringInputWarning):
+                    print(f"skbioner {command}: warning: {w.message}", file=sys.stderr)
+                else:
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
+def read_training_corpus(path, format="auto", sep="auto"):
+    """The labelled corpus at ``path`` in any format (:func:`skbioner.io.read_corpus`).
+
+    Warnings (entities IOB2 labels cannot hold) go to stderr; for texts, a
+    line says what was read.
+    """
+    from ..io import detect_format, read_corpus
+
+    format = detect_format(path) if format == "auto" else format
+    with warnings_on_stderr("train"):
+        corpus = read_corpus(path, format, sep=separator(sep))
+    if format != "columns":
+        n_docs = len(set(corpus.doc_ids))
+        print(f"read {format} corpus {os.fspath(path)}: {n_docs} documents tokenized into "
+              f"{len(corpus.X)} sentences, {sum(map(len, corpus.X))} tokens", file=sys.stderr)
+    return corpus
+
+
+def output_format(path, given=None, default=None) -> str:
+    """The format to write ``path`` in: ``given``, or from its extension (a directory: brat).
+
+    ``default`` is the format of a name whose extension says none.
+    """
+    from ..io._corpus import _EXTENSIONS, _suffix
+
+    if given not in (None, "auto"):
+        return given
+    from pathlib import Path
+
+    p = Path(path)
+    suffix = _suffix(p)
+    if default is not None and suffix not in _EXTENSIONS and not p.is_dir():
+        return default
+    if p.is_dir() or (not suffix and not p.exists()) or os.fspath(path).endswith(os.sep):
+        return "brat"
+    if suffix in _EXTENSIONS and suffix != ".ann":
+        return _EXTENSIONS[suffix]
+    raise ValueError(f"{path}: cannot tell the output format from the name; pass --to "
+                     f"({', '.join(FORMAT_CHOICES[1:])})")

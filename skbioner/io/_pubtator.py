@@ -83,7 +83,8 @@ def read_pubtator(path, *, encoding="utf-8") -> list[BratDocument]:
         abstract, an entity (``id start end text type [concept...]``) nor a
         relation (``id type id1 id2 [...]``), offsets that are not integers,
         ``start >= end``, an end beyond the text, a text field that differs
-        from the text at the offsets, an entity type that is empty or holds
+        from the text at the offsets (a space for the line break after the
+        title is allowed), an entity type that is empty or holds
         whitespace, a document id used twice or that cannot name a file,
         or a file without any document.
     """
@@ -169,7 +170,7 @@ def _finish(doc: _Doc, path: str, seen: dict) -> BratDocument:
                 path, lineno,
                 f"end {end} is beyond the end of the text of document {doc.pmid!r} "
                 f"({len(text)} characters: title, a line break, abstract)")
-        if text[start:end] != covered:
+        if text[start:end] != covered and text[start:end].replace("\n", " ") != covered:
             raise CorpusFormatError(
                 path, lineno,
                 f"text field {covered!r} differs from the text at {start}:{end}, "
@@ -198,7 +199,7 @@ def render_pubtator(doc: BratDocument, lossy: dict) -> str:
     lines = [f"{doc.id}|t|{flat_title}\n"]
     if sep:
         lines.append(f"{doc.id}|a|{flat_abstract}\n")
-    flat = f"{flat_title}\n{flat_abstract}" if sep else flat_title
+    flat = f"{flat_title} {flat_abstract}" if sep else flat_title  # an entity's text field
     for e in sorted(doc.entities, key=lambda e: (e.start, e.end, e.type)):
         if is_discontinuous(e, text):
             lossy["gapped"].append(doc.id)

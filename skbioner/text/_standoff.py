@@ -58,8 +58,8 @@ class _Problems:
 
     KINDS = {
         "unaligned": "not labelled: they cover no token (blank text?)",
-        "nested": "not labelled: nested inside another entity (IOB2 labels cannot nest; "
-                  "the outer one is kept)",
+        "nested": "not labelled: nested inside another entity or on its span (IOB2 labels "
+                  "cannot nest; the outer one, or the first, is kept)",
         "overlapping": "not labelled: overlapping another entity without lying inside it "
                        "(the first one is kept)",
         "discontinuous": "with fragments, labelled as their whole span",
@@ -90,8 +90,8 @@ class _Problems:
 def _kept_entities(doc, problems):
     """``(start, end, type)`` of the entities IOB2 labels can hold, whitespace trimmed."""
     text = doc.text
-    spans = []
-    for e in doc.entities:
+    spans, seen = [], set()
+    for k, e in enumerate(doc.entities):
         if is_discontinuous(e, text):
             problems.add("discontinuous", doc.id, e, text)
         start, end = e.start, e.end
@@ -102,18 +102,19 @@ def _kept_entities(doc, problems):
         if start == end:
             problems.add("unaligned", doc.id, e, text)
             continue
-        spans.append((start, -end, e.type, e))
-    spans.sort(key=lambda s: s[:3])
+        if (start, end, e.type) in seen:
+            continue  # the same entity twice
+        seen.add((start, end, e.type))
+        spans.append((start, -end, k, e))
+    spans.sort(key=lambda s: s[:3])  # outer first, then in document order
     kept = []
     last_end = -1
-    for start, neg_end, typ, e in spans:
+    for start, neg_end, _, e in spans:
         end = -neg_end
-        if kept and (start, end, typ) == kept[-1]:
-            continue  # the same entity twice
         if start < last_end:
             problems.add("nested" if end <= last_end else "overlapping", doc.id, e, text)
             continue
-        kept.append((start, end, typ))
+        kept.append((start, end, e.type))
         last_end = end
     return kept
 

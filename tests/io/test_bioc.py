@@ -1,0 +1,191 @@
+"""BioC XML and JSON reading and writing (through the bioc package)."""
+
+import json
+
+import bioc
+import bioc.biocjson
+import pytest
+
+from skbioner.io import BratDocument, CorpusFormatError, Entity, read_bioc, write_bioc
+from tests.io.helpers import assert_format_error
+
+TITLE = "IL-2 gene expression"
+ABSTRACT = "NF-kappa B binds the IL-2 promoter in T cells."
+
+# PubTator Central's layout: a title passage, an abstract passage one character after it
+XML = f"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE collection SYSTEM "BioC.dtd">
+<collection><source>PubTator</source><date>2024</date><key>BioC.key</key>
+<document><id>101</id>
+<passage><infon key="type">title</infon><offset>0</offset><text>{TITLE}</text>
+<annotation id="1"><infon key="type">DNA</infon><infon key="identifier">3558</infon>
+<location offset="0" length="9"/><text>IL-2 gene</text></annotation>
+</passage>
+<passage><infon key="type">abstract</infon><offset>21</offset><text>{ABSTRACT}</text>
+<annotation id="2"><infon key="type">protein</infon>
+<location offset="21" length="10"/><text>NF-kappa B</text></annotation>
+<annotation id="3"><infon key="type">DNA</infon>
+<location offset="42" length="4"/><location offset="47" length="8"/>
+<text>IL-2 promoter</text></annotation>
+</passage>
+<annotation id="4"><infon key="type">cell_type</infon>
+<location offset="59" length="7"/><text>T cells</text></annotation>
+</document>
+<document><id>102</id>
+<passage><offset>0</offset>
+<sentence><offset>0</offset><text>p53 binds.</text>
+<annotation id="1"><infon key="type">protein</infon><location offset="0" length="3"/>
+<text>p53</text></annotation></sentence>
+<sentence><offset>11</offset><text>Done.</text></sentence>
+</passage>
+</document>
+</collection>
+"""
+
+
+def _json_collection():
+    return {"source": "x", "date": "", "key": "", "infons": {}, "documents": [
+        {"id": "101", "infons": {}, "relations": [], "passages": [
+            {"offset": 0, "infons": {}, "text": TITLE, "sentences": [], "relations": [],
+             "annotations": [{"id": "1", "infons": {"type": "DNA"}, "text": "IL-2 gene",
+                              "locations": [{"offset": 0, "length": 9}]}]},
+            {"offset": 21, "infons": {}, "text": ABSTRACT, "sentences": [], "relations": [],
+             "annotations": []}]}]}
+
+
+def test_read_xml(write_file):
+    docs = read_bioc(write_file("c.xml", XML))
+    assert [d.id for d in docs] == ["101", "102"]
+    assert docs[0].text == f"{TITLE}\n{ABSTRACT}"
+    assert docs[0].spans() == [("DNA", 0, 9), ("DNA", 42, 55), ("cell_type", 59, 66),
+                               ("protein", 21, 31)]
+    promoter = next(e for e in docs[0].entities if e.id == "3")
+    # two locations with a space between: kept as fragments, labelled as one span later
+    assert promoter.fragments == ((42, 46), (47, 55))
+    assert docs[1].text == "p53 binds. Done."  # sentences at their offsets, blanks between
+    assert docs[1].spans() == [("protein", 0, 3)]
+
+
+def test_discontinuous_locations_are_fragments(write_file):
+    xml = XML.replace('<location offset="47" length="8"/>', '<location offset="50" length="5"/>'
+                      ).replace("<text>IL-2 promoter</text>", "<text>IL-2 moter</text>")
+    docs = read_bioc(write_file("c.xml", xml))
+    promoter = next(e for e in docs[0].entities if e.id == "3")
+    assert promoter.fragments == ((42, 46), (50, 55))
+    assert (promoter.start, promoter.end) == (42, 55)
+
+
+@pytest.mark.parametrize("shape", ["collection", "list", "document", "minimal"])
+def test_read_json_shapes(write_file, shape):
+    coll = _json_collection()
+    doc = coll["documents"][0]
+    if shape == "minimal":  # only what a document needs: optional fields may be absent
+        doc = {"id": "101", "passages": [
+            {"offset": 0, "text": TITLE, "annotations": [
+                {"id": "1", "infons": {"type": "DNA"}, "text": "IL-2 gene",
+                 "locations": [{"offset": 0, "length": 9}]}]},
+            {"offset": 21, "text": ABSTRACT}]}
+    obj = {"collection": coll, "list": [doc], "document": doc, "minimal": doc}[shape]
+    [read] = read_bioc(write_file("c.json", json.dumps(obj)))
+    assert read.id == "101" and read.text == f"{TITLE}\n{ABSTRACT}"
+    assert read.spans() == [("DNA", 0, 9)]
+
+
+def test_xml_syntax_error_names_the_line(write_file):
+    path = write_file("bad.xml", XML.replace("</passage>\n<passage>", "</pasage>\n<passage>", 1))
+    with pytest.raises(CorpusFormatError, match="not BioC XML") as excinfo:
+        read_bioc(path)
+    assert excinfo.value.line == 8 and str(excinfo.value).startswith(f"{path}:8: ")
+
+
+def test_xml_without_offset_names_the_line(write_file):
+    path = write_file("bad.xml", XML.replace("<offset>21</offset>", ""))
+    with pytest.raises(CorpusFormatError, match="without an integer <offset>") as excinfo:
+        read_bioc(path)
+    assert_format_error(excinfo, path, 9)
+
+
+@pytest.mark.parametrize(("change", "match"), [
+    (('<infon key="type">protein</infon>', ""), r"document '101', annotation '2': no 'type'"),
+    (("<text>NF-kappa B</text>", "<text>NF-kappa C</text>"), "differs from the document text"),
+    (('<location offset="59" length="7"/>', '<location offset="59" length="70"/>'),
+     "outside the text"),
+    (("<offset>21</offset>", "<offset>5</offset>"), "overlap"),
+    (("<id>102</id>", "<id>101</id>"), "'101' is used by documents 1 and 2"),
+    (('<infon key="type">cell_type</infon>', '<infon key="type">cell type</infon>'),
+     "whitespace"),
+])
+def test_xml_content_errors_name_the_document(write_file, change, match):
+    path = write_file("bad.xml", XML.replace(*change))
+    with pytest.raises(CorpusFormatError, match=match) as excinfo:
+        read_bioc(path)
+    assert str(excinfo.value).startswith(f"{path}: ")
+
+
+def test_json_errors(write_file):
+    path = write_file("bad.json", '{"documents": [{"id": "1", "passages": [{"text": "a"}]}]}')
+    with pytest.raises(CorpusFormatError, match=r"document 1 \('1'\).*no 'offset' field"):
+        read_bioc(path)
+    path = write_file("bad2.json", '{"documents": [\n{"id": 1,}]}')
+    with pytest.raises(CorpusFormatError, match="not JSON") as excinfo:
+        read_bioc(path)
+    assert excinfo.value.line == 2
+    with pytest.raises(CorpusFormatError, match="no document"):
+        read_bioc(write_file("empty.json", '{"documents": []}'))
+
+
+def test_external_entities_are_not_resolved(write_file, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET")
+    xml = XML.replace('<!DOCTYPE collection SYSTEM "BioC.dtd">',
+                      f'<!DOCTYPE collection [<!ENTITY x SYSTEM "file://{secret}">]>'
+                      ).replace("<source>PubTator</source>", "<source>&x;</source>")
+    try:
+        docs = read_bioc(write_file("xxe.xml", xml))
+    except CorpusFormatError:
+        return
+    assert all("TOP-SECRET" not in d.text for d in docs)
+
+
+TEXT = 'IL-2 gene\r\nbinds <NF&kB> "β"\n\n   \nlast line\n'
+
+
+def _doc():
+    return BratDocument("d1", TEXT, [
+        Entity("T1", "DNA", 0, 9, "IL-2 gene"),
+        Entity("T2", "protein", 18, 23, TEXT[18:23]),
+        Entity("", "x", 5, 17, TEXT[5:17]),                      # across a line break
+        Entity("", "y", 0, 9, TEXT[0:9], ((0, 4), (5, 9))),     # discontinuous
+    ])
+
+
+@pytest.mark.parametrize("fmt", ["xml", "json"])
+def test_write_read_round_trip(tmp_path, fmt):
+    out = tmp_path / f"c.{fmt}"
+    write_bioc(out, [_doc(), BratDocument("d2", "No entity.")], format=fmt)
+    docs = read_bioc(out)
+    assert [d.id for d in docs] == ["d1", "d2"]
+    assert docs[0].text == TEXT.rstrip("\n")  # BioC passages hold text: not the final break
+    assert docs[0].spans() == sorted(_doc().spans())
+    y = next(e for e in docs[0].entities if e.type == "y")
+    assert y.fragments == ((0, 4), (5, 9))
+    assert len({e.id for e in docs[0].entities}) == 4  # entities without id were numbered
+    # the bioc package reads the file too, and its own validator finds nothing wrong
+    if fmt == "xml":
+        collection = bioc.biocxml.loads(out.read_text(encoding="utf-8"))
+    else:
+        collection = bioc.biocjson.loads(out.read_text(encoding="utf-8"))
+    problems = []
+    bioc.validate(collection, onerror=lambda msg, traceback: problems.append(msg))
+    assert problems == []
+    # deterministic: the same documents give the same bytes (no date)
+    again = tmp_path / f"again.{fmt}"
+    write_bioc(again, [_doc(), BratDocument("d2", "No entity.")], format=fmt)
+    assert again.read_bytes() == out.read_bytes()
+
+
+def test_write_refuses_text_xml_cannot_hold(tmp_path):
+    out = tmp_path / "c.xml"
+    with pytest.raises(ValueError, match="cannot be written as BioC XML"):
+        write_bioc(out, [BratDocument("d", "a\x01b")])
+    assert not out.exists()

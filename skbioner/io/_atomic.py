@@ -9,7 +9,8 @@ import signal
 import stat
 import threading
 
-__all__ = ["atomic_open", "atomic_write_bytes", "atomic_write_files", "signals_deferred"]
+__all__ = ["atomic_open", "atomic_write_bytes", "atomic_write_files", "atomic_write_utf8",
+           "signals_deferred"]
 
 # room for the dot, a random part and ".tmp" in a file name of at most 255 bytes
 _MAX_TMP_BASE = 200
@@ -140,6 +141,20 @@ def atomic_write_bytes(path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (see :func:`atomic_open`)."""
     with atomic_open(path, "wb") as f:
         f.write(data)
+
+
+def atomic_write_utf8(path, text: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8, atomically.
+
+    Raises ValueError, before anything is written, for text that is not
+    valid Unicode (a lone surrogate from a JSON escape).
+    """
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{text[exc.start:exc.end]!r} is not valid Unicode and cannot be "
+                         "written as UTF-8") from None
+    atomic_write_bytes(path, data)
 
 
 def atomic_write_files(contents) -> None:

@@ -21,7 +21,15 @@ import io
 import json
 import os
 
-from ._brat import BratDocument, Entity, _check_type, _number_entities, document_id_problem
+from ._atomic import atomic_write_utf8
+from ._brat import (
+    BratDocument,
+    Entity,
+    _check_type,
+    _number_entities,
+    check_documents,
+    document_id_problem,
+)
 from ._columns import _decode, _read_bytes
 from ._errors import CorpusFormatError
 
@@ -298,22 +306,18 @@ def write_bioc(path, documents, *, format="xml") -> None:
     import bioc
     import bioc.biocjson
 
-    from ._atomic import atomic_write_bytes
-
     if format not in BIOC_FORMATS:
         raise ValueError(f"format must be 'xml' or 'json', got {format!r}")
     collection = bioc.BioCCollection()
     collection.source, collection.date, collection.key = "skbioner", "", ""
-    for doc in documents:
-        if not isinstance(doc, BratDocument):
-            raise TypeError(f"documents must be BratDocument objects, got {type(doc).__name__}")
+    for doc in check_documents(documents):
         collection.add_document(to_bioc_document(doc, bioc))
     try:
         if format == "xml":
-            data = bioc.biocxml.dumps(collection).encode("utf-8")
+            data = bioc.biocxml.dumps(collection)
         else:
-            data = bioc.biocjson.dumps(collection, indent=1, ensure_ascii=False).encode("utf-8")
-    except (ValueError, UnicodeEncodeError) as exc:  # lxml: "All strings must be XML compatible"
+            data = bioc.biocjson.dumps(collection, indent=1, ensure_ascii=False)
+        atomic_write_utf8(path, data)
+    except ValueError as exc:  # lxml: "All strings must be XML compatible"; a lone surrogate
         raise ValueError(f"{os.fspath(path)}: cannot be written as BioC {format.upper()}: {exc} "
                          "(a control character or a lone surrogate in a text?)") from None
-    atomic_write_bytes(path, data)

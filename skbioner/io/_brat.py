@@ -480,6 +480,15 @@ def document_id_problem(doc_id) -> str:
     return ""
 
 
+def check_documents(documents) -> list[BratDocument]:
+    """``documents`` as a list, each checked to be a :class:`BratDocument`."""
+    documents = list(documents)
+    for doc in documents:
+        if not isinstance(doc, BratDocument):
+            raise TypeError(f"documents must be BratDocument objects, got {type(doc).__name__}")
+    return documents
+
+
 def is_discontinuous(entity: Entity, text: str) -> bool:
     """Whether ``entity`` has fragments with more than whitespace between them.
 

@@ -1,8 +1,10 @@
 """Column corpus files: JNLPBA / GENIA IOB2 files and CoNLL-style files.
 
 A *column file* has one token per line, its fields separated by a fixed
-separator (a tab in JNLPBA and GENIA files, a space in CoNLL files), an empty
-line after every sentence and, optionally, document marker lines:
+separator (a tab in JNLPBA and GENIA files, a space in CoNLL files;
+``sep="auto"`` tells them apart), an empty line after every sentence (the
+last one may end with the file instead) and, optionally, document marker
+lines:
 
 * ``###MEDLINE:<id>`` (JNLPBA, GENIA) -- the document id is ``<id>``;
 * a line whose first field is ``-DOCSTART-`` (CoNLL, possibly followed by

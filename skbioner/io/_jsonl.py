@@ -17,7 +17,8 @@ import json
 import operator
 import os
 
-from ._brat import BratDocument, Entity, _check_type, document_id_problem
+from ._atomic import atomic_write_utf8
+from ._brat import BratDocument, Entity, _check_type, check_documents, document_id_problem
 from ._columns import _decode, _read_bytes
 from ._errors import CorpusFormatError
 
@@ -169,17 +170,4 @@ def write_jsonl(path, documents) -> None:
         Entities are written sorted by offsets, with ``"fragments"`` when they
         have several.
     """
-    from ._atomic import atomic_write_bytes
-
-    parts = []
-    for doc in documents:
-        if not isinstance(doc, BratDocument):
-            raise TypeError(f"documents must be BratDocument objects, got {type(doc).__name__}")
-        parts.append(render_jsonl(doc))
-    data = "".join(parts)
-    try:
-        encoded = data.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"{data[exc.start:exc.end]!r} is not valid Unicode and cannot be "
-                         "written as UTF-8") from None
-    atomic_write_bytes(path, encoded)
+    atomic_write_utf8(path, "".join(render_jsonl(doc) for doc in check_documents(documents)))

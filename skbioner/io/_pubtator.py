@@ -24,7 +24,15 @@ import os
 import re
 import warnings
 
-from ._brat import BratDocument, Entity, _check_type, document_id_problem, is_discontinuous
+from ._atomic import atomic_write_utf8
+from ._brat import (
+    BratDocument,
+    Entity,
+    _check_type,
+    check_documents,
+    document_id_problem,
+    is_discontinuous,
+)
 from ._columns import _check_controls, _decode, _read_bytes
 from ._errors import CorpusFormatError
 from ._warnings import CorpusWarning
@@ -244,13 +252,9 @@ def write_pubtator(path, documents) -> None:
         For a document id that cannot name a document (empty, holding a
         ``|``, a tab or a line break), or text that is not valid Unicode.
     """
-    from ._atomic import atomic_write_bytes
-
     parts = []
     lossy = {"flattened": [], "gapped": []}
-    for doc in documents:
-        if not isinstance(doc, BratDocument):
-            raise TypeError(f"documents must be BratDocument objects, got {type(doc).__name__}")
+    for doc in check_documents(documents):
         problem = document_id_problem(doc.id)
         if not problem and ("|" in doc.id or " " in doc.id):
             problem = "it holds a '|' or a space"
@@ -258,10 +262,4 @@ def write_pubtator(path, documents) -> None:
             raise ValueError(f"document id {doc.id!r} cannot be a PubTator id: {problem}")
         parts.append(render_pubtator(doc, lossy))
     _warn_lossy(lossy)
-    data = "\n".join(parts)
-    try:
-        encoded = data.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"{data[exc.start:exc.end]!r} is not valid Unicode and cannot be "
-                         "written as UTF-8") from None
-    atomic_write_bytes(path, encoded)
+    atomic_write_utf8(path, "\n".join(parts))

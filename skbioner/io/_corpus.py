@@ -23,6 +23,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 from pathlib import Path
 
 from ._brat import BratDocument, Entity, read_brat, read_brat_dir, write_brat
@@ -71,6 +72,8 @@ def detect_format(path) -> str:
       ``bioc-xml``; ``.json``: ``bioc-json``; ``.jsonl``, ``.ndjson``:
       ``jsonl``; ``.ann`` (or a ``.txt`` beside an ``.ann``): one brat
       document (a final ``.gz`` is looked through);
+    * a pipe (``<(zcat train.iob2.gz)``), which can be read only once:
+      ``columns`` (give the format of anything else);
     * any other file by its first line: ``<`` is BioC XML, a JSON object
       with ``"documents"`` or ``"passages"`` (or a JSON text spread over
       several lines) BioC JSON, other JSON objects JSONL, ``<id>|t|<title>``
@@ -106,6 +109,8 @@ def detect_format(path) -> str:
         return _EXTENSIONS[suffix]
     if suffix == ".txt" and p.with_suffix(".ann").is_file():
         return "brat"
+    if stat.S_ISFIFO(p.stat().st_mode):
+        return "columns"  # a pipe is read once: looking at it would use up what it holds
     return _sniff(p)
 
 

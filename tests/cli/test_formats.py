@@ -170,3 +170,17 @@ def test_train_reports_entities_labels_cannot_hold(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "skbioner train: warning: 1 entity in 1 document not labelled: nested" in err
     assert "document 'd1': protein 'IL-2' at 4:8" in err
+
+
+def test_train_reads_a_column_file_from_a_pipe(tmp_path):
+    # a pipe can be read once: it is taken for a column file without looking into it
+    import os
+    import threading
+
+    fifo = tmp_path / "train-pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(TRAIN))
+    writer.start()
+    assert main(["train", "--train", str(fifo), "-o", str(tmp_path / "m.skops")]) == 0
+    writer.join(timeout=30)
+    assert (tmp_path / "m.skops").is_file()

@@ -330,12 +330,14 @@ def test_item11_space_separated_file_is_not_read_as_tokens(toy_files, tmp_path, 
     _, model = toy_files
     src = tmp_path / "spaces.iob2"
     src.write_text("###MEDLINE:1\n\nThe O\nIL-2 B-DNA\n\n")
-    status, _, err = run(capsys, "predict", model, src, "-o", tmp_path / "out")
+    # the separator is detected: a space-separated file is read as columns, written back so
+    assert run(capsys, "predict", model, src, "-o", tmp_path / "out")[0] == 0
+    assert read_columns(tmp_path / "out", sep=" ").y == [["O", "B-DNA"]]
+    # told it is tab-separated, its tokens would hold spaces: refused with the way out
+    status, _, err = run(capsys, "predict", model, src, "-o", tmp_path / "out2", "--sep", "tab")
     assert status == 1
     one_line_error(err, "predict", f"{src}:3: token 'The O' contains a space", "--sep ' '")
-    assert not (tmp_path / "out").exists()
-    assert run(capsys, "predict", model, src, "-o", tmp_path / "out", "--sep", " ")[0] == 0
-    assert read_columns(tmp_path / "out", sep=" ").y == [["O", "B-DNA"]]
+    assert not (tmp_path / "out2").exists()
 
 
 @pytest.mark.parametrize("where", ["label", "token"])

@@ -48,7 +48,23 @@ autodoc_default_options = {
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_xref_param_type = False
-numpydoc_validation_checks = set()
+# Every public function and method documents its Parameters (PR01) and what it
+# Returns (RT01); the -W build in tests/test_docs.py turns a validation failure
+# into an error.  ``__init__`` parameters are documented on the class, and
+# ``__repr__`` needs no Returns section.
+numpydoc_validation_checks = {"PR01", "RT01"}
+numpydoc_validation_exclude = {
+    r"\.__init__$",
+    r"\.__repr__$",
+    # io/tagging: documented after the reliability merge
+    r"^skbioner\.io\.BratDocument\.spans$",
+    r"^skbioner\.io\.ColumnCorpus$",
+    r"^skbioner\.io\.ColumnCorpus\.line_of$",
+    r"^skbioner\.tagging\.Document$",
+    r"^skbioner\.tagging\.DocumentError$",
+    r"^skbioner\.tagging\.TaggedDocument$",
+    r"^skbioner\.tagging\.open_writer$",
+}
 
 nitpicky = False
 

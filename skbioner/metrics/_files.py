@@ -53,9 +53,15 @@ def read_label_blocks(path):
     (trailing empty fields dropped, as Perl's ``split`` does).  A name
     ending in ``.gz`` is read through gzip.
 
+    Parameters
+    ----------
+    path : str or path-like
+        The column file (UTF-8).
+
     Returns
     -------
     blocks : list of list of str
+        The labels of each block (sentence), in file order.
     first_lines : list of int
         1-based line number of each block's first token (for messages).
     """
@@ -125,9 +131,19 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2"):
     (the script reads them by their first character, or keeps the carriage return),
     and a PRED in another scheme (IOB1, IOBES, BIES).
 
+    Parameters
+    ----------
+    gold_path, pred_path : str or path-like
+        The GOLD and PRED token<TAB>label files (same sentences and tokens).
+    mode : {"official", "spans"}, default="official"
+        See :func:`entity_report`.
+    scheme : str, default="IOB2"
+        Scheme of both files' labels (``"spans"`` mode only).
+
     Returns
     -------
     EntityReport
+        The entity-level evaluation of PRED against GOLD.
 
     Raises
     ------

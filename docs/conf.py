@@ -56,14 +56,6 @@ numpydoc_validation_checks = {"PR01", "RT01"}
 numpydoc_validation_exclude = {
     r"\.__init__$",
     r"\.__repr__$",
-    # io/tagging: documented after the reliability merge
-    r"^skbioner\.io\.BratDocument\.spans$",
-    r"^skbioner\.io\.ColumnCorpus$",
-    r"^skbioner\.io\.ColumnCorpus\.line_of$",
-    r"^skbioner\.tagging\.Document$",
-    r"^skbioner\.tagging\.DocumentError$",
-    r"^skbioner\.tagging\.TaggedDocument$",
-    r"^skbioner\.tagging\.open_writer$",
 }
 
 nitpicky = False

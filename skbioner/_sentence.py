@@ -88,7 +88,23 @@ class Sentence(tuple):
         return dict(self._cols)
 
     def column(self, name: str) -> tuple[str, ...]:
-        """Return one column by name (``"word"`` gives the tokens)."""
+        """Return one column by name (``"word"`` gives the tokens).
+
+        Parameters
+        ----------
+        name : str
+            Name of the annotation column, or ``"word"`` for the tokens.
+
+        Returns
+        -------
+        tuple of str
+            The column's values, one per token.
+
+        Raises
+        ------
+        KeyError
+            If the sentence has no such annotation.
+        """
         if name == "word":
             return tuple(self)
         try:
@@ -100,16 +116,51 @@ class Sentence(tuple):
             ) from None
 
     def has(self, name: str) -> bool:
+        """Whether the sentence has the column ``name``.
+
+        Parameters
+        ----------
+        name : str
+            Name of an annotation column, or ``"word"``.
+
+        Returns
+        -------
+        bool
+            True for ``"word"`` and for every annotation of the sentence.
+        """
         return name == "word" or name in self._cols
 
     def with_annotations(self, **annotations: Iterable[str]) -> Sentence:
-        """Return a new sentence with these columns added or replaced."""
+        """Return a new sentence with these columns added or replaced.
+
+        Parameters
+        ----------
+        **annotations : iterable of str
+            Named columns, one value per token; an existing column of the
+            same name is replaced.
+
+        Returns
+        -------
+        Sentence
+            A new sentence with the same words and document id.
+        """
         cols = dict(self._cols)
         cols.update(annotations)
         return Sentence(self, doc_id=self.doc_id, **cols)
 
     def with_doc_id(self, doc_id: str | None) -> Sentence:
-        """Return the same sentence (words and columns) with another document id."""
+        """Return the same sentence (words and columns) with another document id.
+
+        Parameters
+        ----------
+        doc_id : str or None
+            Id of the document the new sentence belongs to.
+
+        Returns
+        -------
+        Sentence
+            A new sentence with the same words and annotation columns.
+        """
         return Sentence(self, doc_id=doc_id, **self._cols)
 
     def __repr__(self) -> str:
@@ -139,7 +190,24 @@ def _preview(words: Sequence[str], n: int = 12) -> str:
 
 
 def as_sentence(sentence) -> Sentence:
-    """Return ``sentence`` as a :class:`Sentence` (a list of str is accepted)."""
+    """Return ``sentence`` as a :class:`Sentence` (a list of str is accepted).
+
+    Parameters
+    ----------
+    sentence : Sentence or sequence of str
+        The tokens of one sentence.
+
+    Returns
+    -------
+    Sentence
+        ``sentence`` itself if it already is a :class:`Sentence`, otherwise a
+        new one without annotations.
+
+    Raises
+    ------
+    TypeError
+        If ``sentence`` is a str or not a sequence.
+    """
     if isinstance(sentence, Sentence):
         return sentence
     if isinstance(sentence, str) or not isinstance(sentence, Sequence | Iterable):
@@ -153,8 +221,23 @@ def as_sentence(sentence) -> Sentence:
 def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
     """Validate ``X`` (and ``y``) as lists of sentences / label lists.
 
-    Returns ``X`` as a list of :class:`Sentence` and ``y`` as a list of lists
-    of str.  Inputs are never modified.  Errors name the offending sentence.
+    Inputs are never modified.  Errors name the offending sentence.
+
+    Parameters
+    ----------
+    X : iterable of Sentence or of sequences of str
+        The sentences; every token must be a non-empty str.
+    y : iterable of sequences of str, default=None
+        One label per token of each sentence, if given.
+    require_annotations : sequence of str, default=()
+        Annotation columns every sentence must have.
+
+    Returns
+    -------
+    X : list of Sentence
+        The sentences as :class:`Sentence` objects.
+    y : list of list of str
+        The label sequences; returned (as ``(X, y)``) only when ``y`` is given.
     """
     if isinstance(X, str | bytes) or isinstance(X, Mapping):
         raise TypeError("X must be a list of sentences (each a list of token strings)")

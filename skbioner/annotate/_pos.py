@@ -38,6 +38,22 @@ def make_pos_pipeline(C=0.02, max_iter=10, min_count=3, random_state=0):
     n-grams, affixes, word shapes) and ``OnlinePACRF(scheme=None)`` with the
     settings chosen on the GENIA POS development split
     (``scripts/train_pos_model.py --tune``).
+
+    Parameters
+    ----------
+    C : float, default=0.02
+        Aggressiveness bound of the passive-aggressive tagger (PA-I).
+    max_iter : int, default=10
+        Epochs over the training sentences.
+    min_count : int, default=3
+        Keep a feature only if it fires on at least this many training tokens.
+    random_state : int, RandomState instance or None, default=0
+        Seed of the tagger's sentence shuffling.
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        The unfitted ``features`` -> ``tagger`` pipeline.
     """
     from ..features import TokenFeaturizer
     from ..models import OnlinePACRF
@@ -49,7 +65,19 @@ def make_pos_pipeline(C=0.02, max_iter=10, min_count=3, random_state=0):
 
 
 def load_genia_pos_model():
-    """Load the bundled GENIA POS tagger (a fitted pipeline, ready to tag)."""
+    """Load the bundled GENIA POS tagger (a fitted pipeline, ready to tag).
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        The fitted pipeline of :func:`make_pos_pipeline`; its ``predict``
+        maps a list of sentences to a list of tag lists.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the model file is missing from the installed package.
+    """
     import warnings
     from importlib.resources import as_file
 
@@ -268,7 +296,19 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         return self.model
 
     def fit(self, X, y=None):
-        """Load the tagger (``X`` and ``y`` are ignored: the tagger is pre-trained)."""
+        """Load the tagger (``X`` and ``y`` are ignored: the tagger is pre-trained).
+
+        Parameters
+        ----------
+        X : list of sentences
+            Ignored.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : POSTagger
+        """
         self._check_params()
         self.__dict__.pop("jackknife_coverage_", None)
         self.model_ = self._load_model()
@@ -278,13 +318,40 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         return [s.with_annotations(**{self.column: t}) for s, t in zip(X, tags)]
 
     def transform(self, X):
-        """Return new sentences with the ``column`` annotation added (inputs unchanged)."""
+        """Return new sentences with the ``column`` annotation added (inputs unchanged).
+
+        Parameters
+        ----------
+        X : list of sentences
+            Each a :class:`~skbioner.Sentence` or a list of token strings.
+
+        Returns
+        -------
+        list of Sentence
+            New sentences whose column ``column`` holds the tagger's tags
+            (tagged with the full model); other columns are carried over.
+        """
         check_is_fitted(self, "model_")
         X = check_sentences(X)
         return self._annotate(X, self.model_.predict(X))
 
     def fit_transform(self, X, y=None):
-        """Fit, then annotate ``X`` -- out of fold with ``jackknife`` (see the class doc)."""
+        """Fit, then annotate ``X`` -- out of fold with ``jackknife`` (see the class doc).
+
+        Parameters
+        ----------
+        X : list of sentences
+            Each a :class:`~skbioner.Sentence` or a list of token strings.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        list of Sentence
+            New sentences whose column ``column`` holds the tags; with
+            ``jackknife``, a sentence found in ``corpus`` is tagged by the
+            tagger that never saw its document.
+        """
         self.fit(X, y)
         if self.jackknife is None:
             return self.transform(X)

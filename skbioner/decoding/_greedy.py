@@ -20,6 +20,11 @@ __all__ = ["greedy_decode", "history_rows"]
 def history_rows(offsets):
     """Per-position batches of the stacked sentences, longest sentences first.
 
+    Parameters
+    ----------
+    offsets : array-like of int, shape (n_sentences + 1,)
+        Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]``.
+
     Returns
     -------
     steps : list of ndarray of int64

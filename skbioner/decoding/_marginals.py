@@ -252,14 +252,49 @@ def chain_marginals(scores, offsets, trans, start, end):
 
 
 def chain_marginals_csr(matrix, offsets, coef, trans, start, end):
-    """:func:`chain_marginals` of the scores ``matrix @ coef`` (CSR features)."""
+    """:func:`chain_marginals` of the scores ``matrix @ coef`` (CSR features).
+
+    Parameters
+    ----------
+    matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
+        Feature rows of the stacked tokens.
+    offsets : ndarray of int, shape (n_sentences + 1,)
+        Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]``.
+    coef : ndarray of shape (n_features, n_labels)
+        Per-feature label weights.
+    trans : ndarray of shape (n_labels, n_labels)
+        ``trans[a, b]``: score of label ``b`` right after label ``a``;
+        ``-inf`` forbids the transition.
+    start, end : ndarray of shape (n_labels,)
+        Scores of beginning / ending a sentence with each label.
+
+    Returns
+    -------
+    marginals : ndarray of float64, shape (n_tokens_total, n_labels)
+        ``p(y_i = l)``; every row sums to 1.
+    log_z : ndarray of float64, shape (n_sentences,)
+        Log partition function of each sentence (0 for an empty one).
+    """
     if matrix.format != "csr":
         raise TypeError(f"matrix must be CSR, got {matrix.format!r}")
     return chain_marginals(emission_scores(matrix, coef), offsets, trans, start, end)
 
 
 def emission_scores(matrix, coef):
-    """``matrix @ coef`` in float64, summed as the compiled decoders sum it."""
+    """``matrix @ coef`` in float64, summed as the compiled decoders sum it.
+
+    Parameters
+    ----------
+    matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
+        Feature rows of the stacked tokens.
+    coef : ndarray of shape (n_features, n_labels)
+        Per-feature label weights.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_tokens_total, n_labels)
+        Per-token label scores.
+    """
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     if matrix.shape[1] != coef.shape[0]:
         raise ValueError(f"matrix has {matrix.shape[1]} features, coef {coef.shape[0]}")

@@ -309,7 +309,25 @@ def viterbi_ids(ids, offsets, table, trans, start, end):
 
 
 def sequence_score(scores, path, trans, start, end):
-    """Score of a given label path (the objective the Viterbi functions maximise)."""
+    """Score of a given label path (the objective the Viterbi functions maximise).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_tokens, n_labels)
+        Per-token label scores (log-potentials).
+    path : array-like of int, shape (n_tokens,)
+        Label index of each token.
+    trans : ndarray of shape (n_labels, n_labels)
+        ``trans[a, b]``: score of label ``b`` right after label ``a``.
+    start, end : ndarray of shape (n_labels,)
+        Scores of beginning / ending the sentence with each label.
+
+    Returns
+    -------
+    float
+        ``start[path[0]] + sum of token and transition scores + end[path[-1]]``
+        (0 for an empty path).
+    """
     scores = np.asarray(scores, dtype=np.float64)
     path = np.asarray(path)
     if len(path) == 0:

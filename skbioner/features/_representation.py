@@ -121,7 +121,23 @@ class SentenceFeatures:
     # -- access --------------------------------------------------------------
 
     def sentence(self, i: int) -> sp.csr_matrix:
-        """The ``(length_i, n_features)`` feature matrix of sentence ``i``."""
+        """The ``(length_i, n_features)`` feature matrix of sentence ``i``.
+
+        Parameters
+        ----------
+        i : int
+            Index of the sentence (negative counts from the end).
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of shape (length_i, n_features)
+            The rows of the sentence's tokens.
+
+        Raises
+        ------
+        IndexError
+            If ``i`` is out of range.
+        """
         i = self._check_int(i)
         return self.matrix[self.offsets[i] : self.offsets[i + 1]]
 
@@ -203,7 +219,20 @@ class SentenceFeatures:
 
     @classmethod
     def concatenate(cls, parts):
-        """Stack several ``SentenceFeatures`` with the same number of features."""
+        """Stack several ``SentenceFeatures`` with the same number of features.
+
+        Parameters
+        ----------
+        parts : iterable of SentenceFeatures
+            The blocks of sentences to stack, in order; all must have the
+            same ``n_features``.
+
+        Returns
+        -------
+        SentenceFeatures
+            The sentences of all parts; ``doc_ids`` are kept (``None`` for
+            parts without them) and only the token columns every part has.
+        """
         parts = list(parts)
         if not parts:
             raise ValueError("need at least one SentenceFeatures to concatenate")

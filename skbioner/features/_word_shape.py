@@ -104,6 +104,16 @@ def word_class(token: str) -> str:
 def brief_word_class(token: str) -> str:
     """:func:`word_class` with runs of the same class collapsed to one character.
 
+    Parameters
+    ----------
+    token : str
+        The token to describe.
+
+    Returns
+    -------
+    str
+        The word class with every run of one character collapsed.
+
     Examples
     --------
     >>> brief_word_class("NF-kappa")
@@ -131,6 +141,16 @@ def has_greek_letter(token: str) -> bool:
     short names out of ordinary words (``"mutation"``, ``"spin"``,
     ``"toxin"``, ``"Betamethasone"``).  Greek characters (``"α"``) match too.
 
+    Parameters
+    ----------
+    token : str
+        The token to test.
+
+    Returns
+    -------
+    bool
+        True if a Greek letter name or character occurs in ``token``.
+
     Examples
     --------
     >>> has_greek_letter("NF-kappaB"), has_greek_letter("mutation")
@@ -141,6 +161,16 @@ def has_greek_letter(token: str) -> bool:
 
 def is_roman_numeral(token: str) -> bool:
     """Whether ``token`` is a well-formed Roman numeral (all upper or all lower case).
+
+    Parameters
+    ----------
+    token : str
+        The token to test.
+
+    Returns
+    -------
+    bool
+        True if ``token`` is a valid Roman numeral in one case.
 
     Examples
     --------
@@ -311,6 +341,16 @@ def word_formation(token: str) -> str:
     ``ATCGSequence`` needs four or more of ``A C G T U``; ``Greek`` is a
     whole-token Greek letter name or character (any case).
 
+    Parameters
+    ----------
+    token : str
+        The token to classify.
+
+    Returns
+    -------
+    str
+        The name of its pattern, or ``"Other"``.
+
     Examples
     --------
     >>> [word_formation(t) for t in ["IL-2", "CD4", "kappa", "VIII", "Jurkat", "p53"]]
@@ -325,6 +365,16 @@ def word_formation(token: str) -> str:
 
 def length_bucket_labels(bins: tuple[int, ...]) -> tuple[str, ...]:
     """Labels of the length buckets that start at ``bins`` (``"5-6"``, ``"10+"``).
+
+    Parameters
+    ----------
+    bins : tuple of int
+        Increasing lower bounds of the buckets; the last bucket is open.
+
+    Returns
+    -------
+    tuple of str
+        One label per bucket, in the order of ``bins``.
 
     Examples
     --------
@@ -348,8 +398,15 @@ def length_bucket(token: str, bins: tuple[int, ...] = (1, 2, 3, 4, 5, 7, 10)) ->
     Parameters
     ----------
     token : str
-    bins : tuple of int
+        The token whose length is bucketed.
+    bins : tuple of int, default=(1, 2, 3, 4, 5, 7, 10)
         Increasing lower bounds of the buckets; the last bucket is open.
+
+    Returns
+    -------
+    str or None
+        The label (as in :func:`length_bucket_labels`) of the bucket that
+        holds ``len(token)``, or ``None`` if it is shorter than ``bins[0]``.
 
     Examples
     --------

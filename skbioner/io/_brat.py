@@ -104,7 +104,13 @@ class BratDocument:
     other_lines: list[str] = field(default_factory=list)
 
     def spans(self) -> list[tuple[str, int, int]]:
-        """The entities as ``(type, start, end)`` tuples sorted by offsets."""
+        """The entities as ``(type, start, end)`` tuples sorted by offsets.
+
+        Returns
+        -------
+        list of (str, int, int)
+            Half-open character offsets into :attr:`text`.
+        """
         return sorted((e.type, e.start, e.end) for e in self.entities)
 
 

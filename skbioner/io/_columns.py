@@ -132,6 +132,8 @@ class ColumnCorpus:
         sentences of one abstract in one fold.
     path : str
         The file read.
+    _layout : object, optional
+        Private: how the file was laid out (set by the readers).
 
     Notes
     -----
@@ -169,7 +171,17 @@ class ColumnCorpus:
     def line_of(self, i: int, j: int = 0) -> int | None:
         """The 1-based line of token ``j`` of sentence ``i`` in the file read.
 
-        Returns None for a corpus built without a reader (no file layout).
+        Parameters
+        ----------
+        i : int
+            Sentence index.
+        j : int, default=0
+            Token index within the sentence.
+
+        Returns
+        -------
+        int or None
+            None for a corpus built without a reader (no file layout).
         """
         layout = self._layout
         if layout is None:

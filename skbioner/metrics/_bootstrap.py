@@ -16,7 +16,7 @@ __all__ = ["paired_bootstrap", "BootstrapResult"]
 class BootstrapResult:
     """Outcome of :func:`paired_bootstrap`.
 
-    Attributes
+    Parameters
     ----------
     f1_a, f1_b : float
         Entity F1 of the two systems on the full data.
@@ -27,6 +27,7 @@ class BootstrapResult:
     ci : tuple of float
         95% percentile interval of the bootstrap ``delta``.
     n_resamples : int
+        Number of bootstrap replicates drawn.
     """
 
     f1_a: float

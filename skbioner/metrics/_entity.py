@@ -40,6 +40,15 @@ def _check_y(y_true, y_pred):
 def sentence_counts(y_true, y_pred, *, mode="official", scheme="IOB2"):
     """Per-sentence entity counts, the building block of every entity metric.
 
+    Parameters
+    ----------
+    y_true, y_pred : list of list of str
+        Gold and predicted labels, one list per sentence, in corpus order.
+    mode : {"official", "spans"}, default="official"
+        See :func:`entity_report`.
+    scheme : str, default="IOB2"
+        Scheme of both label sequences (``"spans"`` mode only).
+
     Returns
     -------
     counts : ndarray of int64, shape (n_sentences, n_classes + 1, 5)
@@ -48,6 +57,7 @@ def sentence_counts(y_true, y_pred, *, mode="official", scheme="IOB2"):
         sentences gives :func:`entity_report`'s numbers, and resampling
         sentences gives bootstrap replicates (:func:`paired_bootstrap`).
     classes : list of str
+        The class of each row of ``counts`` but the last.
     tagging : dict
         Token-level agreement counts.
     """
@@ -184,13 +194,23 @@ def entity_f1_score(y_true, y_pred, *, match="exact", mode="official", scheme="I
 
     Parameters
     ----------
+    y_true, y_pred : list of list of str
+        Gold and predicted labels, one list per sentence, in corpus order.
     match : {"exact", "left", "right"}, default="exact"
+        Which boundaries a predicted entity must share with a gold one
+        (both, the start or the end; the type always).
     mode : {"official", "spans"}, default="official"
         See :func:`entity_report`.
     scheme : str, default="IOB2"
+        Scheme of both label sequences (``"spans"`` mode only).
     average : {"micro", "macro"}, default="micro"
         ``"micro"`` is the overall F1 the official report prints;
         ``"macro"`` averages the per-class F1 over the gold classes.
+
+    Returns
+    -------
+    float
+        The F1 score (0.0 when there is nothing to score).
     """
     if match not in _MATCH_COL:
         raise ValueError(f"match must be one of {tuple(_MATCH_COL)}, got {match!r}")
@@ -207,7 +227,18 @@ def entity_f1_score(y_true, y_pred, *, match="exact", mode="official", scheme="I
 
 
 def token_accuracy_score(y_true, y_pred):
-    """Fraction of tokens whose predicted label equals the gold label."""
+    """Fraction of tokens whose predicted label equals the gold label.
+
+    Parameters
+    ----------
+    y_true, y_pred : list of list of str
+        Gold and predicted labels, one list per sentence.
+
+    Returns
+    -------
+    float
+        Correct tokens over all tokens (0.0 without tokens).
+    """
     y_true, y_pred = _check_y(y_true, y_pred)
     n = sum(len(s) for s in y_true)
     if n == 0:
@@ -217,7 +248,18 @@ def token_accuracy_score(y_true, y_pred):
 
 
 def sequence_accuracy_score(y_true, y_pred):
-    """Fraction of sentences whose whole label sequence is right."""
+    """Fraction of sentences whose whole label sequence is right.
+
+    Parameters
+    ----------
+    y_true, y_pred : list of list of str
+        Gold and predicted labels, one list per sentence.
+
+    Returns
+    -------
+    float
+        Fully correct sentences over all sentences (0.0 without sentences).
+    """
     y_true, y_pred = _check_y(y_true, y_pred)
     if not y_true:
         return 0.0
@@ -228,6 +270,23 @@ def make_entity_scorer(match="exact", mode="official", scheme="IOB2", average="m
     """A scorer for ``GridSearchCV(scoring=...)`` / ``cross_validate`` on sequence ``y``.
 
     The estimator's ``predict(X)`` must return a list of label sequences.
+
+    Parameters
+    ----------
+    match : {"exact", "left", "right"}, default="exact"
+        As in :func:`entity_f1_score`.
+    mode : {"official", "spans"}, default="official"
+        As in :func:`entity_report`.
+    scheme : str, default="IOB2"
+        Scheme of the label sequences (``"spans"`` mode only).
+    average : {"micro", "macro"}, default="micro"
+        As in :func:`entity_f1_score`.
+
+    Returns
+    -------
+    callable
+        A scorer ``scorer(estimator, X, y)`` returning :func:`entity_f1_score`
+        of ``estimator.predict(X)`` against ``y``.
     """
     return make_scorer(
         entity_f1_score, match=match, mode=mode, scheme=scheme, average=average

@@ -56,6 +56,7 @@ def read_label_blocks(path, sep="\t"):
     Parameters
     ----------
     path : str or path-like
+        The column file (UTF-8).
     sep : str, default="\\t"
         The field separator: a tab as the official script; ``" "`` for a
         CoNLL file, ``"auto"`` to detect it (see
@@ -64,6 +65,7 @@ def read_label_blocks(path, sep="\t"):
     Returns
     -------
     blocks : list of list of str
+        The labels of each block (sentence), in file order.
     first_lines : list of int
         1-based line number of each block's first token (for messages).
     """
@@ -140,9 +142,11 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
     Parameters
     ----------
     gold_path, pred_path : str or path-like
+        The GOLD and PRED token<TAB>label files (same sentences and tokens).
     mode : {"official", "spans"}, default="official"
+        See :func:`entity_report`.
     scheme : str, default="IOB2"
-        The scheme of both files in ``"spans"`` mode.
+        Scheme of both files' labels (``"spans"`` mode only).
     sep : str, default="\\t"
         Field separator of both files (see :func:`read_label_blocks`);
         ``"auto"`` detects it in each.
@@ -150,6 +154,7 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
     Returns
     -------
     EntityReport
+        The entity-level evaluation of PRED against GOLD.
 
     Raises
     ------

@@ -31,7 +31,9 @@ TALLIES = ("ans", "exact", "left", "right", "bexact", "bleft", "bright")
 class OfficialTallies:
     """Per-token contributions of the official scorer.
 
-    Attributes
+    Made by :func:`official_token_tallies`.
+
+    Parameters
     ----------
     ref : ndarray of bool, shape (n_tokens,)
         A reference object starts here (reference ``B`` or ``S`` after the
@@ -52,6 +54,7 @@ class OfficialTallies:
     classes : list of str
         Class names (text after ``X-``; ``""`` for tags without a dash).
     sentence_offsets : ndarray of int, shape (n_sentences + 1,)
+        Sentence ``i`` covers tokens ``sentence_offsets[i]:sentence_offsets[i + 1]``.
     """
 
     ref: np.ndarray

@@ -20,7 +20,19 @@ def _prf(tp: int, n_gold: int, n_pred: int):
 
 @dataclass(frozen=True)
 class MatchScore:
-    """True positives and P/R/F1 for one matching criterion."""
+    """True positives and P/R/F1 for one matching criterion.
+
+    Parameters
+    ----------
+    tp : int
+        Number of predicted entities that match a gold one.
+    precision : float
+        ``tp / n_pred`` (0 without predictions).
+    recall : float
+        ``tp / n_gold`` (0 without gold entities).
+    f1 : float
+        Harmonic mean of precision and recall (0 when both are 0).
+    """
 
     tp: int
     precision: float
@@ -28,12 +40,33 @@ class MatchScore:
     f1: float
 
     def to_dict(self):
+        """The scores as a plain dict.
+
+        Returns
+        -------
+        dict
+            ``{"tp", "precision", "recall", "f1"}``.
+        """
         return {"tp": self.tp, "precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
 @dataclass(frozen=True)
 class ClassScore:
-    """Counts of one class (or overall) under exact, left and right matching."""
+    """Counts of one class (or overall) under exact, left and right matching.
+
+    ``score["exact"]`` (or ``score.exact``, ``.left``, ``.right``) gives the
+    :class:`MatchScore` of one matching criterion.
+
+    Parameters
+    ----------
+    n_gold : int
+        Number of gold entities.
+    n_pred : int
+        Number of predicted entities.
+    tp : dict of str -> int, default={}
+        True positives per matching criterion (``"exact"``, ``"left"``,
+        ``"right"``); a missing criterion counts 0.
+    """
 
     n_gold: int
     n_pred: int
@@ -59,6 +92,14 @@ class ClassScore:
         return self["right"]
 
     def to_dict(self):
+        """The counts and the scores of every matching criterion as a plain dict.
+
+        Returns
+        -------
+        dict
+            ``{"n_gold", "n_pred", "exact", "left", "right"}``, each criterion
+            as in :meth:`MatchScore.to_dict`.
+        """
         out = {"n_gold": int(self.n_gold), "n_pred": int(self.n_pred)}
         out.update({m: self[m].to_dict() for m in MATCHES})
         return out
@@ -68,16 +109,17 @@ class ClassScore:
 class EntityReport:
     """Entity-level evaluation, overall and per class.
 
-    Attributes
+    Parameters
     ----------
     overall : ClassScore
+        Counts over all classes.
     per_class : dict of str -> ClassScore
         In official mode, gold counts are keyed by the gold class and answer
         counts and hits by the answer's class (as the official script does).
     mode : {"official", "spans", "characters"}
         How entities were matched: the official token-level counting, strict
         token spans, or character offsets (:func:`character_span_report`).
-    tagging : dict
+    tagging : dict, default={}
         ``{"tags", "correct_tags", "correct_iob"}`` token-level agreement
         (official mode: of the IOBES-rewritten tags); empty for character
         spans.
@@ -89,17 +131,50 @@ class EntityReport:
     tagging: dict = field(default_factory=dict)
 
     def f1(self, match: str = "exact", cls: str | None = None) -> float:
+        """F1 under one matching criterion, overall or of one class.
+
+        Parameters
+        ----------
+        match : {"exact", "left", "right"}, default="exact"
+            The matching criterion.
+        cls : str or None, default=None
+            A key of :attr:`per_class`; None for the overall score.
+
+        Returns
+        -------
+        float
+            The F1 score.
+        """
         score = self.overall if cls is None else self.per_class[cls]
         return score[match].f1
 
     def to_dict(self) -> dict:
-        """``{"overall": S, "per_class": {cls: S}}`` with ``S`` as in :meth:`ClassScore.to_dict`."""
+        """``{"overall": S, "per_class": {cls: S}}`` with ``S`` as in :meth:`ClassScore.to_dict`.
+
+        Returns
+        -------
+        dict
+            The overall and per-class counts and scores, classes sorted
+            (JSON-serialisable).
+        """
         return {
             "overall": self.overall.to_dict(),
             "per_class": {c: s.to_dict() for c, s in sorted(self.per_class.items())},
         }
 
     def to_json(self, **kwargs) -> str:
+        """:meth:`to_dict` as a JSON string.
+
+        Parameters
+        ----------
+        **kwargs
+            Passed to :func:`json.dumps` (e.g. ``indent=2``).
+
+        Returns
+        -------
+        str
+            The JSON text.
+        """
         return json.dumps(self.to_dict(), **kwargs)
 
     def to_text(self) -> str:
@@ -107,6 +182,11 @@ class EntityReport:
 
         Per-class sections are printed (sorted by class) when the gold has
         more than one class, for the gold classes, as the script does.
+
+        Returns
+        -------
+        str
+            The report as lines of text, ending with a newline.
         """
         lines = []
         t = self.tagging

@@ -44,10 +44,25 @@ def check_features(X, who, n_features=None) -> SentenceFeatures:
     Parameters
     ----------
     X : SentenceFeatures
+        Featurizer output (an object with a sparse ``matrix`` and
+        ``offsets`` is accepted too).
     who : str
         Name of the estimator, for messages.
     n_features : int, optional
         The number of features the fitted model expects.
+
+    Returns
+    -------
+    SentenceFeatures
+        ``X`` itself when it already has a float CSR matrix, otherwise a
+        converted copy.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is not featurizer output.
+    ValueError
+        If ``X`` does not have ``n_features`` columns.
     """
     if not isinstance(X, SentenceFeatures):
         matrix = getattr(X, "matrix", None)
@@ -161,6 +176,21 @@ class ChainScores(NamedTuple):
     weights: decoded fused, never materialised) or a dense ``scores`` array;
     ``trans``, ``start`` and ``end`` include the scheme's mask (``-inf`` or
     :data:`skbioner.decoding.NEG` for forbidden).
+
+    Parameters
+    ----------
+    offsets : ndarray of int, shape (n_sentences + 1,)
+        Sentence ``i`` occupies token rows ``offsets[i]:offsets[i + 1]``.
+    trans : ndarray of shape (n_labels, n_labels)
+        ``trans[a, b]``: score of label ``b`` right after label ``a``.
+    start, end : ndarray of shape (n_labels,)
+        Scores of beginning / ending a sentence with each label.
+    matrix : scipy.sparse.csr_matrix of shape (n_tokens, n_features), default=None
+        Feature rows of the tokens (with ``coef``).
+    coef : ndarray of shape (n_features, n_labels), default=None
+        Chain state weights (with ``matrix``).
+    scores : ndarray of shape (n_tokens, n_labels), default=None
+        Dense token scores, used instead of ``matrix @ coef`` when given.
     """
 
     offsets: np.ndarray
@@ -172,13 +202,25 @@ class ChainScores(NamedTuple):
     scores: np.ndarray | None = None
 
     def dense(self):
-        """The ``(n_tokens, n_labels)`` token scores."""
+        """The ``(n_tokens, n_labels)`` token scores.
+
+        Returns
+        -------
+        ndarray of shape (n_tokens, n_labels)
+            ``scores`` if given, otherwise ``matrix @ coef`` in float64.
+        """
         if self.scores is not None:
             return self.scores
         return emission_scores(self.matrix, self.coef)
 
     def paths(self):
-        """Viterbi paths (flat label codes) of all sentences."""
+        """Viterbi paths (flat label codes) of all sentences.
+
+        Returns
+        -------
+        ndarray of int32, shape (n_tokens,)
+            Best label code of each token, sentences concatenated.
+        """
         if self.scores is None:
             return viterbi_csr(self.matrix, self.offsets, self.coef, self.trans, self.start,
                                self.end)

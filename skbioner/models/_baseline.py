@@ -58,7 +58,19 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         return word.lower() if self.lowercase else word
 
     def fit(self, X, y):
-        """Memorise ``y`` (IOB2 label lists) for the sentences ``X``."""
+        """Memorise ``y`` (IOB2 label lists) for the sentences ``X``.
+
+        Parameters
+        ----------
+        X : list of sentences
+            Each a :class:`~skbioner.Sentence` or a list of token strings.
+        y : list of list of str
+            One label per token (IOB2 unless ``scheme=None``).
+
+        Returns
+        -------
+        self : MajorityTagger
+        """
         self._validate_params()
         X, y = check_sentences(X, y)
         for i, labels in enumerate(y):
@@ -86,7 +98,18 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        """Return IOB2 label lists (plain labels if ``scheme=None``) for the sentences ``X``."""
+        """Return IOB2 label lists (plain labels if ``scheme=None``) for the sentences ``X``.
+
+        Parameters
+        ----------
+        X : list of sentences
+            Each a :class:`~skbioner.Sentence` or a list of token strings.
+
+        Returns
+        -------
+        LabelSequences
+            One label list per sentence (well-formed IOB2 unless ``scheme=None``).
+        """
         check_is_fitted(self, "vocabulary_")
         X = check_sentences(X)
         vocab = self.vocabulary_

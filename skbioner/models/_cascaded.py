@@ -41,8 +41,11 @@ class SegmentFeaturizer:
 
     Parameters
     ----------
-    types : sequence of str
+    types : sequence of str, default=("ENT",)
         The segment types stage 1 can propose.
+    blocks : sequence of str, default=BLOCKS
+        Which of the blocks ``"bag"``, ``"head"``, ``"first"``, ``"length"``,
+        ``"type"`` to build (a non-empty subset; kept in that order).
     """
 
     BLOCKS = ("bag", "head", "first", "length", "type")
@@ -93,12 +96,50 @@ class SegmentFeaturizer:
         return X, seg_offsets
 
     def fit_transform(self, matrix, spans_per_sentence, offsets):
+        """Keep the columns active on these (training) segments and return their rows.
+
+        Parameters
+        ----------
+        matrix : scipy.sparse.csr_matrix of shape (n_tokens, n_features)
+            Token feature rows of all sentences, stacked.
+        spans_per_sentence : list of list of (str, int, int)
+            Candidate segments ``(type, start, end)`` of each sentence
+            (token offsets within the sentence, half-open).
+        offsets : ndarray of int, shape (n_sentences + 1,)
+            Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]`` of ``matrix``.
+
+        Returns
+        -------
+        X : scipy.sparse.csr_matrix of shape (n_segments, n_columns)
+            One row per segment, sentences in order.
+        segment_offsets : ndarray of int64, shape (n_sentences + 1,)
+            Sentence ``i``'s segments are rows ``segment_offsets[i]:segment_offsets[i + 1]``.
+        """
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
         self.n_raw_ = X.shape[1]
         self.columns_ = np.unique(X.indices)
         return self._compact(X), seg_offsets
 
     def transform(self, matrix, spans_per_sentence, offsets):
+        """Rows of the segments over the columns kept by :meth:`fit_transform`.
+
+        Parameters
+        ----------
+        matrix : scipy.sparse.csr_matrix of shape (n_tokens, n_features)
+            Token feature rows of all sentences, stacked.
+        spans_per_sentence : list of list of (str, int, int)
+            Candidate segments ``(type, start, end)`` of each sentence
+            (token offsets within the sentence, half-open).
+        offsets : ndarray of int, shape (n_sentences + 1,)
+            Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]`` of ``matrix``.
+
+        Returns
+        -------
+        X : scipy.sparse.csr_matrix of shape (n_segments, n_columns)
+            One row per segment, sentences in order.
+        segment_offsets : ndarray of int64, shape (n_sentences + 1,)
+            Sentence ``i``'s segments are rows ``segment_offsets[i]:segment_offsets[i + 1]``.
+        """
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
         return self._compact(X), seg_offsets
 

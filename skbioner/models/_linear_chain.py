@@ -31,13 +31,16 @@ __all__ = ["LabelSpace", "ChainWeights"]
 class LabelSpace:
     """Labels of a main scheme and their projections into extra schemes.
 
-    Attributes
+    Usually made by :meth:`build`, which derives the labels and columns.
+
+    Parameters
     ----------
     scheme : str or None
         The main scheme (decoding happens in it); None for plain tags
         (part of speech, chunks): every label is its own class and no
         transition is forbidden.
     extra_schemes : tuple of str
+        Further schemes, each with its own block of weight columns.
     types : tuple of str
         Entity types (with ``scheme=None``: the labels).
     labels : tuple of str
@@ -57,6 +60,23 @@ class LabelSpace:
 
     @classmethod
     def build(cls, scheme, types, extra_schemes=()):
+        """The label space of ``scheme`` over entity ``types``.
+
+        Parameters
+        ----------
+        scheme : str or None
+            The main scheme; None for plain tags (``types`` are then the labels).
+        types : iterable of str
+            Entity types (or, with ``scheme=None``, the labels).
+        extra_schemes : sequence of str, default=()
+            Further schemes, distinct and different from ``scheme``, each
+            given its own block of weight columns.
+
+        Returns
+        -------
+        LabelSpace
+            Labels sorted canonically, with the columns of every block.
+        """
         if scheme is None:
             # plain tags (POS, chunks...): every label is a class of its own
             if extra_schemes:
@@ -89,7 +109,26 @@ class LabelSpace:
         return len(self.column_labels)
 
     def encode(self, y, from_scheme="IOB2"):
-        """Flat int64 codes of the label sequences ``y`` (given in ``from_scheme``)."""
+        """Flat int64 codes of the label sequences ``y`` (given in ``from_scheme``).
+
+        Parameters
+        ----------
+        y : list of list of str
+            Label sequences, one per sentence.
+        from_scheme : str, default="IOB2"
+            Scheme of ``y`` (ignored with ``scheme=None``: plain labels).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_tokens_total,)
+            Index into :attr:`labels` of each token's label (in the main
+            scheme), sentences concatenated.
+
+        Raises
+        ------
+        ValueError
+            If a label or entity type is unknown to the label space.
+        """
         index = {lab: i for i, lab in enumerate(self.labels)}
         codes = []
         for i, labels in enumerate(y):
@@ -112,6 +151,23 @@ class LabelSpace:
         ``to_scheme``, labels are mapped by table lookup; otherwise each
         sentence is converted through its spans (same result on well-formed
         input, see :func:`skbioner.schemes.projection_table`).
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (n_tokens_total,)
+            Index into :attr:`labels` of each token's label.
+        offsets : array-like of int, shape (n_sentences + 1,)
+            Sentence ``i`` occupies ``codes[offsets[i]:offsets[i + 1]]``.
+        to_scheme : str, default="IOB2"
+            Scheme of the returned labels (ignored with ``scheme=None``).
+        well_formed : bool, default=False
+            Whether the codes are known to be well formed in the main scheme,
+            which allows the label-wise table lookup.
+
+        Returns
+        -------
+        list of list of str
+            The labels of each sentence.
         """
         offsets = np.asarray(offsets)
         if self.scheme is None:
@@ -152,13 +208,14 @@ class ChainWeights:
     :meth:`fold` turns them into the single-block (averaged) weights that
     prediction uses.
 
-    Attributes
+    Parameters
     ----------
     W : ndarray of shape (n_features, n_columns)
         State weights, one row per feature.
     T : ndarray of shape (n_columns, n_columns)
         Transition weights (only within-block entries are used).
     start, end : ndarray of shape (n_columns,)
+        Weights of beginning / ending a sentence with each column's label.
     """
 
     W: np.ndarray
@@ -168,7 +225,22 @@ class ChainWeights:
 
     @classmethod
     def zeros(cls, n_features, n_columns, dtype=np.float64):
-        """All-zero weights (float32 halves the memory of a training state)."""
+        """All-zero weights (float32 halves the memory of a training state).
+
+        Parameters
+        ----------
+        n_features : int
+            Number of feature rows of ``W``.
+        n_columns : int
+            Number of label columns (:attr:`LabelSpace.n_columns`).
+        dtype : numpy dtype, default=np.float64
+            Dtype of all four arrays.
+
+        Returns
+        -------
+        ChainWeights
+            Zero ``W``, ``T``, ``start`` and ``end``.
+        """
         return cls(
             np.zeros((n_features, n_columns), dtype=dtype),
             np.zeros((n_columns, n_columns), dtype=dtype),
@@ -220,7 +292,20 @@ class ChainWeights:
         return ChainWeights(W, Tf, sf, ef)
 
     def averaged(self, acc=None, t=0):
-        """Unfolded float64 weights, averaged (``self - acc / t``) when ``acc`` is given."""
+        """Unfolded float64 weights, averaged (``self - acc / t``) when ``acc`` is given.
+
+        Parameters
+        ----------
+        acc : ChainWeights, optional
+            Averaging accumulator (see :mod:`._passive_aggressive`).
+        t : int, default=0
+            Number of updates the accumulator covers (0: no averaging).
+
+        Returns
+        -------
+        ChainWeights
+            New float64 weights with the same shapes as ``self``.
+        """
         scale = 1.0 / t if acc is not None and t > 0 else 0.0
         return ChainWeights(*(_minus(x, None if acc is None else a, scale)
                               for x, a in zip(self._arrays(), _arrays_or_none(acc))))
@@ -234,6 +319,22 @@ class ChainWeights:
         ``(matrix @ W)[:, cols].sum(axis=2)`` with the (averaged) unfolded
         weights; equal to ``matrix @ fold(cols).W`` up to rounding, which is
         what the folding tests check.
+
+        Parameters
+        ----------
+        cols : ndarray of int, shape (n_labels, n_blocks)
+            :attr:`LabelSpace.cols`.
+        matrix : sparse matrix or ndarray of shape (n_tokens, n_features)
+            Feature rows of the tokens.
+        acc : ChainWeights, optional
+            Averaging accumulator (see :mod:`._passive_aggressive`).
+        t : int, default=0
+            Number of updates the accumulator covers (0: no averaging).
+
+        Returns
+        -------
+        ndarray of float64, shape (n_tokens, n_labels)
+            Score of each main label at each token.
         """
         scale = 1.0 / t if acc is not None and t > 0 else 0.0
         W = _minus(self.W, None if acc is None else acc.W, scale)
@@ -241,6 +342,13 @@ class ChainWeights:
         return z[:, np.asarray(cols)].sum(axis=2)
 
     def copy(self):
+        """A deep copy (every array copied).
+
+        Returns
+        -------
+        ChainWeights
+            Weights equal to ``self`` that share no memory with it.
+        """
         return ChainWeights(self.W.copy(), self.T.copy(), self.start.copy(), self.end.copy())
 
 

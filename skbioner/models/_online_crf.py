@@ -420,6 +420,10 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         The values stay those of the float32 sparse copy: :meth:`sparsify`
         rounds the weights to float32 (predictions on GENIA POS devel are
         unchanged by it), and densifying does not undo the rounding.
+
+        Returns
+        -------
+        self
         """
         check_is_fitted(self, "coef_")
         if sp.issparse(self.coef_):

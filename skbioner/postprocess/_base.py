@@ -29,7 +29,7 @@ __all__ = ["Document", "PostprocessStep", "PostProcessedTagger", "apply_steps", 
 class Document:
     """What a post-processing step sees of one document.
 
-    Attributes
+    Parameters
     ----------
     doc_id : str or None
         The document id (None: a sentence without one, alone in its document).
@@ -37,13 +37,13 @@ class Document:
         The document's sentences, in input order, with their annotation columns.
     labels : tuple of list of str
         IOB2 labels predicted so far (by the tagger and the earlier steps).
-    marginals : tuple of ndarray or None
+    marginals : tuple of ndarray or None, default=None
         Per sentence, the tagger's token marginals ``(n_tokens, n_classes)``
         before any step (columns: :attr:`classes`); None when the tagger has
         no ``predict_marginals`` or the meta-estimator does not ask for them.
-    classes : tuple of str or None
+    classes : tuple of str or None, default=None
         Column labels of :attr:`marginals`.
-    index : tuple of int
+    index : tuple of int, default=()
         Position of each sentence in the ``X`` given to ``predict``.
     """
 
@@ -55,7 +55,19 @@ class Document:
     index: tuple = ()
 
     def outside_probability(self, i):
-        """``p(O)`` of every token of sentence ``i`` (None without marginals)."""
+        """``p(O)`` of every token of sentence ``i`` (None without marginals).
+
+        Parameters
+        ----------
+        i : int
+            Index of the sentence within the document.
+
+        Returns
+        -------
+        ndarray of shape (n_tokens,) or None
+            The marginal probability of ``O`` at each token of the sentence,
+            or None when the document has no marginals.
+        """
         if self.marginals is None:
             return None
         return self.marginals[i][:, self.classes.index("O")]

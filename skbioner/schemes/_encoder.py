@@ -94,16 +94,50 @@ class SegmentEncoder(TransformerMixin, BaseEstimator):
         return self
 
     def fit_transform(self, y):
+        """Fit to ``y``, then convert it to ``scheme``.
+
+        Parameters
+        ----------
+        y : list of list of str
+            Label sequences in ``from_scheme``.
+
+        Returns
+        -------
+        list of list of str
+            The same entities written in ``scheme``.
+        """
         return self.fit(y).transform(y)
 
     def transform(self, y):
-        """Convert ``y`` from ``from_scheme`` to ``scheme`` (new lists)."""
+        """Convert ``y`` from ``from_scheme`` to ``scheme`` (new lists).
+
+        Parameters
+        ----------
+        y : list of list of str
+            Label sequences in ``from_scheme``.
+
+        Returns
+        -------
+        list of list of str
+            The same entities written in ``scheme``.
+        """
         check_is_fitted(self, "classes_")
         y = self._check(y, self.from_scheme_)
         return [convert(labels, self.from_scheme_, self.scheme_) for labels in y]
 
     def inverse_transform(self, y):
-        """Convert ``y`` from ``scheme`` back to ``from_scheme``."""
+        """Convert ``y`` from ``scheme`` back to ``from_scheme``.
+
+        Parameters
+        ----------
+        y : list of list of str
+            Label sequences in ``scheme``.
+
+        Returns
+        -------
+        list of list of str
+            The same entities written in ``from_scheme``.
+        """
         check_is_fitted(self, "classes_")
         y = self._check(y, self.scheme_)
         return [convert(labels, self.scheme_, self.from_scheme_) for labels in y]

@@ -85,7 +85,23 @@ _LABEL_RE = re.compile(r"^([BIES])-(.+)$")
 
 
 def check_scheme(scheme: str) -> str:
-    """Return the canonical name of ``scheme`` or raise ``ValueError``."""
+    """Return the canonical name of ``scheme`` or raise ``ValueError``.
+
+    Parameters
+    ----------
+    scheme : str
+        A scheme name, case-insensitive; ``"BIO"`` is accepted for IOB2.
+
+    Returns
+    -------
+    str
+        The name as spelled in :data:`SCHEMES`.
+
+    Raises
+    ------
+    ValueError
+        If ``scheme`` is not a string or names no known scheme.
+    """
     if not isinstance(scheme, str):
         raise ValueError(f"scheme must be a string, one of {SCHEMES}; got {scheme!r}")
     name = scheme.upper()
@@ -96,7 +112,18 @@ def check_scheme(scheme: str) -> str:
 
 
 def has_o_class(scheme: str) -> bool:
-    """True for schemes (BI, IE, BIES) that label O runs as O-class segments."""
+    """True for schemes (BI, IE, BIES) that label O runs as O-class segments.
+
+    Parameters
+    ----------
+    scheme : str
+        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
+
+    Returns
+    -------
+    bool
+        Whether ``scheme`` writes ``<prefix>-O`` labels instead of ``O``.
+    """
     return check_scheme(scheme) in _O_CLASS
 
 
@@ -105,6 +132,18 @@ def split_label(label: str) -> tuple[str, str | None]:
 
     A label that is neither ``O`` nor ``<B|I|E|S>-<type>`` gives
     ``(label[:1], None)``; use :func:`is_valid_label` to reject it.
+
+    Parameters
+    ----------
+    label : str
+        One label of any scheme.
+
+    Returns
+    -------
+    prefix : str
+        ``"O"``, or the prefix letter (``B``, ``I``, ``E``, ``S``).
+    type : str or None
+        The entity type after the dash, None for ``O`` and malformed labels.
     """
     if label == "O":
         return "O", None
@@ -120,6 +159,19 @@ def is_valid_label(label: str, scheme: str) -> bool:
     ``O`` belongs to the schemes without O-class (IO ... IOBES); BI, IE and
     BIES write ``<prefix>-O`` instead.  An entity type named ``O`` is only
     valid in those three.
+
+    Parameters
+    ----------
+    label : str
+        The label to check (a non-str gives False).
+    scheme : str
+        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
+
+    Returns
+    -------
+    bool
+        True if ``label`` has one of the scheme's prefixes and a valid type
+        (or is ``O`` in a scheme without O-class).
     """
     scheme = check_scheme(scheme)
     if not isinstance(label, str):
@@ -136,7 +188,20 @@ def is_valid_label(label: str, scheme: str) -> bool:
 
 
 def check_labels(labels: Iterable[str], scheme: str) -> None:
-    """Raise ``ValueError`` naming the first label ``scheme`` does not write."""
+    """Raise ``ValueError`` naming the first label ``scheme`` does not write.
+
+    Parameters
+    ----------
+    labels : iterable of str
+        One label sequence.
+    scheme : str
+        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
+
+    Raises
+    ------
+    ValueError
+        If a label is not valid for ``scheme`` (:func:`is_valid_label`).
+    """
     scheme = check_scheme(scheme)
     for i, label in enumerate(labels):
         if not is_valid_label(label, scheme):
@@ -148,6 +213,18 @@ def scheme_labels(scheme: str, types: Iterable[str]) -> list[str]:
 
     ``O`` (or the O-class labels) first, then per type the scheme's prefixes
     in B, I, E, S order.
+
+    Parameters
+    ----------
+    scheme : str
+        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
+    types : iterable of str
+        Entity types (sorted and deduplicated; a type ``O`` is ignored).
+
+    Returns
+    -------
+    list of str
+        The labels in canonical order.
     """
     scheme = check_scheme(scheme)
     types = sorted(set(types) - {O_TYPE})
@@ -199,6 +276,18 @@ def labels_to_spans(labels: Sequence[str], scheme: str = "IOB2") -> list[tuple[s
     Any sequence is read, ill-formed ones by the repair policy in the module
     docstring; O-class segments are not returned.
 
+    Parameters
+    ----------
+    labels : sequence of str
+        One label per token.
+    scheme : str, default="IOB2"
+        Scheme of ``labels``.
+
+    Returns
+    -------
+    list of (str, int, int)
+        The entity spans ``(type, start, end)``, sorted by start.
+
     Examples
     --------
     >>> labels_to_spans(["B-DNA", "I-DNA", "O", "I-RNA"], "IOB2")
@@ -213,7 +302,24 @@ def labels_to_spans(labels: Sequence[str], scheme: str = "IOB2") -> list[tuple[s
 def spans_to_labels(spans: Iterable[tuple[str, int, int]], n_tokens: int, scheme: str) -> list[str]:
     """Write entity spans as ``n_tokens`` labels of ``scheme``.
 
-    Raises ``ValueError`` for overlapping, empty or out-of-range spans.
+    Parameters
+    ----------
+    spans : iterable of (str, int, int)
+        Entity spans ``(type, start, end)``, half-open, in any order.
+    n_tokens : int
+        Length of the sentence.
+    scheme : str
+        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
+
+    Returns
+    -------
+    list of str
+        One label per token.
+
+    Raises
+    ------
+    ValueError
+        For overlapping, empty or out-of-range spans, or an invalid type.
 
     Examples
     --------
@@ -276,13 +382,40 @@ def convert(labels: Sequence[str], from_scheme: str = "IOB2", to_scheme: str = "
     Ill-formed input is read by the repair policy, so ``convert(y, s, s)``
     repairs ``y``.  Converting to ``IO`` merges adjacent entities of the same
     type (IO cannot tell them apart); every other scheme is lossless.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        One label per token.
+    from_scheme : str, default="IOB2"
+        Scheme of ``labels``.
+    to_scheme : str, default="IOB2"
+        Scheme of the result.
+
+    Returns
+    -------
+    list of str
+        The same entities written in ``to_scheme``.
     """
     from_scheme = check_scheme(from_scheme)
     return spans_to_labels(labels_to_spans(labels, from_scheme), len(labels), to_scheme)
 
 
 def repair(labels: Sequence[str], scheme: str = "IOB2") -> list[str]:
-    """Return the well-formed sequence the repair policy reads ``labels`` as."""
+    """Return the well-formed sequence the repair policy reads ``labels`` as.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        One label per token, possibly ill-formed.
+    scheme : str, default="IOB2"
+        Scheme of ``labels`` and of the result.
+
+    Returns
+    -------
+    list of str
+        ``convert(labels, scheme, scheme)``.
+    """
     return convert(labels, scheme, scheme)
 
 
@@ -347,6 +480,13 @@ def projection_table(source: str, target: str, types: Iterable[str]):
     well-formed ``y``.  The projections form the chain
     BIES -> IOBES / BI / IE -> IOB2 / IOE2 -> IO and its transitive closure.
 
+    Parameters
+    ----------
+    source, target : str
+        Scheme names; ``target`` must be reachable from ``source`` on that chain.
+    types : iterable of str
+        Entity types.
+
     Returns
     -------
     source_labels : list of str
@@ -371,7 +511,20 @@ def projection_table(source: str, target: str, types: Iterable[str]):
 
 
 def projection_map(source: str, target: str, types: Iterable[str]) -> dict[str, str]:
-    """:func:`projection_table` as a ``{source_label: target_label}`` dict."""
+    """:func:`projection_table` as a ``{source_label: target_label}`` dict.
+
+    Parameters
+    ----------
+    source, target : str
+        Scheme names, as in :func:`projection_table`.
+    types : iterable of str
+        Entity types.
+
+    Returns
+    -------
+    dict of str -> str
+        The ``target`` label each ``source`` label projects to.
+    """
     src, dst, index = projection_table(source, target, types)
     return {s: dst[j] for s, j in zip(src, index, strict=True)}
 

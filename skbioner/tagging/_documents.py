@@ -23,11 +23,12 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson")
 class Document:
     """A raw-text document to tag.
 
-    Attributes
+    Parameters
     ----------
     id : str
         The file stem of a text file, or the ``"id"`` of a JSONL record.
     text : str
+        The document's text.
     source : str
         Where it came from (``path`` or ``path:line``), for messages.
     """
@@ -41,13 +42,14 @@ class Document:
 class DocumentError:
     """A document that could not be read or tagged, and why.
 
-    Attributes
+    Parameters
     ----------
     id : str or None
         The document id when known.
     source : str
         ``path`` or ``path:line``.
     message : str
+        What went wrong, one line.
     """
 
     id: str | None

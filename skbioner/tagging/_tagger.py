@@ -22,11 +22,12 @@ __all__ = ["TaggedDocument", "tag_documents", "entities_from_labels"]
 class TaggedDocument:
     """A document with its tokens, predicted labels and entities.
 
-    Attributes
+    Parameters
     ----------
     id, text, source : str
         As in :class:`Document`.
     sentences : list of Sentence
+        The document's sentences (tokens, with the document id).
     offsets : list of ndarray of shape (n_tokens, 2)
         Character offsets of the tokens.
     labels : list of list of str

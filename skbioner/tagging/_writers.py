@@ -82,6 +82,18 @@ def open_writer(output_format, out):
     the block ends normally, so an interrupted run never leaves a
     half-written output.  ``write`` raises ValueError for a document that
     cannot be written (nothing of it is written; the next one can be).
+
+    Parameters
+    ----------
+    output_format : {"brat", "jsonl", "iob2"}
+        What to write.
+    out : str or path
+        A directory (``brat``) or a file (``jsonl``, ``iob2``).
+
+    Returns
+    -------
+    context manager
+        Yields the writer.
     """
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output format must be one of {OUTPUT_FORMATS}, got {output_format!r}")

@@ -385,7 +385,7 @@ def _check_text(text):
 class TokenizedSentence(NamedTuple):
     """One sentence of a tokenized text.
 
-    Attributes
+    Parameters
     ----------
     sentence : Sentence
         The tokens, exactly as they occur in the text.
@@ -555,7 +555,23 @@ class BioTokenizer(BaseEstimator):
         return out
 
     def tokenize_text(self, text: str, boundaries=None) -> tuple[list[Sentence], list[np.ndarray]]:
-        """Tokenize ``text`` into ``(sentences, offsets)``; see :func:`tokenize_text`."""
+        """Tokenize ``text`` into ``(sentences, offsets)``; see :func:`tokenize_text`.
+
+        Parameters
+        ----------
+        text : str
+            Raw text.
+        boundaries : iterable of int, optional
+            Offsets where a token must start or end (e.g. entity offsets).
+
+        Returns
+        -------
+        sentences : list of Sentence
+            The tokens of each sentence, exactly as they occur in ``text``.
+        offsets : list of ndarray of shape (n_tokens, 2)
+            Parallel to ``sentences``: the ``(start, end)`` character offsets
+            of each token (int64).
+        """
         doc = self.tokenize_document(text, boundaries)
         return [d.sentence for d in doc], [d.offsets for d in doc]
 

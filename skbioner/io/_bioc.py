@@ -17,6 +17,7 @@ and the document.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -60,9 +61,10 @@ def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocumen
     list of BratDocument
         In collection order: the BioC document id, its text (passages at
         their offsets, line breaks between them), its annotations as
-        entities (``id`` the annotation id, several locations as
-        :attr:`Entity.fragments`), sorted by offsets.  Relations, infons
-        other than the type, passage and sentence structure are not kept.
+        entities (several locations as :attr:`Entity.fragments`), sorted by
+        offsets and numbered ``T1``, ``T2``...  Annotation ids, relations,
+        infons other than the type, passage and sentence structure are not
+        kept.
 
     Raises
     ------
@@ -204,6 +206,8 @@ def _to_document(document, k, path, type_infon, bioc) -> BratDocument:
     for ann in annotations:
         entities.append(_to_entity(ann, text, path, where, type_infon))
     entities.sort(key=lambda e: (e.start, e.end, e.type))
+    # BioC ids need not be unique (one passage's, another's) nor brat ids: number them
+    entities = [dataclasses.replace(e, id=f"T{n}") for n, e in enumerate(entities, 1)]
     return BratDocument(doc_id, text, entities)
 
 
@@ -234,7 +238,7 @@ def _to_entity(ann, text, path, where, type_infon) -> Entity:
         raise CorpusFormatError(path, None, f"{what}: text {ann.text!r} differs from the document "
                                             f"text at {start}:{end}, {text[start:end]!r}")
     fragments = tuple((a, b) for a, b in merged) if len(merged) > 1 else None
-    return Entity(ann.id or "", typ, start, end, text[start:end], fragments)
+    return Entity("", typ, start, end, text[start:end], fragments)
 
 
 # --------------------------------------------------------------------------

@@ -59,7 +59,8 @@ def test_read_xml(write_file):
     assert docs[0].text == f"{TITLE}\n{ABSTRACT}"
     assert docs[0].spans() == [("DNA", 0, 9), ("DNA", 42, 55), ("cell_type", 59, 66),
                                ("protein", 21, 31)]
-    promoter = next(e for e in docs[0].entities if e.id == "3")
+    assert [e.id for e in docs[0].entities] == ["T1", "T2", "T3", "T4"]  # brat ids, in order
+    promoter = next(e for e in docs[0].entities if e.start == 42)
     # two locations with a space between: kept as fragments, labelled as one span later
     assert promoter.fragments == ((42, 46), (47, 55))
     assert docs[1].text == "p53 binds. Done."  # sentences at their offsets, blanks between
@@ -70,7 +71,7 @@ def test_discontinuous_locations_are_fragments(write_file):
     xml = XML.replace('<location offset="47" length="8"/>', '<location offset="50" length="5"/>'
                       ).replace("<text>IL-2 promoter</text>", "<text>IL-2 moter</text>")
     docs = read_bioc(write_file("c.xml", xml))
-    promoter = next(e for e in docs[0].entities if e.id == "3")
+    promoter = next(e for e in docs[0].entities if e.start == 42)
     assert promoter.fragments == ((42, 46), (50, 55))
     assert (promoter.start, promoter.end) == (42, 55)
 
@@ -169,7 +170,7 @@ def test_write_read_round_trip(tmp_path, fmt):
     assert docs[0].spans() == sorted(_doc().spans())
     y = next(e for e in docs[0].entities if e.type == "y")
     assert y.fragments == ((0, 4), (5, 9))
-    assert len({e.id for e in docs[0].entities}) == 4  # entities without id were numbered
+    assert [e.id for e in docs[0].entities] == ["T1", "T2", "T3", "T4"]
     # the bioc package reads the file too, and its own validator finds nothing wrong
     if fmt == "xml":
         collection = bioc.biocxml.loads(out.read_text(encoding="utf-8"))
@@ -189,3 +190,13 @@ def test_write_refuses_text_xml_cannot_hold(tmp_path):
     with pytest.raises(ValueError, match="cannot be written as BioC XML"):
         write_bioc(out, [BratDocument("d", "a\x01b")])
     assert not out.exists()
+
+
+def test_bioc_annotation_ids_need_not_be_brat_ids(write_file, tmp_path):
+    # PubTator Central numbers annotations per passage: ids "1" twice, and not "T<n>"
+    from skbioner.io import read_brat_dir, write_documents
+
+    xml = XML.replace('<annotation id="2">', '<annotation id="1">')
+    docs = read_bioc(write_file("c.xml", xml))
+    write_documents(tmp_path / "brat", docs, "brat")
+    assert [d.spans() for d in read_brat_dir(tmp_path / "brat")] == [d.spans() for d in docs]

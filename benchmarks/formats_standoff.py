@@ -26,6 +26,12 @@ Tokenizers: ``BioTokenizer(split_suffixes=False)`` (the default of
 ``read_corpus``: words are cut only where an entity boundary falls, as the
 JNLPBA files were made), ``BioTokenizer()`` (which also cuts ``-induced``
 after gene-like names that are not entities), and ``"whitespace"``.
+Second, the way back from a column file: each corpus's tokens are joined by
+spaces into texts (:func:`skbioner.io.corpus_to_documents`, what ``skbioner
+convert`` writes for brat, BioC, PubTator) and read again with the default
+tokenizer; ``roundtrip`` gives the token and entity agreement, for the JNLPBA
+test file and the BioNLP13CG training file (``--bionlp13cg``).
+
 The last line of stdout is one JSON object with all numbers.
 """
 
@@ -37,7 +43,7 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
-from skbioner.io import read_brat, read_jnlpba
+from skbioner.io import corpus_to_documents, read_brat, read_columns, read_jnlpba
 from skbioner.schemes import labels_to_spans
 from skbioner.text import BioTokenizer, align_tokens, tokenize_documents
 
@@ -106,9 +112,38 @@ def score(docs, gold, tokenizer):
     }
 
 
+def roundtrip(path):
+    """Token and entity agreement of a column file read back from its space-joined text."""
+    corpus = read_columns(path)
+    docs = corpus_to_documents(corpus)
+    X, y, offsets = tokenize_documents(docs, return_offsets=True)
+    # per document: compare (doc, start, end) of tokens and (doc, type, start, end) of entities
+    gold_tok, gold_ent, ours_tok, ours_ent = set(), set(), set(), set()
+    for doc, (_, idx) in zip(docs, corpus.documents(), strict=True):
+        pos = 0
+        for i in idx:
+            starts = []
+            for t in corpus.X[i]:
+                starts.append(pos)
+                pos += len(t) + 1
+            gold_tok.update((doc.id, s, s + len(t)) for s, t in zip(starts, corpus.X[i]))
+            for typ, a, b in labels_to_spans(corpus.y[i]):
+                gold_ent.add((doc.id, typ, starts[a], starts[b - 1] + len(corpus.X[i][b - 1])))
+    for sent, labels, offs in zip(X, y, offsets, strict=True):
+        ours_tok.update((sent.doc_id, int(a), int(b)) for a, b in offs)
+        for typ, a, b in labels_to_spans(labels):
+            ours_ent.add((sent.doc_id, typ, int(offs[a, 0]), int(offs[b - 1, 1])))
+    return {"token_recall": len(gold_tok & ours_tok) / len(gold_tok),
+            "token_precision": len(gold_tok & ours_tok) / len(ours_tok),
+            "entity_f1": 2 * len(gold_ent & ours_ent) / (len(gold_ent) + len(ours_ent)),
+            "n_tokens": len(gold_tok), "n_entities": len(gold_ent)}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=_DEFAULT_DATA, help="JNLPBA directory")
+    ap.add_argument("--bionlp13cg", type=Path, default=_DEFAULT_DATA.parent / "bionlp13cg",
+                    help="BioNLP13CG directory (train.tsv)")
     args = ap.parse_args(argv)
     docs, gold, corpus = load(args.data)
     n_located = sum(span is not None for g in gold for span, _ in g)
@@ -125,9 +160,17 @@ def main(argv=None):
         print(f"{key:22}" + "".join(f"{r[key]:17.4%}" for r in results.values()))
     for key in ("n_tokens", "n_sentences", "n_warnings"):
         print(f"{key:22}" + "".join(f"{r[key]:17,d}" for r in results.values()))
+    back = {"jnlpba_test": roundtrip(args.data / "test.iob2")}
+    if (args.bionlp13cg / "train.tsv").exists():
+        back["bionlp13cg_train"] = roundtrip(args.bionlp13cg / "train.tsv")
+    print("\ncolumn file -> text (tokens joined by spaces) -> default tokenizer:")
+    for name, r in back.items():
+        print(f"  {name:18} tokens recall {r['token_recall']:.4%} precision "
+              f"{r['token_precision']:.4%}, entity F1 {r['entity_f1']:.4%} "
+              f"({r['n_tokens']:,} tokens, {r['n_entities']:,} entities)")
     print(json.dumps({"n_documents": len(docs), "n_gold_tokens": sum(map(len, gold)),
                       "n_gold_sentences": len(corpus.X), "n_located_gold_tokens": n_located,
-                      **results}))
+                      **results, "roundtrip": back}))
 
 
 if __name__ == "__main__":

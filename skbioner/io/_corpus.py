@@ -131,8 +131,9 @@ def _sniff(p: Path) -> str:
     if first.startswith(("{", "[")):
         try:
             obj = json.loads(first)
-        except ValueError:
-            return "bioc-json"  # a JSON text over several lines
+        except ValueError:  # a JSON text over several lines, or a first line cut by the limit
+            bioc = first.startswith("[") or '"passages"' in text or '"documents"' in text
+            return "bioc-json" if bioc else "jsonl"
         if isinstance(obj, dict) and not ({"documents", "passages"} & obj.keys()):
             return "jsonl"
         return "bioc-json"

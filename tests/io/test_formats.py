@@ -42,6 +42,8 @@ from tests.io.helpers import assert_format_error
     ("a.data", '{"source": "", "documents": []}', "bioc-json"),
     ("a.data", '{\n "documents": []\n}', "bioc-json"),
     ("a.data", '{"id": "1", "text": "x"}\n{"id": "2", "text": "y"}\n', "jsonl"),
+    ("a.data", '{"id": "1", "text": "' + "x" * 70_000 + '"}\n', "jsonl"),  # beyond the sniff
+    ("a.data", '{"documents": [{"id": "1", "text": "' + "x" * 70_000 + '"}]}', "bioc-json"),
     ("a.jsonl", "x", "jsonl"),
     ("a.json", "x", "bioc-json"),
     ("a.iob2.gz", b"\x1f\x8b", "columns"),

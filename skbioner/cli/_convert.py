@@ -9,8 +9,8 @@ directory or a name without extension is brat; --to to say it).
 Between the formats with texts (brat, PubTator, BioC, JSONL) document ids,
 texts and entities (type, offsets) are kept; what only one format holds is
 not: brat's relations, events, attributes and notes, PubTator's concept ids
-and relations, BioC's infons, relations and passage structure (written back
-as one passage per line), the line breaks of a text beyond the first in
+and relations, BioC's annotation ids, infons, relations and passage
+structure (written back as one passage per line), the line breaks of a text beyond the first in
 PubTator (written as spaces, offsets unchanged), a text's final line breaks in
 BioC, an entity's fragments in PubTator (its whole span is written).
 

@@ -32,8 +32,9 @@ def add_arguments(p):
 
 
 def load_model(path, allow_pickle=False):
-    """The model in ``path`` (see :func:`skbioner.io.load_model`), checked to tag."""
-    from ..io import load_model as _load
+    """The model in ``path`` (None: the bundled model; see :func:`skbioner.load_model`),
+    checked to tag."""
+    from ..tagging._bundled import load_model as _load
 
     model = _load(path, allow_pickle=allow_pickle)
     if not hasattr(model, "predict"):

@@ -1,12 +1,20 @@
-"""Tag raw text with a saved model: plain-text files, directories or JSONL in, entities out.
+"""Tag raw text: plain-text files, directories or JSONL in, entities with confidences out.
 
 INPUT... are plain-text files (one document each; the id is the file stem),
 directories (their *.txt and *.jsonl files) or JSONL files (one
-{"id": ..., "text": ...} object per line).  --output-format brat writes
-<id>.ann and a copy <id>.txt per document into the directory OUT; jsonl
-writes one {"id", "entities": [{"start", "end", "type", "text"}]} line per
-document into the file OUT; iob2 writes the tokens and labels in the JNLPBA
-layout.  Documents are streamed (memory does not grow with the corpus),
+{"id": ..., "text": ...} object per line).  Without --model they are tagged
+with the model bundled with skbioner (protein, DNA, RNA, cell_line,
+cell_type; trained on the full JNLPBA 2004 training set: `skbioner info`
+describes it).  --output-format jsonl (the default) writes one
+{"id", "entities": [{"start", "end", "type", "text", "confidence"}]} line per
+document into OUT (standard output if OUT is - or not given); brat writes
+<id>.ann, with the confidences as AnnotatorNotes lines, and a copy <id>.txt
+per document into the directory OUT; iob2 writes the tokens and labels in
+the JNLPBA layout.  The confidence of an entity is its probability under
+the model (null for models that give none: crfsuite, majority);
+--min-confidence P keeps only the entities at least that probable (more
+precision, less recall; docs/first-hour.md measures it), --no-confidence
+skips computing them (faster).  Documents are streamed (memory does not grow with the corpus),
 --n-jobs N tags them in N processes, a progress bar runs on stderr when it
 is a terminal, and a summary line ends the run.
 
@@ -19,8 +27,11 @@ a run stopped by an error, Ctrl-C or SIGTERM leaves no half-written file
 done, so the directory holds only complete pairs).  OUT must not be an input
 (nor, for brat, a directory holding an input).
 
-MODEL is a file written by `skbioner train` (.skops); a joblib/pickle model
-needs --allow-pickle, since loading a pickle runs any code it contains.
+--model MODEL is a file written by `skbioner train` (.skops); a
+joblib/pickle model needs --allow-pickle, since loading a pickle runs any
+code it contains.  The older form `skbioner tag MODEL INPUT...` still works:
+a first INPUT that is a model file (.skops, .joblib, .pkl, .pickle, or a
+zip or pickle by its content) is taken as the model.
 """
 
 import errno
@@ -35,12 +46,18 @@ def add_arguments(p):
     from ..tagging import OUTPUT_FORMATS
     from ._predict import ALLOW_PICKLE_HELP
 
-    p.add_argument("model", metavar="MODEL", help="a model saved by `skbioner train` (.skops)")
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="text files, directories of .txt/.jsonl files, or .jsonl files")
-    p.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="directory (brat) or file (jsonl, iob2)")
+    p.add_argument("-m", "--model", default=None, metavar="MODEL",
+                   help="a model saved by `skbioner train` (.skops); default: the bundled "
+                        "JNLPBA model")
+    p.add_argument("-o", "--output", default="-", metavar="OUT",
+                   help="directory (brat) or file (jsonl, iob2); - or none: standard output")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="jsonl")
+    p.add_argument("--min-confidence", type=float, default=None, metavar="P",
+                   help="keep only the entities whose confidence is at least P (0..1)")
+    p.add_argument("--no-confidence", action="store_true",
+                   help="do not compute confidences (about twice as fast)")
     p.add_argument("--input-format", choices=("auto", "text", "jsonl"), default="auto",
                    help="auto: .jsonl/.ndjson files are JSONL, other files plain text")
     p.add_argument("--n-jobs", type=int, default=1, metavar="N",
@@ -96,6 +113,42 @@ def _on_sigterm(signum, frame):
     sys.exit(143)
 
 
+#: File name endings of model files: a first INPUT ending so is the model (older usage).
+MODEL_SUFFIXES = (".skops", ".joblib", ".pkl", ".pickle")
+
+
+def _looks_like_a_model(path):
+    """Whether ``path`` names a model file: by its ending, or a regular file that starts as
+    a zip archive or a pickle does (a text or JSONL input never does).  Pipes are not read."""
+    import os
+    import stat
+
+    if str(path).lower().endswith(MODEL_SUFFIXES):
+        return True
+    if str(path).lower().endswith((".txt", ".jsonl", ".ndjson")):
+        return False
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(4)
+    except OSError:
+        return False
+    return head.startswith((b"PK\x03\x04", b"\x80"))
+
+
+def _model_and_inputs(args):
+    """``(model path or None, inputs)``, taking a leading model file among the inputs."""
+    inputs = list(args.inputs)
+    if args.model is None and inputs and _looks_like_a_model(inputs[0]):
+        model = inputs.pop(0)
+        if not inputs:
+            raise ValueError(f"{model} is a model file: give the INPUT files to tag after it "
+                             "(skbioner tag --model MODEL INPUT...)")
+        return model, inputs
+    return args.model, inputs
+
+
 def run(args):
     import signal
 
@@ -110,22 +163,41 @@ def run(args):
 def _run(args):
     from tqdm import tqdm
 
-    from ..tagging import DocumentError, iter_documents, open_writer, tag_documents
+    from ..tagging import (
+        DocumentError,
+        gives_confidences,
+        iter_documents,
+        open_writer,
+        tag_documents,
+    )
+    from ..tagging._writers import STDOUT
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
     from ._predict import load_model
 
+    model_path, inputs = _model_and_inputs(args)
+    if args.min_confidence is not None and not 0 <= args.min_confidence <= 1:
+        raise ValueError(f"--min-confidence must be between 0 and 1, got {args.min_confidence}")
+    if args.min_confidence is not None and args.no_confidence:
+        raise ValueError("--min-confidence needs the confidences: drop --no-confidence")
     if args.output_format == "brat":
-        refuse_output_dir_over_inputs(args.output, [args.model, *args.inputs])
-    else:
-        refuse_output_over_inputs(args.output, [args.model, *args.inputs])
-    documents = iter_documents(args.inputs, args.input_format, args.encoding)
-    model = load_model(args.model, args.allow_pickle)  # fail fast, also with --n-jobs
+        if args.output == STDOUT:
+            raise ValueError("brat output is a directory: give it with -o OUT")
+        refuse_output_dir_over_inputs(args.output, [model_path, *inputs])
+    elif args.output != STDOUT:
+        refuse_output_over_inputs(args.output, [model_path, *inputs])
+    documents = iter_documents(inputs, args.input_format, args.encoding)
+    model = load_model(model_path, args.allow_pickle)  # fail fast, also with --n-jobs
+    if args.min_confidence is not None and not gives_confidences(model):
+        last = model.steps[-1][1] if hasattr(model, "steps") else model
+        raise ValueError(f"--min-confidence needs a model that gives confidences; {model_path} "
+                         f"({type(last).__name__}) gives none")
     if args.n_jobs != 1:
         model = None  # the workers load their own copies
-    model_ref = args.model if args.n_jobs != 1 else model
+    model_ref = model_path if args.n_jobs != 1 else model
     results = tag_documents(model_ref, documents, batch_size=args.batch_size,
                             n_jobs=args.n_jobs, max_token_length=args.max_token_length,
-                            allow_pickle=args.allow_pickle)
+                            allow_pickle=args.allow_pickle, confidence=not args.no_confidence,
+                            min_confidence=args.min_confidence)
     disable = {"auto": None, "always": False, "never": True}[args.progress]
     n_docs = n_tokens = n_entities = n_failed = 0
     t0 = time.perf_counter()

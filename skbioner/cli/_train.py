@@ -19,6 +19,14 @@ Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
 --param segmenter__C=0.1 for the cascaded model); --feature-param sets
 featurizer parameters (e.g. --feature-param min_count=2).
 
+Progress: the phases (reading, annotators, features, model, saving) and a
+bar over the epochs (folds for the cascade, iterations for CRFsuite) on
+stderr; --verbose prints one line per epoch instead of the bar, -q prints
+nothing but errors.  The saved file records the training data (name,
+SHA-256, counts), the settings and the versions used: `skbioner info MODEL`
+shows them.  It holds the prediction state only (no training state),
+compressed: see docs/first-hour.md for the sizes.
+
 Annotations: --pos adds the bundled GENIA POS tagger before the featurizer;
 --pos-jackknife GENIA_POS_TRAIN.tsv also tags the training sentences it has
 seen out of fold (5 folds).  --hmm-states UNLABELED.txt fits an HMM-state
@@ -67,7 +75,11 @@ def add_arguments(p):
                         "--model, --scheme, --param, --pos are then ignored")
     p.add_argument("-o", "--output", required=True, metavar="MODEL.skops",
                    help="where to save the model (.skops: safe format; .joblib: a pickle)")
-    p.add_argument("--verbose", action="store_true", help="per-epoch progress on stderr")
+    talk = p.add_mutually_exclusive_group()
+    talk.add_argument("--verbose", action="store_true",
+                      help="one line per epoch on stderr instead of a progress bar")
+    talk.add_argument("-q", "--quiet", action="store_true",
+                      help="no progress and no summary on stderr (errors only)")
 
 
 def parse_params(items):
@@ -85,7 +97,7 @@ def parse_params(items):
 
 
 def build_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=(),
-                     verbose=False, n_jobs=2):
+                     verbose=0, n_jobs=2):
     """The annotator steps of the command line's options (see ``make_annotators``)."""
     from ..pipelines import make_annotators
 
@@ -93,7 +105,7 @@ def build_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=
                            int(verbose))
 
 
-def build_model(name, scheme=None, params=(), feature_params=(), verbose=False,
+def build_model(name, scheme=None, params=(), feature_params=(), verbose=0,
                 annotators=()):
     """The preset pipeline of the command line (``skbioner.pipelines.make_pipeline``).
 
@@ -113,7 +125,75 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=False,
     return pipe
 
 
-def _run_tuned(args, corpus):
+def _say(args):
+    """Print a phase line on stderr (not with -q)."""
+    def say(message):
+        if not args.quiet:
+            print(message, file=sys.stderr, flush=True)
+    return say
+
+
+def training_data_record(path, corpus):
+    """What a saved model records about its training file (name, SHA-256, counts)."""
+    import hashlib
+    import os
+    from collections import Counter
+
+    from ..schemes import labels_to_spans
+
+    record = {"file": os.fspath(path)}
+    if os.path.isfile(path):  # a pipe is read once, by the reader
+        digest = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        record["sha256"] = digest.hexdigest()
+    types = Counter(t for y in corpus.y for t, _, _ in labels_to_spans(y))
+    record.update(documents=len(set(corpus.doc_ids)), sentences=len(corpus.X),
+                  tokens=sum(map(len, corpus.X)), entities=dict(sorted(types.items())))
+    return record
+
+
+def fit_in_phases(model, X, y, say):
+    """Fit ``model`` (a Pipeline: step by step, as ``Pipeline.fit`` does), saying each phase."""
+    from sklearn.pipeline import Pipeline
+
+    if not isinstance(model, Pipeline):
+        t0 = time.perf_counter()
+        say(f"model: training {type(model).__name__}")
+        model.fit(X, y)
+        say(f"model: trained in {time.perf_counter() - t0:.1f} s")
+        return model
+    Xt = X
+    for name, step in model.steps[:-1]:
+        if step is None or step == "passthrough":
+            continue
+        t0 = time.perf_counter()
+        if hasattr(step, "fit_transform"):  # as Pipeline.fit: a frozen step has none
+            say(f"{name}: fitting {type(step).__name__}")
+            Xt = step.fit_transform(Xt, y)
+        else:
+            say(f"{name}: {type(step).__name__}")
+            Xt = step.fit(Xt, y).transform(Xt)
+        n_out = getattr(step, "n_features_out_", None)
+        extra = f"{n_out:,} features, " if n_out is not None else ""
+        say(f"{name}: {extra}{time.perf_counter() - t0:.1f} s")
+    final = model.steps[-1][1]
+    t0 = time.perf_counter()
+    say(f"model: training {type(final).__name__}")
+    final.fit(Xt, y)
+    say(f"model: trained in {time.perf_counter() - t0:.1f} s")
+    return model
+
+
+def _saved(args, say, seconds):
+    import os
+
+    size = os.path.getsize(args.output)
+    say(f"saved {args.output} ({size / 1e6:.1f} MB) after {seconds:.1f} s of training")
+
+
+def _run_tuned(args, corpus, metadata):
     from ..io import save_model
     from ..pipelines import tune
     from ..pipelines._tune import describe
@@ -122,21 +202,23 @@ def _run_tuned(args, corpus):
         raise ValueError("--tune searches the POS column itself; --hmm-states and "
                          "--pos-jackknife are not part of its search")
     t0 = time.perf_counter()
-    tuned = tune(corpus.X, corpus.y, verbose=1)
+    tuned = tune(corpus.X, corpus.y, verbose=0 if args.quiet else 1)
     seconds = time.perf_counter() - t0
-    print("held-out exact F1 of what the search tried (last round first):", file=sys.stderr)
+    say = _say(args)
+    say("held-out exact F1 of what the search tried (last round first):")
     last = max(r["round"] for r in tuned.results_)
     for r in tuned.results_:
         if r["round"] >= last - 1:
-            print(f"  round {r['round'] + 1}  {r['n_sentences']:>6} sentences  "
-                  f"{r['f1']:.4f}  {r['settings']}", file=sys.stderr)
+            say(f"  round {r['round'] + 1}  {r['n_sentences']:>6} sentences  "
+                f"{r['f1']:.4f}  {r['settings']}")
     d = tuned.decision_
-    print(f"chosen: {describe(tuned.best_params_)} (held-out F1 {d['chosen_f1']:.4f}; "
-          f"preset {d['default_f1']:.4f}, search winner {d['winner_f1']:.4f}, p = "
-          f"{d['p_value']:.3f})", file=sys.stderr)
-    save_model(tuned.best_estimator_, args.output)
-    print(f"tuned and trained on {len(corpus.X)} sentences in {seconds:.1f} s; saved to "
-          f"{args.output}", file=sys.stderr)
+    say(f"chosen: {describe(tuned.best_params_)} (held-out F1 {d['chosen_f1']:.4f}; "
+        f"preset {d['default_f1']:.4f}, search winner {d['winner_f1']:.4f}, p = "
+        f"{d['p_value']:.3f})")
+    metadata.update(tuned=describe(tuned.best_params_), train_seconds=round(seconds, 1))
+    save_model(tuned.best_estimator_, args.output, metadata=metadata)
+    say(f"tuned and trained on {len(corpus.X)} sentences in {seconds:.1f} s")
+    _saved(args, say, seconds)
     return 0
 
 
@@ -150,18 +232,31 @@ def run(args):
         raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
     if args.hmm_param and not args.hmm_states:
         raise ValueError("--hmm-param needs --hmm-states UNLABELED")
-    corpus = read_training_corpus(args.train, args.train_format, args.sep)
-    if args.tune:
-        return _run_tuned(args, corpus)
-    annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
-                                  args.verbose)
-    model = build_model(args.model, args.scheme, args.param, args.feature_param, args.verbose,
-                        annotators)
+    say = _say(args)
+    verbose = 0 if args.quiet else 2 if args.verbose else 1
     t0 = time.perf_counter()
-    model.fit(corpus.X, corpus.y)
+    corpus = read_training_corpus(args.train, args.train_format, args.sep)
+    record = training_data_record(args.train, corpus)
+    say(f"read {args.train}: {record['documents']:,} documents, {record['sentences']:,} "
+        f"sentences, {record['tokens']:,} tokens, {sum(record['entities'].values()):,} "
+        f"entities ({time.perf_counter() - t0:.1f} s)")
+    metadata = {"command": "skbioner train", "training_data": record}
+    if args.tune:
+        return _run_tuned(args, corpus, metadata)
+    if args.hmm_states:
+        say(f"hmm: fitting HMM states on {args.hmm_states}")
+    annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
+                                  verbose)
+    model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,
+                        annotators)
+    metadata.update(model=args.model, scheme=args.scheme, params=list(args.param),
+                    feature_params=list(args.feature_param),
+                    pos=bool(args.pos or args.pos_jackknife), pos_jackknife=args.pos_jackknife,
+                    hmm_states=args.hmm_states, hmm_params=list(args.hmm_param))
+    t0 = time.perf_counter()
+    fit_in_phases(model, corpus.X, corpus.y, say)
     seconds = time.perf_counter() - t0
-    save_model(model, args.output)
-    n_tok = sum(map(len, corpus.X))
-    print(f"trained {args.model} on {len(corpus.X)} sentences ({n_tok} tokens) in "
-          f"{seconds:.1f} s; saved to {args.output}", file=sys.stderr)
+    metadata["train_seconds"] = round(seconds, 1)
+    save_model(model, args.output, metadata=metadata)
+    _saved(args, say, seconds)
     return 0

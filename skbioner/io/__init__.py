@@ -19,7 +19,9 @@
   with the entity offsets as token boundaries); :func:`corpus_to_documents`
   writes a column file's tokens as text.
 * Model files: :func:`save_model` / :func:`load_model` -- the safe ``.skops``
-  format, which loads without running code, and joblib pickles on request.
+  format, which loads without running code, and joblib pickles on request;
+  :func:`model_metadata` reads what a file records about its model (training
+  data, versions) without loading it.
 
 Loading a pickle (``joblib.load``, ``pickle.load``) runs whatever code the
 file contains, so a model file from someone else is as dangerous as their
@@ -46,7 +48,7 @@ from ._corpus import (
 )
 from ._errors import CorpusFormatError
 from ._jsonl import read_jsonl, write_jsonl
-from ._models import TRUSTED_TYPES, ModelFileError, load_model, save_model
+from ._models import TRUSTED_TYPES, ModelFileError, load_model, model_metadata, save_model
 from ._pubtator import read_pubtator, write_pubtator
 from ._tokenized import read_tokenized
 from ._warnings import CorpusWarning
@@ -64,6 +66,7 @@ __all__ = [
     "detect_format",
     "entities_from_spans",
     "load_model",
+    "model_metadata",
     "read_bioc",
     "read_brat",
     "read_brat_dir",

@@ -35,7 +35,12 @@ from pathlib import Path
 from ._atomic import atomic_write_bytes
 from ._columns import check_input_kind
 
-__all__ = ["ModelFileError", "save_model", "load_model", "TRUSTED_TYPES", "PICKLE_SUFFIXES"]
+__all__ = ["ModelFileError", "save_model", "load_model", "model_metadata", "TRUSTED_TYPES",
+           "PICKLE_SUFFIXES"]
+
+#: The member of a ``.skops`` archive that holds what :func:`save_model` was told about the
+#: model (and the versions it was saved with); skops ignores it.
+METADATA_MEMBER = "skbioner-metadata.json"
 
 #: File name endings :func:`save_model` writes as a joblib pickle (every other name: skops).
 PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")
@@ -65,7 +70,7 @@ class ModelFileError(ValueError):
     """A model file that cannot or must not be loaded; the message names the file."""
 
 
-def save_model(model, path, *, trusted=()):
+def save_model(model, path, *, trusted=(), metadata=None):
     """Save a fitted model, atomically, in the safe format (or as a pickle on request).
 
     Parameters
@@ -85,6 +90,12 @@ def save_model(model, path, *, trusted=()):
         class of a feature kind of your own (see
         :func:`skbioner.features.register_kind`); pass the same to
         :func:`load_model`.
+    metadata : dict, optional
+        What to record about the model (its training data, settings...): a
+        JSON-serialisable dict stored in the ``.skops`` file beside the
+        model, with the versions of Python, skbioner, scikit-learn, numpy,
+        scipy and skops it was saved with (:func:`model_metadata` reads it
+        back; ``skbioner info`` shows it).  Not stored in a pickle.
 
     Returns
     -------
@@ -135,8 +146,82 @@ def save_model(model, path, *, trusted=()):
             f"{', '.join(refused)}; if you trust them, pass trusted=[...] to save_model and "
             "load_model, or save to a .joblib path (a pickle: it runs code when loaded)"
         )
-    atomic_write_bytes(path, data)
+    atomic_write_bytes(path, _with_metadata(data, metadata))
     return path
+
+
+def _versions():
+    import platform
+
+    from .. import __version__
+
+    out = {"python": platform.python_version(), "skbioner": __version__}
+    for name, module in (("scikit-learn", "sklearn"), ("numpy", "numpy"), ("scipy", "scipy"),
+                         ("skops", "skops")):
+        try:
+            out[name] = importlib.import_module(module).__version__
+        except Exception:  # pragma: no cover - a broken install: record what is known
+            pass
+    return out
+
+
+def _with_metadata(data, metadata):
+    """The skops archive ``data`` with a JSON metadata member added."""
+    import datetime
+
+    if metadata is not None and not isinstance(metadata, dict):
+        raise TypeError(f"metadata must be a dict, got {type(metadata).__name__}")
+    record = {"saved": datetime.datetime.now(datetime.timezone.utc).isoformat(
+        timespec="seconds"), "versions": _versions(), **dict(metadata or {})}
+    try:
+        text = json.dumps(record, ensure_ascii=False, indent=1, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"metadata must be JSON-serialisable: {exc}") from None
+    buffer = io.BytesIO(data)
+    with zipfile.ZipFile(buffer, "a", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(METADATA_MEMBER, text)
+    return buffer.getvalue()
+
+
+def model_metadata(path):
+    """What a ``.skops`` model file records about its model, without loading the model.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    dict
+        ``"saved"`` (UTC time), ``"versions"`` (Python, skbioner,
+        scikit-learn, numpy, scipy, skops at save time) and whatever was
+        passed as ``metadata`` to :func:`save_model` (``skbioner train``
+        records its training data, model, settings and time).  Empty for a
+        pickle or a file saved without it.
+
+    Raises
+    ------
+    ModelFileError
+        If the file is not a model file (or its metadata is corrupt).
+    """
+    path_str = os.fsdecode(os.fspath(path))
+    data = _read_model_bytes(path, path_str)
+    if not data.startswith(_ZIP_MAGIC):
+        if any(data.startswith(magic) for magic, _ in _PICKLE_MAGICS):
+            return {}
+        raise ModelFileError(
+            f"{path_str}: not a model file (neither the .skops format nor a joblib pickle)")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if METADATA_MEMBER not in archive.namelist():
+                return {}
+            record = json.loads(archive.read(METADATA_MEMBER).decode("utf-8"))
+    except Exception as exc:
+        raise ModelFileError(f"{path_str}: cannot read the model's metadata "
+                             f"({_describe(exc)})") from None
+    if not isinstance(record, dict):
+        raise ModelFileError(f"{path_str}: the model's metadata is not a JSON object")
+    return record
 
 
 def load_model(path, *, allow_pickle=False, trusted=()):

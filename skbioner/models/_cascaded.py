@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
+from .._progress import progress_bar
 from .._validation import HasMethods, Integral, Interval, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..features import SentenceFeatures
@@ -143,6 +144,41 @@ class SegmentFeaturizer:
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
         return self._compact(X), seg_offsets
 
+    def get_feature_names_out(self, token_names):
+        """Names of the segment feature columns kept in ``fit``.
+
+        Parameters
+        ----------
+        token_names : sequence of str
+            The names of the token feature columns the segment features are
+            built from (``TokenFeaturizer.get_feature_names_out()``).
+
+        Returns
+        -------
+        ndarray of str objects
+            ``"bag:w[0]=IL-2"`` (a token feature seen in the segment),
+            ``"head:..."`` / ``"first:..."`` (of its last / first token),
+            ``"length:4-5"``, ``"type:ENT"``.
+        """
+        if self.columns_ is None:
+            raise ValueError("this SegmentFeaturizer is not fitted")
+        token_names = np.asarray(token_names, dtype=object)
+        n = token_names.size
+        edges = list(_LENGTH_BUCKETS) + [None]
+        lengths = [str(a) if b is None or b == a + 1 else f"{a}-{b - 1}"
+                   for a, b in zip(edges[:-1], edges[1:])]
+        lengths[-1] = f"{_LENGTH_BUCKETS[-1]}+"
+        parts = {"bag": [f"bag:{t}" for t in token_names],
+                 "head": [f"head:{t}" for t in token_names],
+                 "first": [f"first:{t}" for t in token_names],
+                 "length": [f"length:{x}" for x in lengths],
+                 "type": [f"type:{t}" for t in self.types]}
+        names = np.asarray([x for b in self.blocks for x in parts[b]], dtype=object)
+        if names.size != self.n_raw_:
+            raise ValueError(f"token_names has {n} names: these segment features were not "
+                             "built from those token features")
+        return names[self.columns_]
+
     def _compact(self, X):
         lookup = np.full(self.n_raw_, -1, dtype=np.int64)
         lookup[self.columns_] = np.arange(len(self.columns_))
@@ -220,6 +256,8 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         Seeds the sub-models that have a ``random_state`` (one seed each,
         drawn before any parallel work).
     verbose : int, default=0
+        Progress on stderr: the phases, a bar over the stage-1 models (1;
+        a line per model with 2) and the classifier's epochs.
 
     Attributes
     ----------
@@ -303,10 +341,18 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         # the final segmenter (on all data) trains alongside the out-of-fold ones
         jobs = list(KFold(n_splits=min(self.n_folds, n)).split(np.arange(n)))
         jobs.insert(0, (np.arange(n), None))
-        results = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_predict_fold)(segmenter, X, y_seg, train, test)
-            for train, test in jobs
-        )
+        bar = progress_bar(len(jobs), f"{type(self).__name__} stage 1 (final segmenter + "
+                                      f"{len(jobs) - 1} folds)", self.verbose, unit="model")
+        results = []
+        with bar:
+            for out in Parallel(n_jobs=self.n_jobs, return_as="generator")(
+                    delayed(_fit_predict_fold)(segmenter, X, y_seg, train, test)
+                    for train, test in jobs):
+                results.append(out)
+                bar.update()
+                if self.verbose >= 2:
+                    self._log(f"stage-1 model {len(results)}/{len(jobs)} trained "
+                              f"({time.perf_counter() - t0:.1f} s)")
         oof = [None] * n
         terms = []
         for test, out, fold_terms in results:
@@ -332,6 +378,8 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         self.segment_featurizer_ = SegmentFeaturizer(types=seg_types,
                                                      blocks=self.segment_features)
         Xs, seg_offsets = self.segment_featurizer_.fit_transform(matrix, cand, offsets)
+        if self.verbose and "verbose" in classifier.get_params() and not classifier.verbose:
+            classifier.set_params(verbose=self.verbose)  # its epochs, in this process
         self.classifier_ = classifier.fit(SentenceFeatures(Xs, seg_offsets), y2)
         if hasattr(self.classifier_, "fit_temperature"):
             # the classifier's scores are tiny (strong regularisation): at temperature 1
@@ -342,6 +390,36 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         self._log(f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "
                   f"({time.perf_counter() - t0:.1f} s)")
         self.n_features_in_ = matrix.shape[1]
+        return self
+
+    def sparsify(self):
+        """Store both stages' weights as sparse float32 matrices, to ship the model.
+
+        Calls ``sparsify`` of the segmenter and the classifier (see
+        :meth:`OnlinePACRF.sparsify`); :meth:`densify` undoes the storage
+        (not the rounding to float32).
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self, "classifier_")
+        for est in (self.segmenter_, self.classifier_):
+            if hasattr(est, "sparsify"):
+                est.sparsify()
+        return self
+
+    def densify(self):
+        """Store both stages' weights as dense arrays again (after :meth:`sparsify`).
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self, "classifier_")
+        for est in (self.segmenter_, self.classifier_):
+            if hasattr(est, "densify"):
+                est.densify()
         return self
 
     def _stages(self, X, confidence=False):

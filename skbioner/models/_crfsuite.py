@@ -14,6 +14,7 @@ import pycrfsuite
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from .._progress import progress_bar
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import SCHEMES, check_scheme, convert, labels_to_spans, scheme_labels
@@ -81,26 +82,30 @@ def _iter_items(matrix, offsets):
 
 
 class _Trainer(pycrfsuite.Trainer):
-    """``pycrfsuite.Trainer`` reporting to stderr (level 1: one line per iteration,
-    level 2 and above: CRFsuite's full log)."""
+    """``pycrfsuite.Trainer`` reporting to stderr (level 1: a progress bar over the
+    iterations, 2: one line per iteration, 3 and above: CRFsuite's full log)."""
 
     level = 0
+    bar = None
 
     def _log(self, log, *_):
-        if self.level >= 2:
+        if self.level >= 3:
             sys.stderr.write(log)
 
     on_start = on_featgen_progress = on_featgen_end = on_prepared = _log
     on_prepare_error = on_optimization_end = on_end = _log
 
     def on_iteration(self, log, info):
-        if self.level >= 2:
+        loss = info.get("loss", float("nan"))
+        if self.level >= 3:
             sys.stderr.write(log)
-        else:
-            loss = info.get("loss", float("nan"))
+        elif self.level == 2:
             print(f"-- iteration {info['num']}: loss {loss:.4f}, active features "
                   f"{info.get('active_features', '?')}, {info.get('time', 0.0):.2f} s",
                   file=sys.stderr)
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"loss {loss:.1f}", refresh=False)
+            self.bar.update()
 
 
 class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
@@ -151,8 +156,9 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         converted back to IOB2.  None: plain labels (part of speech,
         chunks), used as given; :meth:`score` is then token accuracy.
     verbose : int, default=0
-        1: one line per iteration (loss, active features, seconds) on
-        stderr; 2: CRFsuite's full training log on stderr.
+        Progress on stderr: 1 shows a bar over the iterations; 2 prints one
+        line per iteration (loss, active features, seconds); 3 CRFsuite's
+        full training log.
 
     Attributes
     ----------
@@ -305,9 +311,13 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
                 trainer.append(items, labels)
 
         fd, path = tempfile.mkstemp(prefix="skbioner-crfsuite-", suffix=".model")
+        bar = progress_bar(self._trainer_params().get("max_iterations"),
+                           f"{type(self).__name__} iterations", self.verbose)
         try:
             os.close(fd)
-            trainer.train(path)
+            with bar:
+                trainer.bar = bar
+                trainer.train(path)
             with open(path, "rb") as fh:
                 model_bytes = fh.read()
         finally:

@@ -13,6 +13,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._progress import progress_bar
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..metrics import entity_f1_score, token_accuracy_score
 from ..schemes import SCHEMES, scheme_labels
@@ -103,7 +104,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         :meth:`sparsify`).
     random_state : int, RandomState instance or None, default=None
     verbose : int, default=0
-        Print per-epoch progress (loss, errors, elapsed) to stderr.
+        Progress on stderr: 1 shows a bar over the epochs (loss and errors
+        of the last one), 2 prints one line per epoch (loss, errors,
+        elapsed).
 
     Attributes
     ----------
@@ -281,51 +284,57 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         best, best_state, no_change = np.inf, None, 0
         self.n_iter_ = 0
         converged = False
-        for epoch in range(self.max_iter):
-            t0 = time.perf_counter()
-            order = rs.permutation(train_idx) if self.shuffle else train_idx
-            loss, s_err, t_err = self._epoch(matrix, offsets, codes, order)
-            self.n_iter_ = epoch + 1
-            record = {"epoch": epoch + 1, "loss": loss, "sentence_errors": int(s_err),
-                      "token_errors": int(t_err)}
-            if val_idx is not None:
-                self._finalize()
-                sub = X[val_idx]
-                score = self._validation_score([y[i] for i in val_idx], self.predict(sub))
-                record[self._validation_key] = score
-                monitored = 1.0 - score
-            else:
-                monitored = loss / max(len(train_idx), 1)
-            record["seconds"] = time.perf_counter() - t0
-            self.history_.append(record)
-            if self.verbose:
-                key = self._validation_key
-                extra = f", {key.replace('_', ' ')} {record[key]:.4f}" if key in record else ""
-                print(f"-- epoch {epoch + 1}: loss {loss:.1f}, {s_err} sentence / {t_err} "
-                      f"token errors{extra}, {record['seconds']:.2f} s", file=sys.stderr)
-            if self.tol is not None or self.early_stopping:
-                tol = self.tol if self.tol is not None else 0.0
-                if monitored < best - tol:
-                    no_change = 0
+        bar = progress_bar(self.max_iter, f"{type(self).__name__} epochs", self.verbose,
+                           unit="epoch")
+        with bar:
+            for epoch in range(self.max_iter):
+                t0 = time.perf_counter()
+                order = rs.permutation(train_idx) if self.shuffle else train_idx
+                loss, s_err, t_err = self._epoch(matrix, offsets, codes, order)
+                self.n_iter_ = epoch + 1
+                record = {"epoch": epoch + 1, "loss": loss, "sentence_errors": int(s_err),
+                          "token_errors": int(t_err)}
+                if val_idx is not None:
+                    self._finalize()
+                    sub = X[val_idx]
+                    score = self._validation_score([y[i] for i in val_idx], self.predict(sub))
+                    record[self._validation_key] = score
+                    monitored = 1.0 - score
                 else:
-                    no_change += 1
-                if monitored < best:
-                    best = monitored
-                    if self.early_stopping:
-                        best_state = (self.coef_, self.transition_, self.start_, self.end_)
-                if no_change >= self.n_iter_no_change:
+                    monitored = loss / max(len(train_idx), 1)
+                record["seconds"] = time.perf_counter() - t0
+                self.history_.append(record)
+                self._report_epoch(record, bar)
+                if self.tol is not None or self.early_stopping:
+                    tol = self.tol if self.tol is not None else 0.0
+                    if monitored < best - tol:
+                        no_change = 0
+                    else:
+                        no_change += 1
+                    if monitored < best:
+                        best = monitored
+                        if self.early_stopping:
+                            best_state = (self.coef_, self.transition_, self.start_, self.end_)
+                    if no_change >= self.n_iter_no_change:
+                        converged = True
+                        break
+                if s_err == 0:
                     converged = True
                     break
-            if s_err == 0:
-                converged = True
-                break
         if best_state is not None:
             (self.coef_, self.transition_, self.start_, self.end_) = best_state
         else:
             self._finalize()
         if not self.warm_start:
             self._drop_training_state()  # a fitted model persists its prediction state only
-        self.temperature_ = self._held_out_temperature(X, y) if self.calibrate else 1.0
+        if self.calibrate:
+            if self.verbose:
+                print(f"{type(self).__name__}: calibrating the confidences (a second model, "
+                      f"trained without the last {self.validation_fraction:.0%} of the "
+                      "documents, scores them)", file=sys.stderr)
+            self.temperature_ = self._held_out_temperature(X, y)
+        else:
+            self.temperature_ = 1.0
         if self.tol is not None and not converged and self.max_iter > 1:
             warnings.warn(
                 f"OnlinePACRF stopped after max_iter={self.max_iter} epochs without "
@@ -339,7 +348,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         train, held = holdout_split(X, self.validation_fraction)
         if held.size == 0 or train.size == 0:
             return 1.0
-        sub = clone(self).set_params(calibrate=False, warm_start=False, verbose=0)
+        sub = clone(self).set_params(calibrate=False, warm_start=False)
         sub.fit(X[train], [y[i] for i in train])
         types = set(sub.label_space_.types)
         keep = [i for i in held if set(label_types([y[i]], self.scheme)) <= types]
@@ -347,6 +356,19 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             return 1.0
         return best_temperature([sub.likelihood_terms(X[np.asarray(keep)],
                                                       [y[i] for i in keep])])
+
+    def _report_epoch(self, record, bar):
+        """Progress of one epoch: the bar's figures (``verbose=1``) or a line (``>= 2``)."""
+        key = self._validation_key
+        if self.verbose >= 2:
+            extra = f", {key.replace('_', ' ')} {record[key]:.4f}" if key in record else ""
+            print(f"-- epoch {record['epoch']}: loss {record['loss']:.1f}, "
+                  f"{record['sentence_errors']} sentence / {record['token_errors']} token "
+                  f"errors{extra}, {record['seconds']:.2f} s", file=sys.stderr)
+        extra = f", dev {record[key]:.4f}" if key in record else ""
+        bar.set_postfix_str(f"loss {record['loss']:.0f}, {record['sentence_errors']} "
+                            f"sentence errors{extra}", refresh=False)
+        bar.update()
 
     def partial_fit(self, X, y, classes=None):
         """One online pass over ``X``, ``y`` (weights carried across calls).

@@ -1,6 +1,9 @@
-"""Ready pipelines: the suite's tuned presets by name, and tuning on the user's own data."""
+"""Ready pipelines: the suite's tuned presets by name, tuning on the user's own data, and
+what a fitted pipeline is (:func:`describe_model`) and weighs (:func:`top_features`)."""
 
+from ._inspect import describe_model, top_features
 from ._presets import PRESETS, make_annotators, make_pipeline
 from ._tune import TunedTagger, search_space, tune
 
-__all__ = ["PRESETS", "TunedTagger", "make_annotators", "make_pipeline", "search_space", "tune"]
+__all__ = ["PRESETS", "TunedTagger", "describe_model", "make_annotators", "make_pipeline",
+           "search_space", "top_features", "tune"]

@@ -1,16 +1,27 @@
 """Raw text in, entities out: batch tagging of documents with a fitted pipeline.
 
+:func:`tag_text` tags strings in one line (``skbioner.tag_text("...")``),
+with the bundled JNLPBA model unless given another (:func:`skbioner.load_model`);
 :func:`iter_documents` streams documents from plain-text files, directories
 and JSONL; :func:`tag_documents` tokenizes them (:class:`skbioner.text.BioTokenizer`),
 tags them in batches -- in parallel through joblib if asked -- and maps the
-predicted spans back to character offsets; :func:`open_writer` stores the
-results as brat standoff, JSONL or IOB2, atomically.  ``skbioner tag`` is the
-command-line front end.
+predicted spans back to character offsets, each entity with its confidence;
+:func:`open_writer` stores the results as brat standoff, JSONL or IOB2,
+atomically.  ``skbioner tag`` is the command-line front end.
 """
 
+from ._bundled import BUNDLED_MODEL
 from ._documents import Document, DocumentError, iter_documents
-from ._tagger import TaggedDocument, entities_from_labels, tag_documents
+from ._tagger import (
+    TaggedDocument,
+    TaggedEntity,
+    entities_from_labels,
+    gives_confidences,
+    tag_documents,
+)
+from ._text import tag_text
 from ._writers import OUTPUT_FORMATS, open_writer
 
-__all__ = ["Document", "DocumentError", "OUTPUT_FORMATS", "TaggedDocument",
-           "entities_from_labels", "iter_documents", "open_writer", "tag_documents"]
+__all__ = ["BUNDLED_MODEL", "Document", "DocumentError", "OUTPUT_FORMATS", "TaggedDocument",
+           "TaggedEntity", "entities_from_labels", "gives_confidences", "iter_documents",
+           "open_writer", "tag_documents", "tag_text"]

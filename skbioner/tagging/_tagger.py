@@ -12,10 +12,31 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..io import Entity
-from ..schemes import labels_to_spans
+from ..schemes import labels_to_spans, spans_to_labels
 from ._documents import DocumentError
 
-__all__ = ["TaggedDocument", "tag_documents", "entities_from_labels"]
+__all__ = ["TaggedDocument", "TaggedEntity", "tag_documents", "entities_from_labels",
+           "gives_confidences"]
+
+
+@dataclass(frozen=True)
+class TaggedEntity(Entity):
+    """A predicted entity: an :class:`~skbioner.io.Entity` with a confidence.
+
+    Parameters
+    ----------
+    id, type, start, end, text, fragments
+        As in :class:`~skbioner.io.Entity`: ``text == document_text[start:end]``
+        (character offsets, end excluded).
+    confidence : float or None, default=None
+        The probability, under the model, that this exact entity (span and
+        type) is in the sentence (the ``predict_entities`` of chain models
+        and of :class:`~skbioner.models.CascadedNER`); None for a model that
+        gives no probabilities (``CRFsuiteTagger``, ``MajorityTagger``, a
+        post-processed tagger) or when confidences were not asked for.
+    """
+
+    confidence: float | None = None
 
 
 @dataclass(frozen=True)
@@ -31,10 +52,11 @@ class TaggedDocument:
     offsets : list of ndarray of shape (n_tokens, 2)
         Character offsets of the tokens.
     labels : list of list of str
-        Predicted IOB2 labels.
-    entities : list of Entity
+        Predicted IOB2 labels (of the entities kept by ``min_confidence``).
+    entities : list of TaggedEntity
         The predicted entities with character offsets
-        (``text[e.start:e.end] == e.text``), numbered ``T1``... in order.
+        (``text[e.start:e.end] == e.text``) and confidences, numbered
+        ``T1``... in order.
     """
 
     id: str
@@ -64,37 +86,103 @@ def entities_from_labels(text, offsets, labels):
 
     Returns
     -------
-    list of Entity
-        Numbered ``T1``, ``T2``... in text order.
+    list of TaggedEntity
+        Numbered ``T1``, ``T2``... in text order, without confidence.
     """
+    spans = [[(t, i, j, None) for t, i, j in labels_to_spans(labs)] for labs in labels]
+    return _entities_from_spans(text, offsets, spans)
+
+
+def _entities_from_spans(text, offsets, spans):
+    """Entities of per-sentence token spans ``(type, start, end, confidence)``."""
     out = []
-    for off, labs in zip(offsets, labels, strict=True):
-        for typ, i, j in labels_to_spans(labs):
+    for off, sent in zip(offsets, spans, strict=True):
+        for typ, i, j, p in sent:
             start, end = int(off[i, 0]), int(off[j - 1, 1])
-            out.append((start, end, typ))
-    out.sort()
-    return [Entity(f"T{n}", typ, s, e, text[s:e]) for n, (s, e, typ) in enumerate(out, 1)]
+            out.append((start, end, typ, p))
+    out.sort(key=lambda e: e[:3])
+    return [TaggedEntity(f"T{n}", typ, s, e, text[s:e], confidence=p)
+            for n, (s, e, typ, p) in enumerate(out, 1)]
+
+
+def _split(model):
+    """``(head, final)``: a pipeline's transformers (None if there are none) and last step."""
+    from sklearn.pipeline import Pipeline
+
+    if isinstance(model, Pipeline):
+        if len(model.steps) == 1:
+            return None, model.steps[-1][1]
+        return model[:-1], model.steps[-1][1]
+    return None, model
+
+
+def gives_confidences(model) -> bool:
+    """Whether ``model`` (or the last step of a pipeline) gives entity probabilities.
+
+    Parameters
+    ----------
+    model : estimator or Pipeline
+
+    Returns
+    -------
+    bool
+        True when it has ``predict_entities`` (:class:`~skbioner.models.OnlinePACRF`,
+        :class:`~skbioner.models.CascadedNER` and every chain model).
+    """
+    return hasattr(_split(model)[1], "predict_entities")
+
+
+def _predicted_spans(model, sentences, confidence=True, min_confidence=None):
+    """Per sentence, the predicted entities as ``(type, start, end, confidence)``.
+
+    Token offsets (end excluded).  With ``confidence`` and a model that gives
+    probabilities (:func:`gives_confidences`) they come from its
+    ``predict_entities``, otherwise from ``predict`` with confidence None.
+    ``min_confidence`` drops the entities below it.
+    """
+    head, final = _split(model)
+    if min_confidence is not None and not (confidence and hasattr(final, "predict_entities")):
+        raise ValueError(
+            f"min_confidence needs entity confidences, which "
+            f"{type(final).__name__} does not give (no predict_entities)"
+            if confidence else "min_confidence needs confidence=True")
+    if confidence and hasattr(final, "predict_entities"):
+        spans = final.predict_entities(head.transform(sentences) if head is not None
+                                       else sentences)
+        if min_confidence is not None:
+            spans = [[sp for sp in sent if sp[3] >= min_confidence] for sent in spans]
+        return spans
+    return [[(t, i, j, None) for t, i, j in labels_to_spans(labs)]
+            for labs in model.predict(sentences)]
 
 
 @functools.lru_cache(maxsize=2)
 def _load(path, mtime, allow_pickle):
-    from ..io import load_model
+    from ._bundled import load_model
 
     return load_model(path, allow_pickle=allow_pickle)
 
 
 def _model_of(ref, allow_pickle=False):
-    """A model object, or a path loaded once per worker process (cached by mtime)."""
+    """A model object, or a path loaded once per worker process (cached by mtime).
+
+    None stands for the bundled model.
+    """
+    if ref is None:
+        from ._bundled import BUNDLED_MODEL
+
+        ref = BUNDLED_MODEL
     if isinstance(ref, str | os.PathLike):
         return _load(os.fspath(ref), os.stat(ref).st_mtime_ns, allow_pickle)
     return ref
 
 
 def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None,
-               allow_pickle=False):
+               allow_pickle=False, options=(True, None)):
     """Tag one batch of documents (runs in a worker with ``n_jobs > 1``)."""
     if inner_threads is None:
-        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length)
+        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length,
+                         options)
     _ignore_ctrl_c_in_worker()
     # compiled decoding is multi-threaded: fewer threads per worker process avoid
     # oversubscribing the cores the workers share; restored for later joblib tasks
@@ -103,7 +191,8 @@ def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None,
     before = numba.get_num_threads()
     numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length)
+        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length,
+                         options)
     finally:
         numba.set_num_threads(before)
 
@@ -127,7 +216,7 @@ def _ignore_ctrl_c_in_worker():
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
-def _tag_docs(model, docs, tokenizer, max_token_length):
+def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
     results, sentences, owners = [], [], []
     prepared = []
     for doc in docs:
@@ -155,18 +244,29 @@ def _tag_docs(model, docs, tokenizer, max_token_length):
         prepared.append((doc, sents, offs))
         owners.append(len(prepared) - 1)
         sentences.extend(sents)
-    labels = model.predict(sentences) if sentences else []
+    confidence, min_confidence = options
+    spans = _predicted_spans(model, sentences, confidence, min_confidence) if sentences else []
     pos = 0
     for item in prepared:
         if isinstance(item, DocumentError):
             results.append(item)
             continue
         doc, sents, offs = item
-        labs = labels[pos:pos + len(sents)]
+        sp = spans[pos:pos + len(sents)]
         pos += len(sents)
+        labs = [spans_to_labels([(t, i, j) for t, i, j, _ in s], len(sent), "IOB2")
+                for s, sent in zip(sp, sents)]
         results.append(TaggedDocument(doc.id, doc.text, doc.source, sents, offs, labs,
-                                      entities_from_labels(doc.text, offs, labs)))
+                                      _entities_from_spans(doc.text, offs, sp)))
     return results
+
+
+def _check_min_confidence(value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ValueError(f"min_confidence must be a probability in [0, 1], got {value!r}")
+    return float(value)
 
 
 def _batches(docs: Iterable, size: int) -> Iterator[list]:
@@ -176,16 +276,18 @@ def _batches(docs: Iterable, size: int) -> Iterator[list]:
 
 
 def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=None,
-                  max_token_length=1000, allow_pickle=False):
+                  max_token_length=1000, allow_pickle=False, confidence=True,
+                  min_confidence=None):
     """Tag a stream of raw-text documents; yield results in input order.
 
     Parameters
     ----------
-    model : estimator or path
+    model : estimator, path or None
         A fitted pipeline mapping sentences to IOB2 label lists (what
         ``skbioner train`` saves), or the path of its file, loaded with
-        :func:`skbioner.io.load_model`.  With ``n_jobs`` other than 1, pass
-        the path: each worker process loads it once.
+        :func:`skbioner.load_model`; None: the bundled JNLPBA model.  With
+        ``n_jobs`` other than 1, pass a path (or None): each worker process
+        loads it once.
     documents : iterable of Document or DocumentError
         E.g. :func:`iter_documents`; consumed lazily, so memory stays
         bounded by a few batches whatever the corpus size.
@@ -202,6 +304,16 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
     allow_pickle : bool, default=False
         Let a model path be a joblib pickle (loading a pickle runs any code
         it contains; see :func:`skbioner.io.load_model`).
+    confidence : bool, default=True
+        Give every entity its probability (:attr:`TaggedEntity.confidence`)
+        when the model has ``predict_entities`` (:func:`gives_confidences`);
+        False skips the forward-backward pass this takes (tagging is then
+        about twice as fast) and leaves confidences None.
+    min_confidence : float or None, default=None
+        Keep only the entities whose confidence is at least this (in
+        ``entities`` and ``labels``): higher means more precision, less
+        recall (``docs/first-hour.md`` measures the trade-off).  Needs a
+        model that gives confidences (ValueError otherwise).
 
     Yields
     ------
@@ -215,19 +327,21 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=32, n_jobs=Non
         tokenizer = BioTokenizer()
     if not (isinstance(batch_size, int) and batch_size >= 1):
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    options = (bool(confidence), _check_min_confidence(min_confidence))
     batches = _batches(documents, batch_size)
     if n_jobs in (None, 1):
         model = _model_of(model, allow_pickle)
         for batch in batches:
-            yield from _tag_batch(model, batch, tokenizer, max_token_length)
+            yield from _tag_batch(model, batch, tokenizer, max_token_length, options=options)
         return
-    if not isinstance(model, str | os.PathLike):
+    if model is not None and not isinstance(model, str | os.PathLike):
         raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
                         "worker loads it once")
+    ref = None if model is None else os.fspath(model)
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
     inner = max(1, cpu_count() // max(1, effective_n_jobs(n_jobs)))
-    tasks = parallel(delayed(_tag_batch)(os.fspath(model), batch, tokenizer, max_token_length,
-                                         inner, allow_pickle) for batch in batches)
+    tasks = parallel(delayed(_tag_batch)(ref, batch, tokenizer, max_token_length,
+                                         inner, allow_pickle, options) for batch in batches)
     try:
         for results in tasks:
             yield from results

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from pathlib import Path
 
 from ..io import BratDocument, write_brat
@@ -14,12 +15,41 @@ __all__ = ["open_writer", "OUTPUT_FORMATS"]
 #: Output formats accepted by :func:`open_writer`.
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
 
+#: The output name that means standard output (``jsonl`` and ``iob2``; not atomic).
+STDOUT = "-"
+
+
+#: Digits of the confidences written (JSONL ``"confidence"``, brat notes).
+CONFIDENCE_DIGITS = 4
+
+
+def _confidence(e):
+    p = getattr(e, "confidence", None)
+    return None if p is None else round(float(p), CONFIDENCE_DIGITS)
+
+
+def brat_confidence_notes(entities):
+    """brat ``AnnotatorNotes`` lines giving the confidence of each entity that has one.
+
+    ``#<n><TAB>AnnotatorNotes T<k><TAB>confidence=0.9731``: brat shows the
+    note with the entity, :func:`skbioner.io.read_brat` keeps the lines in
+    ``other_lines``, and other brat readers (e.g. the ``bioc`` package)
+    read them as notes.
+    """
+    lines = []
+    for e in entities:
+        p = _confidence(e)
+        if p is not None:
+            lines.append(f"#{len(lines) + 1}\tAnnotatorNotes {e.id}\tconfidence={p}")
+    return lines
+
 
 class _BratWriter:
     """``<id>.ann`` (and a copy of the text as ``<id>.txt``) per document in a directory.
 
     Each document's two files are renamed into place together (see
     :func:`skbioner.io.write_brat`): an interrupted run leaves complete pairs.
+    Confidences go into ``AnnotatorNotes`` lines (:func:`brat_confidence_notes`).
     """
 
     def __init__(self, out):
@@ -29,7 +59,9 @@ class _BratWriter:
         self.dir.mkdir(parents=True, exist_ok=True)
 
     def write(self, doc):
-        write_brat(self.dir, BratDocument(doc.id, doc.text, list(doc.entities)))
+        entities = list(doc.entities)
+        write_brat(self.dir, BratDocument(doc.id, doc.text, entities,
+                                          brat_confidence_notes(entities)))
 
 
 class _StreamWriter:
@@ -41,6 +73,10 @@ class _StreamWriter:
     """
 
     def __init__(self, out, stack):
+        self.stdout = out == STDOUT
+        if self.stdout:
+            self.fh = sys.stdout.buffer
+            return
         if Path(out).is_dir():
             raise IsADirectoryError(f"{out}: this output format writes one file")
         self.fh = stack.enter_context(atomic_open(out, "wb"))
@@ -53,12 +89,14 @@ class _StreamWriter:
             raise ValueError(f"{text[exc.start:exc.end]!r} is not valid Unicode and cannot be "
                              "written as UTF-8") from None
         self.fh.write(data)
+        if self.stdout:
+            self.fh.flush()
 
 
 class _JsonlWriter(_StreamWriter):
     def render(self, doc):
-        entities = [{"start": e.start, "end": e.end, "type": e.type, "text": e.text}
-                    for e in doc.entities]
+        entities = [{"start": e.start, "end": e.end, "type": e.type, "text": e.text,
+                     "confidence": _confidence(e)} for e in doc.entities]
         return json.dumps({"id": doc.id, "entities": entities}, ensure_ascii=False) + "\n"
 
 
@@ -80,15 +118,22 @@ def open_writer(output_format, out):
     ``brat`` writes each document's files atomically as it comes; ``jsonl``
     and ``iob2`` stream into a temporary file that replaces ``out`` only when
     the block ends normally, so an interrupted run never leaves a
-    half-written output.  ``write`` raises ValueError for a document that
-    cannot be written (nothing of it is written; the next one can be).
+    half-written output (``out="-"``: standard output, document by
+    document).  ``write`` raises ValueError for a document that cannot be
+    written (nothing of it is written; the next one can be).
+
+    ``jsonl`` writes ``{"id", "entities": [{"start", "end", "type", "text",
+    "confidence"}]}`` per document (``confidence`` null when the model gives
+    none), ``brat`` the entities and an ``AnnotatorNotes`` line with the
+    confidence of each (``#1<TAB>AnnotatorNotes T1<TAB>confidence=0.9731``).
 
     Parameters
     ----------
     output_format : {"brat", "jsonl", "iob2"}
         What to write.
     out : str or path
-        A directory (``brat``) or a file (``jsonl``, ``iob2``).
+        A directory (``brat``) or a file (``jsonl``, ``iob2``); ``"-"``:
+        standard output (``jsonl``, ``iob2``).
 
     Returns
     -------
@@ -97,6 +142,8 @@ def open_writer(output_format, out):
     """
     if output_format not in OUTPUT_FORMATS:
         raise ValueError(f"output format must be one of {OUTPUT_FORMATS}, got {output_format!r}")
+    if output_format == "brat" and out == STDOUT:
+        raise ValueError("brat output is a directory: give its path, not '-'")
     with contextlib.ExitStack() as stack:
         if output_format == "brat":
             yield _BratWriter(out)

@@ -17,7 +17,7 @@ def toy_files(tmp_path_factory):
     train = d / "train.iob2"
     train.write_text(TRAIN)
     model = d / "model.skops"
-    assert main(["train", "--train", str(train), "-o", str(model)]) == 0
+    assert main(["train", "-q", "--train", str(train), "-o", str(model)]) == 0
     return train, model
 
 

@@ -234,3 +234,34 @@ def test_types_of_your_own_are_trusted_only_when_named(tmp_path):
         assert load_model(path, trusted=[name]).predict(X) == model.predict(X)
     finally:
         _registry._REGISTRY.pop("greek_test", None)
+
+
+# -- metadata: what a file says about its model (issue 15, `skbioner info`) -----------------
+
+
+def test_metadata_travels_in_the_file_and_reads_without_loading(tmp_path, monkeypatch):
+    from skbioner import __version__
+    from skbioner.io import model_metadata
+
+    model, X = _fitted("online-crf")
+    path = save_model(model, tmp_path / "m.skops",
+                      metadata={"training_data": {"file": "train.iob2", "sentences": 30}})
+    meta = model_metadata(path)
+    assert meta["training_data"] == {"file": "train.iob2", "sentences": 30}
+    assert meta["versions"]["skbioner"] == __version__ and "scikit-learn" in meta["versions"]
+    assert load_model(path).predict(X) == model.predict(X)  # skops ignores the member
+    # reading the metadata builds no object: it works even where loading would refuse
+    monkeypatch.setattr("skbioner.io._models._load_skops", lambda *a: pytest.fail("loaded"))
+    assert model_metadata(path) == meta
+    plain = save_model(model, tmp_path / "p.skops")
+    assert set(model_metadata(plain)) == {"saved", "versions"}
+    pkl = save_model(model, tmp_path / "m.joblib", metadata={"ignored": True})
+    assert model_metadata(pkl) == {}
+    with pytest.raises(ValueError, match="JSON-serialisable"):
+        save_model(model, tmp_path / "bad.skops", metadata={"x": object()})
+    with pytest.raises(TypeError, match="metadata must be a dict"):
+        save_model(model, tmp_path / "bad.skops", metadata=["x"])
+    assert not (tmp_path / "bad.skops").exists()
+    (tmp_path / "text.skops").write_text("not a model")
+    with pytest.raises(ModelFileError, match="not a model file"):
+        model_metadata(tmp_path / "text.skops")

@@ -112,3 +112,23 @@ def test_clear_errors_before_any_training():
         small_cascade().fit(F[:1], y[:1])
     with pytest.raises(ValueError, match="segment feature blocks"):
         small_cascade(segment_features=("bag", "typo")).fit(F, y)
+
+
+def test_sparsify_stores_both_stages_sparse_and_tags_the_same(tmp_path):
+    from skbioner.io import load_model, save_model
+
+    X, y = corpus()
+    pipe = make_pipeline(TokenFeaturizer(), small_cascade()).fit(X, y)
+    Xt = pipe[0].transform(X)
+    before, conf = pipe.predict(X), pipe[-1].predict_entities(Xt)
+    cascade = pipe[-1].sparsify()
+    assert sp.issparse(cascade.segmenter_.coef_) and sp.issparse(cascade.classifier_.coef_)
+    assert pipe.predict(X) == before
+    np.testing.assert_allclose([p for s in cascade.predict_entities(Xt) for *_, p in s],
+                               [p for s in conf for *_, p in s], atol=1e-5)
+    loaded = load_model(save_model(pipe, tmp_path / "c.skops"))
+    assert loaded.predict(X) == before
+    loaded[-1].densify()
+    assert not sp.issparse(loaded[-1].classifier_.coef_) and loaded.predict(X) == before
+    with pytest.raises(NotFittedError):
+        small_cascade().sparsify()

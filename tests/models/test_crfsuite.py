@@ -175,14 +175,17 @@ def test_bad_labels_and_parameters(toy):
 def test_options_reach_crfsuite(toy, capsys):
     _, y, F = toy
     m = CRFsuiteTagger(algorithm="l2sgd", c2=0.1, max_iter=3, all_possible_transitions=True,
-                       all_possible_states=True, verbose=1).fit(F, y)
+                       all_possible_states=True, verbose=2).fit(F, y)
     err = capsys.readouterr()
     assert "-- iteration 1:" in err.err and err.out == ""
     L = len(m.labels_)
     n_attr = int(np.count_nonzero(F.matrix.getnnz(axis=0)))
     assert m.training_log_["n_features"] == n_attr * L + L * L
-    m = CRFsuiteTagger(max_iter=2, verbose=2).fit(F, y)
+    m = CRFsuiteTagger(max_iter=2, verbose=3).fit(F, y)
     assert "L-BFGS optimization" in capsys.readouterr().err and m.n_iter_ == 2
+    CRFsuiteTagger(max_iter=2, verbose=1).fit(F, y)  # a progress bar, no per-iteration lines
+    err = capsys.readouterr().err
+    assert "CRFsuiteTagger iterations" in err and "2/2" in err and "-- iteration" not in err
 
 
 def test_pipeline_grid_search(toy):

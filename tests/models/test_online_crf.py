@@ -310,3 +310,19 @@ def test_sparsify_keeps_predictions_and_shrinks(tmp_path):
         m.set_params(warm_start=True).fit(F, y)
     m.set_params(warm_start=False).fit(F, y)  # starting over is fine
     assert m.predict(F) == dense_pred
+
+
+def test_verbose_one_shows_a_bar_two_a_line_per_epoch(capsys):
+    from skbioner.features import TokenFeaturizer
+    from tests.models.toy import toy_sentences
+
+    X, y = toy_sentences(20)
+    F = TokenFeaturizer().fit_transform(X)
+    m = OnlinePACRF(max_iter=3, verbose=1, random_state=0).fit(F, y)
+    err = capsys.readouterr().err
+    assert "OnlinePACRF epochs" in err and f"{m.n_iter_}/3 [" in err and "-- epoch" not in err
+    m = OnlinePACRF(max_iter=3, verbose=2, random_state=0).fit(F, y)
+    err = capsys.readouterr().err
+    assert err.count("-- epoch") == m.n_iter_ and "OnlinePACRF epochs" not in err
+    OnlinePACRF(max_iter=3, random_state=0).fit(F, y)
+    assert capsys.readouterr().err == ""

@@ -1,0 +1,154 @@
+"""Describe a saved model: what it tags, how it was trained, what weighs in it.
+
+Shows the file (size, format), the versions it was saved with, its training
+data (file, SHA-256, documents, sentences, tokens, entities per type) and
+settings as `skbioner train` recorded them, the pipeline's steps, the entity
+types and the internal segment scheme, the features (templates, cutoff,
+number), the model's settings that differ from the defaults, its weights and
+whether it gives confidences.  Without MODEL: the model bundled with
+skbioner.  --top N adds, for every label of the chain, the N heaviest
+positive and negative features (as eli5 shows a CRF's weights); --json
+prints it all as one JSON object.
+"""
+
+import json
+import os
+import sys
+
+NAME = "info"
+HELP = "describe a saved model (training data, types, features, settings, heaviest features)"
+
+
+def add_arguments(p):
+    from ._predict import ALLOW_PICKLE_HELP
+
+    p.add_argument("model", nargs="?", default=None, metavar="MODEL",
+                   help="a model saved by `skbioner train` (default: the bundled model)")
+    p.add_argument("--top", type=int, default=0, metavar="N",
+                   help="show the N heaviest features of every label")
+    p.add_argument("--labels", default=None, metavar="L1,L2",
+                   help="with --top: only these labels (e.g. B-protein,S-protein)")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
+
+
+def gather(path, model, top=0, labels=None):
+    """Everything ``skbioner info`` shows, as a dict."""
+    from ..io import model_metadata
+    from ..pipelines import describe_model, top_features
+
+    out = {"file": {"path": os.fspath(path), "bytes": os.path.getsize(path),
+                    "format": "skops" if _is_zip(path) else "pickle"},
+           "metadata": model_metadata(path), **describe_model(model)}
+    if top:
+        weights = top_features(model, n=top)
+        if labels:
+            unknown = sorted(set(labels) - set(weights))
+            if unknown:
+                raise ValueError(f"--labels: no label {', '.join(unknown)} in this model "
+                                 f"(labels: {', '.join(weights)})")
+            weights = {k: v for k, v in weights.items() if k in labels}
+        out["top_features"] = weights
+    return out
+
+
+def _is_zip(path):
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"PK\x03\x04"
+
+
+def _count(d):
+    return ", ".join(f"{k} {v:,}" for k, v in d.items())
+
+
+def render(info):
+    """The text ``skbioner info`` prints for ``info`` (see :func:`gather`)."""
+    f, meta, m = info["file"], info["metadata"], info["model"]
+    lines = [f"model file: {f['path']} ({f['bytes'] / 1e6:.2f} MB, "
+             + ("safe .skops format)" if f["format"] == "skops" else "pickle)")]
+    if meta.get("description"):
+        lines.append(f"about: {meta['description']}")
+    if meta.get("versions"):
+        lines.append(f"saved: {meta.get('saved', '?')} with "
+                     + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()))
+    data = meta.get("training_data")
+    if data:
+        lines.append(f"training data: {data.get('file')}"
+                     + (f" (sha256 {data['sha256'][:16]}...)" if data.get("sha256") else ""))
+        lines.append(f"  {data.get('documents', 0):,} documents, {data.get('sentences', 0):,} "
+                     f"sentences, {data.get('tokens', 0):,} tokens; entities: "
+                     f"{_count(data.get('entities', {}))}")
+    settings = {k: meta[k] for k in ("preset", "model", "scheme", "params", "feature_params",
+                                     "pos", "hmm_states", "hmm_params", "tuned")
+                if meta.get(k) not in (None, [], False)}
+    if settings or meta.get("train_seconds") is not None:
+        how = ", ".join(f"{k}={v}" for k, v in settings.items())
+        secs = meta.get("train_seconds")
+        lines.append(f"trained: {meta.get('command', '?')} ({how})"
+                     + (f" in {secs:.0f} s" if secs is not None else ""))
+    if not meta:
+        lines.append("(no training record: saved without metadata, or a pickle)")
+    lines.append("pipeline: " + " -> ".join(f"{s['name']} ({s['class']})" for s in info["steps"]))
+    lines.append(f"entity types: {', '.join(info['types']) or '-'}")
+    if m.get("scheme") is not None:
+        extra = m.get("extra_schemes")
+        lines.append(f"scheme: {m['scheme']} internally"
+                     + (f" (+ {', '.join(extra)} trained jointly and folded in)" if extra else "")
+                     + "; predictions in IOB2")
+    feats = info.get("features")
+    if feats:
+        cols = f"; annotation columns read: {', '.join(feats['columns'])}" if feats["columns"] \
+            else ""
+        lines.append(f"features: {feats['n_features']:,} ({feats['templates']} templates, "
+                     f"{len(feats['groups'])} groups, min_count={feats['min_count']}, "
+                     f"{feats['mode']}){cols}")
+    for key in ("segmenter", "classifier"):
+        if key in m:
+            lines.append(f"{key}: {_model_line(m[key])}")
+    lines.append(f"model: {_model_line(m)}")
+    lines.append("confidences: " + ("yes (per-entity probabilities)" if info["confidences"]
+                                    else "no (this model gives none)"))
+    for label, w in info.get("top_features", {}).items():
+        lines.append(f"heaviest features of {label}:")
+        for sign in ("positive", "negative"):
+            for name, weight in w[sign]:
+                lines.append(f"  {weight:+9.4f}  {name}")
+            if not w[sign]:
+                lines.append(f"  (no {sign} weight)")
+    return "\n".join(lines) + "\n"
+
+
+def _model_line(m):
+    parts = [m["class"]]
+    settings = {k: v for k, v in m.get("settings", {}).items()
+                if k not in ("segmenter", "classifier")}
+    if settings:
+        parts.append(", ".join(f"{k}={v}" for k, v in settings.items()))
+    if "n_iter" in m:
+        parts.append(f"{m['n_iter']:.0f} epochs run")
+    if "temperature" in m:
+        parts.append(f"temperature {m['temperature']:.3f}")
+    w = m.get("weights")
+    if w:
+        total = w["shape"][0] * w["shape"][1]
+        parts.append(f"weights {w['shape'][0]:,} x {w['shape'][1]} ({w['nonzero']:,} non-zero, "
+                     f"{100 * w['nonzero'] / max(total, 1):.0f}%; {w['stored']})")
+    return "; ".join(parts)
+
+
+def run(args):
+    from ..tagging import BUNDLED_MODEL
+    from ._predict import load_model
+
+    if args.top < 0:
+        raise ValueError(f"--top must be a positive number of features, got {args.top}")
+    labels = [x.strip() for x in args.labels.split(",") if x.strip()] if args.labels else None
+    path = BUNDLED_MODEL if args.model is None else args.model
+    model = load_model(args.model, args.allow_pickle)
+    info = gather(path, model, args.top, labels)
+    if args.json:
+        json.dump(info, sys.stdout, ensure_ascii=False, indent=1, default=str)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(info))
+    return 0

@@ -1,0 +1,93 @@
+"""The bundled JNLPBA model, and loading a model to tag with (``skbioner.load_model``)."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+__all__ = ["BUNDLED_MODEL", "load_model"]
+
+#: The model shipped with the package: the ``online-crf`` preset trained on the full JNLPBA
+#: 2004 training set, in the safe ``.skops`` format (``skbioner/tagging/data/README.md``:
+#: how it was made, its licence and its scores).
+BUNDLED_MODEL = Path(__file__).resolve().parent / "data" / "jnlpba.skops"
+
+
+def load_model(path=None, *, allow_pickle=False, trusted=()):
+    """Load a model to tag with: the bundled JNLPBA model, or a model file.
+
+    ``skbioner.load_model()`` returns the model bundled with the package, a
+    pipeline (featurizer and :class:`~skbioner.models.OnlinePACRF`) trained
+    on the full JNLPBA 2004 training set that tags ``protein``, ``DNA``,
+    ``RNA``, ``cell_line`` and ``cell_type`` mentions in biomedical text;
+    ``skbioner.load_model(path)`` loads a file as
+    :func:`skbioner.io.load_model` does (safely: the ``.skops`` format runs
+    no code from the file).  Chain weights stored sparse to save space
+    (:meth:`~skbioner.models.OnlinePACRF.sparsify`) are made dense again, so
+    the model tags at full speed.
+
+    Parameters
+    ----------
+    path : str, path-like or None, default=None
+        None: the bundled model (:data:`skbioner.tagging.BUNDLED_MODEL`).
+    allow_pickle : bool, default=False
+        See :func:`skbioner.io.load_model`.
+    trusted : iterable of str, default=()
+        See :func:`skbioner.io.load_model`.
+
+    Returns
+    -------
+    object
+        The fitted model (a scikit-learn ``Pipeline`` for models saved by
+        ``skbioner train``): ``predict(sentences)`` gives IOB2 labels, and
+        :func:`skbioner.tag_text` tags raw text with it.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the bundled model is missing (a source checkout without it:
+        ``python scripts/make_bundled_model.py`` re-creates it) or ``path``
+        does not exist.
+    skbioner.io.ModelFileError
+        See :func:`skbioner.io.load_model`.
+
+    Examples
+    --------
+    >>> import skbioner
+    >>> model = skbioner.load_model()
+    >>> model.predict([["IL-2", "gene", "expression", "in", "T", "cells"]])
+    [['B-protein', 'O', 'O', 'O', 'B-cell_type', 'I-cell_type']]
+    """
+    from ..io import load_model as _load
+
+    if path is None or _is_bundled(path):
+        if not BUNDLED_MODEL.is_file():
+            raise FileNotFoundError(
+                f"the bundled model is missing ({BUNDLED_MODEL}); re-create it with "
+                "python scripts/make_bundled_model.py --data ../shared/data/jnlpba")
+        from sklearn.exceptions import InconsistentVersionWarning
+
+        with warnings.catch_warnings():
+            # written by scripts/make_bundled_model.py with the scikit-learn of its day;
+            # tests/tagging/test_bundled.py checks that it tags as documented
+            warnings.simplefilter("ignore", InconsistentVersionWarning)
+            model = _load(BUNDLED_MODEL)
+    else:
+        model = _load(path, allow_pickle=allow_pickle, trusted=trusted)
+    return _densified(model)
+
+
+def _is_bundled(path):
+    try:
+        return os.path.samefile(path, BUNDLED_MODEL)
+    except (OSError, TypeError, ValueError):
+        return False
+
+
+def _densified(model):
+    """Dense chain weights in the model's last step (after ``sparsify``), in place."""
+    last = model.steps[-1][1] if hasattr(model, "steps") else model
+    if hasattr(last, "densify") and (hasattr(last, "coef_") or hasattr(last, "classifier_")):
+        last.densify()
+    return model

@@ -1,0 +1,70 @@
+"""The bundled JNLPBA model, used as a first-time user would: skbioner.load_model()."""
+
+import hashlib
+import zipfile
+
+import pytest
+
+import skbioner
+from skbioner.datasets import JNLPBA_TYPES, load_jnlpba, load_jnlpba_sample
+from skbioner.io import model_metadata
+from skbioner.metrics import entity_f1_score
+from skbioner.tagging import BUNDLED_MODEL
+from tests.conftest import data_path
+
+#: The bundled model's exact F1 on the bundled test sample (51 abstracts).  The file is
+#: fixed, so only floating-point summation order can move it (see tests/models/test_quality.py
+#: for the tolerance); the sample-trained online-crf pin there is 65.66.
+SAMPLE_TEST_F1 = 71.87
+#: On the full official test set (docs/first-hour.md, benchmarks/bundled_model.py).
+TEST_F1 = 71.89
+
+
+@pytest.fixture(scope="module")
+def model():
+    return skbioner.load_model()
+
+
+def test_load_model_returns_the_bundled_jnlpba_tagger(model):
+    assert [name for name, _ in model.steps] == ["features", "model"]
+    assert sorted({c[2:] for c in model.classes_ if c != "O"}) == sorted(JNLPBA_TYPES)
+    test = load_jnlpba_sample("test")
+    assert 100 * entity_f1_score(test.y, model.predict(test.X)) == pytest.approx(
+        SAMPLE_TEST_F1, abs=0.15)
+    # loading densifies the weights stored sparse: tagging runs at full speed
+    assert not hasattr(model[-1].coef_, "tocsr")
+
+
+def test_the_file_is_small_safe_and_says_what_it_was_trained_on():
+    assert BUNDLED_MODEL.stat().st_size <= 10_000_000
+    assert zipfile.is_zipfile(BUNDLED_MODEL)  # the .skops format, loaded without running code
+    meta = model_metadata(BUNDLED_MODEL)
+    data = meta["training_data"]
+    # the full JNLPBA 2004 training set, not the sample
+    assert (data["documents"], data["sentences"], data["tokens"]) == (2000, 18696, 492806)
+    assert meta["preset"] == "online-crf" and "GENIA" in meta["licence"]
+    for name in ("LICENSE-GENIA", "README.md"):
+        assert (BUNDLED_MODEL.parent / name).is_file()
+    assert "CC BY 3.0" in (BUNDLED_MODEL.parent / "README.md").read_text()
+
+
+def test_same_model_from_a_path_and_by_default(model, tmp_path):
+    copy = tmp_path / "copy.skops"
+    copy.write_bytes(BUNDLED_MODEL.read_bytes())
+    sent = [["Activation", "of", "NF-kappa", "B", "in", "human", "T", "cells"]]
+    assert skbioner.load_model(copy).predict(sent) == model.predict(sent)
+    with pytest.raises(FileNotFoundError):
+        skbioner.load_model(tmp_path / "missing.skops")
+
+
+def test_trained_on_the_shared_training_file():
+    train = data_path("jnlpba", "train.iob2")
+    digest = hashlib.sha256(train.read_bytes()).hexdigest()
+    assert model_metadata(BUNDLED_MODEL)["training_data"]["sha256"] == digest
+
+
+@pytest.mark.slow
+def test_official_test_set_f1_as_documented(model):
+    test = load_jnlpba(data_path("jnlpba"), "test")
+    assert 100 * entity_f1_score(test.y, model.predict(test.X)) == pytest.approx(TEST_F1,
+                                                                                 abs=0.02)

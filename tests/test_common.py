@@ -37,7 +37,7 @@ from skbioner.metrics import entity_f1_score
 from skbioner.model_selection import SequentialGroupSelector
 from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
 from skbioner.pipelines import TunedTagger
-from skbioner.postprocess import LabelConsistency, PostProcessedTagger
+from skbioner.postprocess import LabelConsistency, PatternPostProcessor, PostProcessedTagger
 from skbioner.schemes import SegmentEncoder
 from skbioner.text import BioTokenizer, NumericNormalizer
 from tests.models.toy import toy_sentences
@@ -85,6 +85,7 @@ CASES = {
     "NumericNormalizer": Case(NumericNormalizer(), (X,), "transform", X),
     "SegmentEncoder": Case(SegmentEncoder(), (Y,), "transform", Y),
     "LabelConsistency": Case(LabelConsistency(), (X, Y), None, None),
+    "PatternPostProcessor": Case(PatternPostProcessor(), (X, Y), None, None),
     "TunedTagger": Case(TunedTagger(models=("online-crf",), pos=False, n_jobs=1),
                         (X * 5, Y * 5), "predict", X, True),  # 125 sentences
     "SequentialGroupSelector": Case(

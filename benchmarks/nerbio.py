@@ -33,7 +33,7 @@ import sys
 import time
 
 PAPER = {"singletons": 69.70, "selected": 71.37, "numeric": 72.41, "patterns": 72.98}
-STAGES = ("singletons", "select", "selected", "numeric", "patterns", "crf")
+STAGES = ("singletons", "select", "select_crf", "selected", "numeric", "patterns", "crf")
 
 
 def log(msg):
@@ -177,6 +177,46 @@ def stage_select(d, parts, res, args):
     }
 
 
+def stage_select_crf(d, parts, res, args):
+    """The same selection with CRFsuite inside, on a share of the training abstracts.
+
+    The development abstracts stay the same (the last 10%); the model trains on the first
+    ``--crf-select-share`` of the other abstracts (CRFsuite on all of them takes minutes per
+    fit, and the selection fits one model per candidate and step).
+    """
+    from skbioner.features import TokenFeaturizer
+    from skbioner.model_selection import SequentialGroupSelector
+    from skbioner.models import CRFsuiteTagger
+
+    Xa, ya, Xd, yd = parts
+    docs = list(dict.fromkeys(s.doc_id for s in Xa))
+    keep = set(docs[:round(args.crf_select_share * len(docs))])
+    idx = [i for i, s in enumerate(Xa) if s.doc_id in keep]
+    X = [Xa[i] for i in idx] + list(Xd)
+    y = [ya[i] for i in idx] + list(yd)
+    n_dev_docs = len(set(s.doc_id for s in Xd))
+    base = singleton_names()
+    sel = SequentialGroupSelector(
+        CRFsuiteTagger(c2=1.0, max_iter=args.crf_select_iter),
+        TokenFeaturizer(templates="nerbio", min_count=args.min_count),
+        candidate_groups=word_conjunctions(), base_groups=base,
+        dev_fraction=n_dev_docs / (len(keep) + n_dev_docs), refit=False, n_jobs=args.n_jobs,
+        verbose=1)
+    t0 = time.perf_counter()
+    sel.fit(X, y)
+    res["select_crf"] = {
+        "estimator": f"CRFsuiteTagger(c2=1, {args.crf_select_iter} iterations)",
+        "train_abstracts": len(keep), "dev_abstracts": n_dev_docs,
+        "selected_groups": sel.selected_groups_,
+        "added": [g for g in sel.selected_groups_ if g not in base],
+        "dev_f1_trace": [{"step": t["step"], "best": t["best"],
+                          "score": round(100 * t["score"], 2), "added": t["added"],
+                          "scores": {k: round(100 * v, 2) for k, v in t["scores"].items()},
+                          "seconds": round(t["seconds"], 1)} for t in sel.trace_],
+        "wall_seconds": round(time.perf_counter() - t0, 1), "n_jobs": args.n_jobs,
+    }
+
+
 def selected_groups(res):
     return res["select"]["selected_groups"]
 
@@ -261,15 +301,19 @@ def stage_patterns(d, parts, res, args):
 def stage_crf(d, parts, res, args):
     """CRFsuite (L-BFGS, as in the paper) on the test set for the named configurations."""
     out = res.get("crf", {})
+    fitted = {}  # "patterns" post-processes the "numeric" model's predictions
     for conf in args.crf.split(","):
         if not conf:
             continue
         groups = singleton_names() if conf == "singletons" else selected_groups(res)
         normalize = res["numeric"]["mode"] if conf in ("numeric", "patterns") else None
+        key = (tuple(groups), normalize)
         t0 = time.perf_counter()
-        est = pipeline(groups, args.min_count, normalize, est=crf()).fit(d["Xtr"], d["ytr"])
+        if key not in fitted:
+            est = pipeline(groups, args.min_count, normalize, est=crf())
+            fitted[key] = est.fit(d["Xtr"], d["ytr"]).predict(d["Xte"])
         fit_s = time.perf_counter() - t0
-        pred = est.predict(d["Xte"])
+        pred = fitted[key]
         row = {"test": f1(d["yte"], pred), "fit_seconds": round(fit_s, 1)}
         if conf == "patterns":
             from skbioner.postprocess import PatternPostProcessor, apply_steps
@@ -278,6 +322,7 @@ def stage_crf(d, parts, res, args):
             step = PatternPostProcessor(tau=p["tau"], zeta=p["zeta"],
                                         join_entities=p["join_entities"]).fit(d["Xtr"], d["ytr"])
             row["test"] = f1(d["yte"], apply_steps([step], d["Xte"], pred))
+            row["fit_seconds"] = None  # the numeric row's model
         out[conf] = row
         log(f"crfsuite {conf}: test {row['test']['f1']:.2f} (fit {fit_s:.0f} s)")
     res["crf"] = out
@@ -294,6 +339,9 @@ def main():
                     "(with --stages ...,crf), e.g. singletons,patterns")
     ap.add_argument("--min-count", type=int, default=3)
     ap.add_argument("--select-epochs", type=int, default=5)
+    ap.add_argument("--crf-select-share", type=float, default=0.25,
+                    help="share of the training abstracts (dev excluded) for select_crf")
+    ap.add_argument("--crf-select-iter", type=int, default=50)
     ap.add_argument("--n-jobs", type=int, default=2)
     args = ap.parse_args()
     root = os.path.dirname(os.path.abspath(args.data))
@@ -306,7 +354,8 @@ def main():
             res = json.load(fh)
     d = load(args)
     parts = split(d)
-    funcs = {"singletons": stage_singletons, "select": stage_select, "selected": stage_selected,
+    funcs = {"singletons": stage_singletons, "select": stage_select,
+             "select_crf": stage_select_crf, "selected": stage_selected,
              "numeric": stage_numeric, "patterns": stage_patterns, "crf": stage_crf}
     for st in args.stages.split(","):
         if st not in funcs:
@@ -314,8 +363,19 @@ def main():
         t0 = time.perf_counter()
         funcs[st](d, parts, res, args)
         log(f"stage {st} done in {time.perf_counter() - t0:.0f} s")
+        # merge into the file as it is now: another run may have added its stages meanwhile
+        on_disk = {}
+        if os.path.exists(res_path):
+            with open(res_path, encoding="utf-8") as fh:
+                on_disk = json.load(fh)
+        key = {"crf": "crf"}.get(st, st)
+        if key == "crf":
+            on_disk.setdefault("crf", {}).update(res["crf"])
+        else:
+            on_disk[key] = res[key]
+        res = {**on_disk, **{k: v for k, v in res.items() if k not in on_disk}}
         with open(res_path, "w", encoding="utf-8") as fh:
-            json.dump(res, fh, indent=1)
+            json.dump(on_disk, fh, indent=1)
     table = []
     for conf, paper in PAPER.items():
         if conf in res:

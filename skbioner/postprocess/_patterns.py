@@ -194,14 +194,19 @@ def _owner(n, spans):
 BARRIERS = frozenset({"(", ")", "[", "]", "{", "}", ";", ":", "."})
 
 
+def _name_like(word):
+    """Whether an untagged token may begin or end a segment: alphanumeric, not lower case."""
+    return any(ch.isalnum() for ch in word) and not word.islower()
+
+
 def _segments(words, spans, owner, k, max_gap):
     """Candidate ``(i, j)`` around entity ``k``: O-tokens ``i < a``, ``j >= b`` as head and tail.
 
     Between them lie only untagged tokens (at most ``max_gap`` on each side of
     the entity, none of them in :data:`BARRIERS`) and entities of the same class;
-    the segment does not begin or end with an untagged lower-case word (``the
-    heptamer``, ``receptor levels``: a determiner or a noun after a name is no
-    part of it).
+    the segment does not begin or end with an untagged lower-case word or
+    punctuation (``the heptamer``, ``receptor levels``, ``promoter ,``: a
+    determiner, a noun after a name or a comma is no part of it).
     """
     c, a, b = spans[k]
     heads, gap, i = [], 0, a - 1
@@ -234,8 +239,8 @@ def _segments(words, spans, owner, k, max_gap):
             j = spans[o][2]
         else:
             break
-    heads = [i for i in heads if owner[i + 1] >= 0 or not words[i + 1].islower()]
-    tails = [j for j in tails if owner[j - 1] >= 0 or not words[j - 1].islower()]
+    heads = [i for i in heads if owner[i + 1] >= 0 or _name_like(words[i + 1])]
+    tails = [j for j in tails if owner[j - 1] >= 0 or _name_like(words[j - 1])]
     return [(i, j) for i in heads for j in tails]
 
 

@@ -113,6 +113,10 @@ def test_joins_coordinated_mentions():
     the = ["analysis", "of", "the", "CD8", "mature", "T", "cells", "."]
     pthe = ["O", "O", "O", "B-cell_type", "I-cell_type", "I-cell_type", "I-cell_type", "O"]
     assert step.correct(_doc(the, pthe))[0] == pthe
+    # nor ends with punctuation ("of CD8 T cells , ." keeps its comma outside)
+    comma = ["analysis", "of", "CD8", "T", "cells", ",", "."]
+    pcomma = ["O", "O", "B-cell_type", "I-cell_type", "I-cell_type", "O", "O"]
+    assert step.correct(_doc(comma, pcomma))[0] == pcomma
     # tau is read at prediction: a stricter tau than the pattern's ratio drops it
     X2, y2 = _coordination_corpus()
     y2[-1] = ["O", "O", "B-cell_type", "O", "B-cell_type", "I-cell_type", "I-cell_type", "O"]

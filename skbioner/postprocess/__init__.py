@@ -15,10 +15,13 @@ from ._base import (
     group_documents,
 )
 from ._consistency import LabelConsistency
+from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
     "Document",
     "LabelConsistency",
+    "Pattern",
+    "PatternPostProcessor",
     "PostProcessedTagger",
     "PostprocessStep",
     "apply_steps",

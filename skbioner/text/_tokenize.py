@@ -365,7 +365,8 @@ def _chunks(text):
 
 # the last character of a chunk that may end a sentence
 _END_CHARS = frozenset(".?!)]}\"'")
-_END_CODES = np.array([ord(c) for c in sorted(_END_CHARS)], dtype=np.uint32)
+_END_LUT = np.zeros(128, dtype=bool)  # code point -> in _END_CHARS (all ASCII)
+_END_LUT[[ord(c) for c in _END_CHARS]] = True
 # At most this many words, the first capitalised, ending in a colon, after a sentence end
 # or at the start of a line, make a heading ("OBJECTIVE:", "MATERIALS AND METHODS:",
 # "Background:"); a line break after it ends a sentence.
@@ -485,9 +486,10 @@ def _sentence_spans_scanned(text, chunks, dots, newlines, codes):
         chunks = np.array(cl, dtype=np.int64)
         newlines = np.array(nls, dtype=np.int64)
     pe, ns = chunks[:-1, 1], chunks[1:, 0]
-    cand = (newlines[:-1] > 0) | (pe == ns) | np.isin(codes[pe - 1], _END_CODES)
-    return _sentence_spans_of(text, chunks.tolist(), newlines.tolist(),
-                              np.flatnonzero(cand).tolist())
+    last = codes[pe - 1]
+    cand = (newlines[:-1] > 0) | (pe == ns) | (_END_LUT[np.minimum(last, 127)] & (last < 128))
+    chunk_list = list(zip(chunks[:, 0].tolist(), chunks[:, 1].tolist()))  # tuples: cheap
+    return _sentence_spans_of(text, chunk_list, newlines.tolist(), np.flatnonzero(cand).tolist())
 
 
 def _sentence_spans(text):
@@ -748,10 +750,17 @@ class BioTokenizer(BaseEstimator):
             One per sentence; empty for empty or blank text.
         """
         out = []
-        for span, spans in self._spans(text, boundaries):
-            offsets = np.array(spans, dtype=np.int64).reshape(-1, 2)
-            words = Sentence([text[a:b] for a, b in spans])
-            out.append(TokenizedSentence(words, offsets, span))
+        sents = self._spans(text, boundaries)
+        # one array for the document, each sentence a slice of it (copied so that no
+        # sentence's offsets keep the others alive)
+        flat = [t for _, spans in sents for t in spans]
+        every = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        a = 0
+        for span, spans in sents:
+            b = a + len(spans)
+            words = Sentence([text[x:y] for x, y in spans])
+            out.append(TokenizedSentence(words, every[a:b].copy(), span))
+            a = b
         return out
 
     def tokenize_text(self, text: str, boundaries=None) -> tuple[list[Sentence], list[np.ndarray]]:

@@ -66,6 +66,8 @@ def main():
             print(f"round {r + 1} {c}: {time.perf_counter() - t0:.0f} s", flush=True)
     first = checkouts[0]
     summary = {}
+    best = {k: {c: max((v[k] for v in runs[c] if v[k] is not None), default=None)
+                for c in checkouts} for k in keys}
     print(f"\n{'median of ' + str(args.rounds) + ' rounds':<42}"
           + "".join(f"{os.path.basename(c) or c:>16}" for c in checkouts) + "     ratio")
     for k in keys:
@@ -78,8 +80,17 @@ def main():
         last = med[checkouts[-1]]
         ratio = (f"{last / med[first]:9.2f}x" if last is not None and med[first] else "")
         print(f"{k:<42}{cells}{ratio}")
+    print("largest value of any round (for speeds: the least disturbed run):")
+    for k in keys:
+        b = best[k]
+        if all(v is None for v in b.values()):
+            continue
+        cells = "".join(f"{v:>16,.4g}" if v is not None else f"{'-':>16}" for v in b.values())
+        last = b[checkouts[-1]]
+        ratio = f"{last / b[first]:9.2f}x" if last is not None and b[first] else ""
+        print(f"{k:<42}{cells}{ratio}")
     print(json.dumps({"command": [script, *rest], "checkouts": checkouts,
-                      "rounds": args.rounds, "runs": runs, "median": summary}))
+                      "rounds": args.rounds, "runs": runs, "median": summary, "max": best}))
 
 
 if __name__ == "__main__":

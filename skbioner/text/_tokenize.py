@@ -375,8 +375,13 @@ _AFTER_SENTENCE_END = re.compile(r"[.?!][)\]}\"']*\s")
 
 
 def _heading(line):
-    """Whether a line (stripped) ends in a heading: a few words ending in a colon."""
-    if not line.endswith(":"):
+    """Whether a line (stripped) ends in a heading: a few words ending in a colon.
+
+    The colon must touch the word: ``OBJECTIVE :`` is the corpus's tokenized form
+    (tokens joined by spaces, e.g. a column file converted to brat), where the heading
+    belongs to the sentence that follows, as in GENIA.
+    """
+    if not line.endswith(":") or len(line) < 2 or line[-2].isspace():
         return False
     tail = _AFTER_SENTENCE_END.split(line)[-1].strip()
     return tail[:1].isupper() and len(tail.split()) <= _HEADING_WORDS

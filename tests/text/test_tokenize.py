@@ -221,6 +221,8 @@ def test_line_breaks_and_headings():
     assert sents("A title. [see comments]\nAbstract") == ["A title. [see comments]",
                                                           "Abstract"]
     assert sents("cells\nRESULTS:\nWe") == ["cells", "RESULTS:", "We"]
+    # the corpus's tokenized form keeps a heading with its sentence (GENIA)
+    assert sents("A title .\nOBJECTIVE :\nTo test .") == ["A title .", "OBJECTIVE :\nTo test ."]
     # a colon that ends a long line is no heading
     text = "The results of the three assays are as follows:\nthe cells died."
     assert sents(text) == [text]

@@ -99,12 +99,6 @@ def load(args):
         return joblib.load(path)
     from skbioner.annotate import POSTagger
     from skbioner.datasets import load_jnlpba
-    from skbioner.features import TokenFeaturizer
-
-    # the bundled POS model predates TokenFeaturizer(rare_types=...): its featurizer has no
-    # such attribute and the jackknife's clone fails; 0 (off) is how it was trained
-    if not hasattr(TokenFeaturizer, "rare_types"):
-        TokenFeaturizer.rare_types = 0
     train, test = load_jnlpba(args.data, "train"), load_jnlpba(args.data, "test")
     t0 = time.perf_counter()
     pos = POSTagger(jackknife=5, corpus=args.pos_corpus, n_jobs=2)

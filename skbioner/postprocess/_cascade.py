@@ -1,0 +1,204 @@
+"""Cascaded entity names: rules that build an entity out of smaller ones.
+
+Zhou & Su (2004) mined six construction patterns from GENIA's nested
+annotations (ENTITY + head noun, ENTITY + ENTITY, modifier + ENTITY,
+ENTITY + word + ENTITY, modifier + ENTITY + head noun, ENTITY + ENTITY +
+head noun).  JNLPBA's annotations are flat, so :class:`CascadedEntityRules`
+mines them from the training entities whose parts are themselves training
+entity strings: ``IL-2 gene`` (DNA) = ``IL-2`` (a protein string) + ``gene``
+gives the rule *protein + gene -> DNA*.  At prediction a rule joins
+adjacent predicted entities and words into one entity of the rule's class.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from .._validation import Integral, Interval, Real
+from ..schemes import labels_to_spans
+from ._abbreviations import set_span
+from ._base import Document, PostprocessStep
+
+__all__ = ["CascadedEntityRules"]
+
+
+def _decompose(tokens, strings, whole):
+    """Greedy left-to-right cover of ``tokens`` by the longest known entity strings.
+
+    Returns a tuple of items ``("E", class)`` / ``("W", word)``; None when no
+    part is an entity string.
+    """
+    items, i, n = [], 0, len(tokens)
+    max_len = n - 1 if whole else n
+    while i < n:
+        for j in range(min(n, i + max_len), i, -1):
+            typ = strings.get(tuple(tokens[i:j]))
+            if typ is not None:
+                items.append(("E", typ))
+                i = j
+                break
+        else:
+            items.append(("W", tokens[i].lower()))
+            i += 1
+    if not any(kind == "E" for kind, _ in items) or len(items) < 2:
+        return None
+    return tuple(items)
+
+
+class CascadedEntityRules(PostprocessStep):
+    """Join predicted entities and words into larger entities by rules mined from training.
+
+    Mining (``fit``): the entity strings of the training labels that are
+    an entity at least ``min_string_count`` times get their majority class.
+    Every training entity of two or more tokens is covered left to right by
+    the longest such strings shorter than itself, the rest being words
+    (lower-cased): a pattern such as ``(E:protein, W:gene)``.  A pattern
+    seen at least ``min_count`` times, with one class in at least
+    ``min_precision`` of them, becomes a rule ``pattern -> class``.
+
+    Prediction (``correct``): in every sentence, a run of predicted
+    entities and untagged words matching a rule's pattern (each ``E`` item a
+    predicted entity of that class, each ``W`` item that word) becomes one
+    entity of the rule's class; the longest match at each position wins.
+    With ``relabel``, a predicted entity whose own cover (by the training
+    strings) is a rule's pattern gets the rule's class.
+
+    Parameters
+    ----------
+    min_count : int, default=3
+    min_precision : float, default=0.7
+    min_string_count : int, default=2
+    max_items : int, default=4
+        Longest pattern, in items.
+    relabel : bool, default=True
+
+    Attributes
+    ----------
+    rules_ : dict of tuple -> (str, int)
+        Pattern -> (class, training count).
+    entity_strings_ : dict of tuple of str -> str
+        Training entity strings and their majority class.
+    """
+
+    _parameter_constraints = {
+        "min_count": [Interval(Integral, 1, None, closed="left")],
+        "min_precision": [Interval(Real, 0, 1, closed="both")],
+        "min_string_count": [Interval(Integral, 1, None, closed="left")],
+        "max_items": [Interval(Integral, 2, None, closed="left")],
+        "relabel": ["boolean"],
+    }
+
+    def __init__(self, min_count=3, min_precision=0.7, min_string_count=2, max_items=4,
+                 relabel=True):
+        self.min_count = min_count
+        self.min_precision = min_precision
+        self.min_string_count = min_string_count
+        self.max_items = max_items
+        self.relabel = relabel
+
+    def fit(self, X, y):
+        """Mine the rules from the training entities.
+
+        Parameters
+        ----------
+        X : list of Sentence
+        y : list of list of str
+            IOB2 labels.
+
+        Returns
+        -------
+        self : CascadedEntityRules
+        """
+        self._validate_params()
+        by_string = defaultdict(Counter)
+        entities = []
+        for s, labels in zip(X, y):
+            for t, a, b in labels_to_spans(labels):
+                key = tuple(s[a:b])
+                by_string[key][t] += 1
+                entities.append((key, t))
+        strings = {k: c.most_common(1)[0][0] for k, c in by_string.items()
+                   if sum(c.values()) >= self.min_string_count}
+        patterns = defaultdict(Counter)
+        for key, t in entities:
+            if len(key) < 2:
+                continue
+            pattern = _decompose(key, strings, whole=True)
+            if pattern is not None and len(pattern) <= self.max_items:
+                patterns[pattern][t] += 1
+        rules = {}
+        for pattern, counts in patterns.items():
+            typ, n = counts.most_common(1)[0]
+            total = sum(counts.values())
+            if total >= self.min_count and n >= self.min_precision * total:
+                rules[pattern] = (typ, total)
+        self.entity_strings_ = strings
+        self.rules_ = rules
+        return self
+
+    def _index(self):
+        index = self.__dict__.get("_index_cache")
+        if index is None:
+            index = defaultdict(list)
+            for pattern, (typ, _) in self.rules_.items():
+                index[pattern[0]].append((pattern, typ))
+            for lst in index.values():
+                lst.sort(key=lambda pt: -len(pt[0]))
+            self.__dict__["_index_cache"] = index
+        return index
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_index_cache", None)
+        return state
+
+    def _apply(self, sent, labels):
+        spans = labels_to_spans(labels)
+        # segments: predicted entities and single untagged tokens, in order
+        starts = {a: (t, b) for t, a, b in spans}
+        segs, k = [], 0
+        while k < len(sent):
+            if k in starts:
+                t, b = starts[k]
+                segs.append((("E", t), k, b))
+                k = b
+            else:
+                segs.append((("W", sent[k].lower()), k, k + 1))
+                k += 1
+        index = self._index()
+        i = 0
+        while i < len(segs):
+            done = False
+            for pattern, typ in index.get(segs[i][0], ()):
+                n = len(pattern)
+                window = segs[i:i + n]
+                if len(window) == n and all(seg[0] == item for seg, item in
+                                            zip(window, pattern)):
+                    set_span(labels, window[0][1], window[-1][2], typ)
+                    i += n
+                    done = True
+                    break
+            if not done:
+                i += 1
+        if self.relabel:
+            for t, a, b in labels_to_spans(labels):
+                if b - a < 2:
+                    continue
+                pattern = _decompose(sent[a:b], self.entity_strings_, whole=True)
+                rule = self.rules_.get(pattern) if pattern is not None else None
+                if rule is not None and rule[0] != t:
+                    set_span(labels, a, b, rule[0])
+        return labels
+
+    def correct(self, doc: Document):
+        """Apply the rules to every sentence of the document.
+
+        Parameters
+        ----------
+        doc : Document
+
+        Returns
+        -------
+        list of list of str
+        """
+        return [self._apply(list(s), list(lab)) for s, lab in zip(doc.sentences, doc.labels)]

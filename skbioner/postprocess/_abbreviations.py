@@ -83,8 +83,8 @@ def alias_score(short, words):
     """How well ``short`` abbreviates the token sequence ``words`` (anchored at its start).
 
     The short form's alphanumeric characters are aligned, in order and
-    case-insensitively, with characters of ``words``; the first must be the
-    first character of the first word.  Among all alignments, the one with
+    case-insensitively, with characters of ``words``; the first must be a
+    word initial of the first word (``J`` of ``c-Jun``).  Among all alignments, the one with
     the most characters on word initials (the first alphanumeric character
     of a token, or one after a hyphen or other symbol) is taken.
 
@@ -104,11 +104,15 @@ def alias_score(short, words):
     """
     sf = [c.lower() for c in short if c.isalnum()]
     chars, initial, word = _lf_chars(words)
-    if not sf or not chars or chars[0] != sf[0] or len(chars) < len(sf):
+    if not sf or not chars or len(chars) < len(sf):
         return None
     # dynamic programming over the positions holding each short-form character;
-    # a state is (initials, covered words) of the best alignment ending there
-    states = {0: (int(initial[0]), 1)}
+    # a state is (initials, covered words) of the best alignment ending there.
+    # The first character is a word initial of the first word.
+    states = {j: (1, 1) for j in range(len(chars))
+              if word[j] == 0 and initial[j] and chars[j] == sf[0]}
+    if not states:
+        return None
     for c in sf[1:]:
         new = {}
         items = sorted(states.items())
@@ -129,38 +133,83 @@ def alias_score(short, words):
 
 
 def _is_short_form(tokens):
+    words = [t for t in tokens if t not in _OPEN and t not in _CLOSE]
     text = "".join(tokens)
-    if not 1 <= len(tokens) <= 2 or not 2 <= len(text) <= 12:
+    if not 1 <= len(words) <= 3 or not 2 <= len(text) <= 15:
         return False
     if not text[0].isalnum() or not _LETTER.search(text):
         return False
-    if any(len(t) > 4 and t.isalpha() and t.islower() for t in tokens):
+    if any(len(t) > 4 and t.isalpha() and t.islower() for t in words):
         return False  # a word, not an abbreviation
-    return _UPPER_OR_DIGIT.search(text) is not None
+    if _UPPER_OR_DIGIT.search(text) is None:
+        return len(words) == 1 and len(text) <= 4 and text.isalpha()  # "dox"
+    return True
+
+
+def _initials(token):
+    """Lower-cased characters of ``token`` that begin it or follow a symbol."""
+    out, prev = set(), False
+    for c in token:
+        if c.isalnum() and not prev:
+            out.add(c.lower())
+        prev = c.isalnum()
+    return out
+
+
+def _alignments(short):
+    """The short form, then without a hyphenated trailing number (``HIV-1`` for
+    ``human immunodeficiency virus``: then every character must be a word initial)."""
+    yield short, False
+    bare = re.sub(r"-[0-9]+$", "", short)
+    if bare != short and sum(c.isalpha() for c in bare) >= 2:
+        yield bare, True
 
 
 def _best_long_form(short, words, lo, hi, max_words):
-    """Best start ``s`` (lo <= s < hi) of a long form ``words[s:hi]``, or None."""
+    """Best start ``s`` (lo <= s < hi) of a long form ``words[s:hi]``, or None.
+
+    A long form does not hold a ``,`` or ``;`` token (lists), nor an
+    unmatched parenthesis.
+    """
     n_sf = sum(c.isalnum() for c in short)
     limit = min(n_sf + 5, 2 * n_sf)
-    best, best_key = None, None
-    first = next(c.lower() for c in short if c.isalnum())
-    for s in range(hi - 1, max(lo, hi - min(limit, max_words)) - 1, -1):
-        token = words[s]
-        head = next((c.lower() for c in token if c.isalnum()), None)
-        if head != first or token in _OPEN or token in _CLOSE:
-            continue
-        cand = words[s:hi]
-        if "".join(cand).lower() == "".join(short.split()).lower():
-            continue  # the short form repeated, not a long form
-        score = alias_score(short, cand)
-        if score is None:
-            continue
-        initials, covered = score
-        key = (initials, covered - (hi - s), -(hi - s))
-        if best_key is None or key > best_key:
-            best, best_key = s, key
-    return best
+    for form, strict in _alignments(short):
+        n_chars = sum(c.isalnum() for c in form)
+        best, best_key = None, None
+        first = next(c.lower() for c in form if c.isalnum())
+        for s in range(hi - 1, max(lo, hi - min(limit, max_words)) - 1, -1):
+            token = words[s]
+            if token in _CUT:
+                break
+            if first not in _initials(token) or token in _OPEN or token in _CLOSE:
+                continue
+            cand = words[s:hi]
+            if "".join(cand).lower() == "".join(short.split()).lower():
+                continue  # the short form repeated, not a long form
+            score = alias_score(form, cand)
+            if score is None:
+                continue
+            initials, covered = score
+            if strict and initials < n_chars:
+                continue
+            key = (initials, covered - (hi - s), -(hi - s))
+            if best_key is None or key > best_key:
+                best, best_key = s, key
+        if best is not None:
+            return best
+    return None
+
+
+def _long_text(tokens, short):
+    """The long form's text: leading symbols of its first token dropped
+    (``-interleukin-2``), and what precedes a ``/`` when the short form does
+    not start there (``V/7-amino-actinomycin`` for ``7-AAD``)."""
+    first = tokens[0]
+    head = next(c.lower() for c in short if c.isalnum())
+    if "/" in first and next((c.lower() for c in first if c.isalnum()), "") != head:
+        first = first.rsplit("/", 1)[1] or first
+    k = next((i for i, c in enumerate(first) if c.isalnum()), 0)
+    return " ".join([first[k:], *tokens[1:]])
 
 
 def _parentheses(words):
@@ -222,6 +271,11 @@ def find_abbreviations(sentences, max_words=12, cross_sentence=True):
             inner = words[a + 1:end]
             if not inner:
                 continue
+            whole = words[a + 1:b]
+            if end < b and words[end] in _OPEN and _is_short_form(whole) \
+                    and _best_long_form(" ".join(whole), words[_context_start(words, a):a],
+                                        0, a - _context_start(words, a), max_words) is not None:
+                inner, end = whole, b  # "15d-PGJ(2)": the nested group belongs to it
             if _is_short_form(inner):
                 short = " ".join(inner)
                 lo = _context_start(words, a)
@@ -244,8 +298,11 @@ def find_abbreviations(sentences, max_words=12, cross_sentence=True):
                 else:
                     pieces = ((si, start, a),)
                 out.append(Abbreviation((si, a + 1, end), pieces, short,
-                                        " ".join(ctx[s:]), "long-short"))
-            elif len(inner) > 2 and a > 0:
+                                        _long_text(ctx[s:], short), "long-short"))
+                continue
+            cut = next((k for k in range(a + 1, b) if words[k] in _CUT), b)
+            inner = words[a + 1:cut]  # nested parentheses stay in a long form
+            if len(inner) > 2 and a > 0:
                 for n in (2, 1):  # the short form: the one or two tokens before
                     cand = words[max(a - n, _context_start(words, a)):a]
                     if len(cand) != n or not _is_short_form(cand):
@@ -253,7 +310,7 @@ def find_abbreviations(sentences, max_words=12, cross_sentence=True):
                     short = " ".join(cand)
                     # the long form fills the parenthesis
                     if _best_long_form(short, inner, 0, len(inner), max_words) == 0:
-                        out.append(Abbreviation((si, a - n, a), ((si, a + 1, end),), short,
+                        out.append(Abbreviation((si, a - n, a), ((si, a + 1, cut),), short,
                                                 " ".join(inner), "short-long"))
                         break
     return out

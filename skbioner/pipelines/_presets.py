@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["PRESETS", "make_pipeline", "make_annotators"]
+__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
-PRESETS = ("online-crf", "cascaded", "crfsuite", "majority")
+PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "hmm-svm")
+
+#: Featurizer settings of presets that do not use the default (Chan/Settles, cutoff 3).
+_FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3}}
 
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
 #: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
@@ -38,6 +41,11 @@ def _model(name):
         return CRFsuiteTagger()
     if name == "majority":
         return MajorityTagger()
+    if name == "hmm-svm":
+        from ..models import HMMSVMTagger
+
+        # Zhou & Su (2004); settings chosen on dev: benchmarks/hmm_svm.py
+        return HMMSVMTagger(C=0.1, cv=3, random_state=0, n_jobs=2)
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 
@@ -108,13 +116,15 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
 
     Parameters
     ----------
-    model : {"online-crf", "cascaded", "crfsuite", "majority"}, default="online-crf"
+    model : {"online-crf", "cascaded", "crfsuite", "majority", "hmm-svm"}, default="online-crf"
         ``"online-crf"``: :class:`~skbioner.models.OnlinePACRF`, BIES with IO
         folded in, C=0.1, 10 epochs, calibrated confidences.  ``"cascaded"``:
         :class:`~skbioner.models.CascadedNER` with that segmenter and a
         strongly regularised classifier (C=0.003, 5 epochs).
         ``"crfsuite"``: :class:`~skbioner.models.CRFsuiteTagger` (L-BFGS).
         ``"majority"``: the memorising baseline (no featurizer).
+        ``"hmm-svm"``: :class:`~skbioner.models.HMMSVMTagger` (Zhou & Su
+        2004; its knowledge modules: :func:`add_knowledge`).
     scheme : str, optional
         Internal segment representation; replaces the preset's scheme mix.
     model_params : dict, optional
@@ -164,6 +174,73 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         settings.setdefault("verbose", verbose)
     est.set_params(**settings)
     featurizer = TokenFeaturizer(templates="chan", min_count=3)
+    featurizer.set_params(**_FEATURES.get(model, {}))
     featurizer.set_params(**dict(feature_params or {}))
     annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose)
     return Pipeline([*annotators, ("features", featurizer), ("model", est)])
+
+
+def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=False,
+                  closed_dictionary=False, dictionary=None, jackknife=5):
+    """A tagger with Zhou & Su's (2004) knowledge modules switched on.
+
+    Works with any tagger of the suite (a preset pipeline or your own):
+    dictionaries enter as an annotator before the featurizer (whose
+    ``dictionary`` templates read their ``dict_*`` columns), the other
+    modules as document-level post-processing steps.
+
+    Parameters
+    ----------
+    tagger : Pipeline or estimator
+        The tagger (a ``Pipeline`` whose featurizer has ``dictionary``
+        templates, for the dictionaries).
+    abbreviations : bool, default=False
+        :class:`~skbioner.postprocess.AbbreviationResolver`.
+    alias : bool, default=False
+        :class:`~skbioner.postprocess.NameAlias`.
+    cascade_rules : bool, default=False
+        :class:`~skbioner.postprocess.CascadedEntityRules` mined from the
+        training entities.
+    closed_dictionary : bool, default=False
+        The training entity names as a dictionary, annotating the training
+        sentences out of fold (``jackknife`` blocks of documents).
+    dictionary : str or path, optional
+        An open dictionary file (one name per line, optionally TAB class).
+    jackknife : int, default=5
+        Blocks of the closed dictionary's out-of-fold annotation.
+
+    Returns
+    -------
+    estimator
+        ``tagger`` itself when no module is on; otherwise the tagger with a
+        ``DictionaryMatcher`` step and/or wrapped in a
+        :class:`~skbioner.postprocess.PostProcessedTagger` (steps in the
+        order cascade rules, abbreviations, alias).
+    """
+    from sklearn.pipeline import Pipeline
+
+    from ..features import DictionaryMatcher
+    from ..postprocess import (
+        AbbreviationResolver,
+        CascadedEntityRules,
+        NameAlias,
+        PostProcessedTagger,
+    )
+
+    if closed_dictionary or dictionary is not None:
+        if not isinstance(tagger, Pipeline):
+            raise ValueError("dictionaries need a pipeline with a featurizer to read them")
+        matcher = DictionaryMatcher(dictionaries=() if dictionary is None else [dictionary],
+                                    closed=bool(closed_dictionary),
+                                    jackknife=jackknife if closed_dictionary else None)
+        at = next(i for i, (name, _) in enumerate(tagger.steps) if name == "features") \
+            if "features" in tagger.named_steps else len(tagger.steps) - 1
+        tagger = Pipeline([*tagger.steps[:at], ("dictionary", matcher), *tagger.steps[at:]])
+    steps = []
+    if cascade_rules:
+        steps.append(("cascade", CascadedEntityRules()))
+    if abbreviations:
+        steps.append(("abbreviations", AbbreviationResolver()))
+    if alias:
+        steps.append(("alias", NameAlias()))
+    return PostProcessedTagger(tagger, steps) if steps else tagger

@@ -32,7 +32,7 @@ def _decompose(tokens, strings, whole):
     max_len = n - 1 if whole else n
     while i < n:
         for j in range(min(n, i + max_len), i, -1):
-            typ = strings.get(tuple(tokens[i:j]))
+            typ = strings.get(" ".join(tokens[i:j]))
             if typ is not None:
                 items.append(("E", typ))
                 i = j
@@ -74,10 +74,12 @@ class CascadedEntityRules(PostprocessStep):
 
     Attributes
     ----------
-    rules_ : dict of tuple -> (str, int)
-        Pattern -> (class, training count).
-    entity_strings_ : dict of tuple of str -> str
-        Training entity strings and their majority class.
+    rules_ : list of (tuple, str, int)
+        ``(pattern, class, training count)``; a pattern is a tuple of
+        ``("E", class)`` and ``("W", word)`` pairs.
+    entity_strings_ : dict of str -> str
+        Training entity strings (tokens joined by spaces) and their
+        majority class.
     """
 
     _parameter_constraints = {
@@ -115,7 +117,7 @@ class CascadedEntityRules(PostprocessStep):
         for s, labels in zip(X, y):
             for t, a, b in labels_to_spans(labels):
                 key = tuple(s[a:b])
-                by_string[key][t] += 1
+                by_string[" ".join(key)][t] += 1
                 entities.append((key, t))
         strings = {k: c.most_common(1)[0][0] for k, c in by_string.items()
                    if sum(c.values()) >= self.min_string_count}
@@ -126,26 +128,28 @@ class CascadedEntityRules(PostprocessStep):
             pattern = _decompose(key, strings, whole=True)
             if pattern is not None and len(pattern) <= self.max_items:
                 patterns[pattern][t] += 1
-        rules = {}
+        rules = []
         for pattern, counts in patterns.items():
             typ, n = counts.most_common(1)[0]
             total = sum(counts.values())
             if total >= self.min_count and n >= self.min_precision * total:
-                rules[pattern] = (typ, total)
+                rules.append((pattern, typ, total))
         self.entity_strings_ = strings
-        self.rules_ = rules
+        self.rules_ = sorted(rules, key=lambda r: (-r[2], r[0]))
+        self.__dict__.pop("_index_cache", None)
         return self
 
     def _index(self):
-        index = self.__dict__.get("_index_cache")
-        if index is None:
+        cache = self.__dict__.get("_index_cache")
+        if cache is None:
             index = defaultdict(list)
-            for pattern, (typ, _) in self.rules_.items():
+            for pattern, typ, _ in self.rules_:
                 index[pattern[0]].append((pattern, typ))
             for lst in index.values():
                 lst.sort(key=lambda pt: -len(pt[0]))
-            self.__dict__["_index_cache"] = index
-        return index
+            cache = (index, {pattern: typ for pattern, typ, _ in self.rules_})
+            self.__dict__["_index_cache"] = cache  # derived, not state (not pickled)
+        return cache
 
     def __getstate__(self):
         state = dict(super().__getstate__())
@@ -165,7 +169,7 @@ class CascadedEntityRules(PostprocessStep):
             else:
                 segs.append((("W", sent[k].lower()), k, k + 1))
                 k += 1
-        index = self._index()
+        index, by_pattern = self._index()
         i = 0
         while i < len(segs):
             done = False
@@ -185,9 +189,9 @@ class CascadedEntityRules(PostprocessStep):
                 if b - a < 2:
                     continue
                 pattern = _decompose(sent[a:b], self.entity_strings_, whole=True)
-                rule = self.rules_.get(pattern) if pattern is not None else None
-                if rule is not None and rule[0] != t:
-                    set_span(labels, a, b, rule[0])
+                rule = by_pattern.get(pattern) if pattern is not None else None
+                if rule is not None and rule != t:
+                    set_span(labels, a, b, rule)
         return labels
 
     def correct(self, doc: Document):

@@ -205,7 +205,9 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
         The training entity names as a dictionary, annotating the training
         sentences out of fold (``jackknife`` blocks of documents).
     dictionary : str or path, optional
-        An open dictionary file (one name per line, optionally TAB class).
+        An open dictionary file (one name per line, optionally TAB class),
+        matched case-sensitively with punctuation ignored (gene symbols:
+        ``IL2`` matches ``IL-2``), columns ``dict_open*``.
     jackknife : int, default=5
         Blocks of the closed dictionary's out-of-fold annotation.
 
@@ -227,15 +229,20 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
         PostProcessedTagger,
     )
 
-    if closed_dictionary or dictionary is not None:
+    matchers = []
+    if closed_dictionary:
+        matchers.append(("dictionary", DictionaryMatcher(closed=True, jackknife=jackknife)))
+    if dictionary is not None:
+        # gene symbols: case matters ("CAT", "MAX"), hyphens do not ("IL-2" is IL2)
+        matchers.append(("open_dictionary", DictionaryMatcher(
+            dictionaries={"open": dictionary}, closed=False, lowercase=False,
+            strip_punct=True)))
+    if matchers:
         if not isinstance(tagger, Pipeline):
             raise ValueError("dictionaries need a pipeline with a featurizer to read them")
-        matcher = DictionaryMatcher(dictionaries=() if dictionary is None else [dictionary],
-                                    closed=bool(closed_dictionary),
-                                    jackknife=jackknife if closed_dictionary else None)
-        at = next(i for i, (name, _) in enumerate(tagger.steps) if name == "features") \
-            if "features" in tagger.named_steps else len(tagger.steps) - 1
-        tagger = Pipeline([*tagger.steps[:at], ("dictionary", matcher), *tagger.steps[at:]])
+        names = [name for name, _ in tagger.steps]
+        at = names.index("features") if "features" in names else len(names) - 1
+        tagger = Pipeline([*tagger.steps[:at], *matchers, *tagger.steps[at:]])
     steps = []
     if cascade_rules:
         steps.append(("cascade", CascadedEntityRules()))

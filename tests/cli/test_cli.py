@@ -233,8 +233,9 @@ def test_train_hmm_svm_with_knowledge_modules(tmp_path, capsys):
     model = load_model(out)
     assert isinstance(model, PostProcessedTagger)
     assert [name for name, _ in model.steps_] == ["cascade", "abbreviations", "alias"]
-    assert "dictionary" in model.tagger_.named_steps
-    assert model.tagger_.named_steps["dictionary"].dictionary_names_ == ("closed", "names")
+    steps = model.tagger_.named_steps
+    assert steps["dictionary"].dictionary_names_ == ("closed",)
+    assert steps["open_dictionary"].dictionary_names_ == ("open",)
     pred = tmp_path / "pred.iob2"
     assert main(["predict", str(out), str(train), "-o", str(pred)]) == 0
     assert pred.read_text().count("\n") == TRAIN.count("\n")

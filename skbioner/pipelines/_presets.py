@@ -45,7 +45,7 @@ def _model(name):
         from ..models import HMMSVMTagger
 
         # Zhou & Su (2004); settings chosen on dev: benchmarks/hmm_svm.py
-        return HMMSVMTagger(C=0.1, cv=3, random_state=0, n_jobs=2)
+        return HMMSVMTagger(scheme="BIES", C=0.1, cv=2, refit=False, random_state=0, n_jobs=2)
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 

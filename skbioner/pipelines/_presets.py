@@ -168,7 +168,7 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
     if scheme is not None:
         prefix = "segmenter__" if model == "cascaded" else ""
         settings.setdefault(prefix + "scheme", scheme)
-        if model != "crfsuite":  # a chosen scheme replaces the default scheme mix
+        if model not in ("crfsuite", "hmm-svm"):  # a chosen scheme replaces the scheme mix
             settings.setdefault(prefix + "extra_schemes", ())
     if verbose:
         settings.setdefault("verbose", verbose)

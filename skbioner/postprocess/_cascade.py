@@ -53,8 +53,12 @@ class CascadedEntityRules(PostprocessStep):
     Every training entity of two or more tokens is covered left to right by
     the longest such strings shorter than itself, the rest being words
     (lower-cased): a pattern such as ``(E:protein, W:gene)``.  A pattern
-    seen at least ``min_count`` times, with one class in at least
-    ``min_precision`` of them, becomes a rule ``pattern -> class``.
+    seen at least ``min_count`` times with one class becomes a rule
+    ``pattern -> class`` if that class holds at least ``min_precision`` of
+    its instances, and if the rule, run over the gold labels of the training
+    data, would be right at least ``min_precision`` of the times it fires
+    (it fires wrongly where the gold has its entities and words side by side
+    but not as one entity: ``IL-2 and IL-4`` as two proteins).
 
     Prediction (``correct``): in every sentence, a run of predicted
     entities and untagged words matching a rule's pattern (each ``E`` item a
@@ -75,7 +79,7 @@ class CascadedEntityRules(PostprocessStep):
     Attributes
     ----------
     rules_ : list of (tuple, str, int)
-        ``(pattern, class, training count)``; a pattern is a tuple of
+        ``(pattern, class, training instances)``; a pattern is a tuple of
         ``("E", class)`` and ``("W", word)`` pairs.
     entity_strings_ : dict of str -> str
         Training entity strings (tokens joined by spaces) and their
@@ -128,16 +132,55 @@ class CascadedEntityRules(PostprocessStep):
             pattern = _decompose(key, strings, whole=True)
             if pattern is not None and len(pattern) <= self.max_items:
                 patterns[pattern][t] += 1
-        rules = []
+        candidates = []
         for pattern, counts in patterns.items():
             typ, n = counts.most_common(1)[0]
             total = sum(counts.values())
             if total >= self.min_count and n >= self.min_precision * total:
-                rules.append((pattern, typ, total))
+                candidates.append((pattern, typ, n))
+        # how often each candidate would fire wrongly on the gold labels: the same
+        # entities and words, but the gold says they are not one entity
         self.entity_strings_ = strings
+        self.rules_ = candidates
+        self.__dict__.pop("_index_cache", None)
+        wrong = Counter()
+        for sent, labels in zip(X, y):
+            for pattern, _, _, _ in self._matches(list(sent), list(labels)):
+                wrong[pattern] += 1
+        rules = [(pattern, typ, n) for pattern, typ, n in candidates
+                 if n >= self.min_precision * (n + wrong[pattern])]
         self.rules_ = sorted(rules, key=lambda r: (-r[2], r[0]))
         self.__dict__.pop("_index_cache", None)
         return self
+
+    def _matches(self, sent, labels):
+        """Non-overlapping rule matches ``(pattern, class, start, end)``, left to right."""
+        spans = labels_to_spans(labels)
+        starts = {a: (t, b) for t, a, b in spans}
+        segs, k = [], 0
+        while k < len(sent):
+            if k in starts:
+                t, b = starts[k]
+                segs.append((("E", t), k, b))
+                k = b
+            else:
+                segs.append((("W", sent[k].lower()), k, k + 1))
+                k += 1
+        index, _ = self._index()
+        out = []
+        i = 0
+        while i < len(segs):
+            for pattern, typ in index.get(segs[i][0], ()):
+                n = len(pattern)
+                window = segs[i:i + n]
+                if len(window) == n and all(seg[0] == item for seg, item in
+                                            zip(window, pattern)):
+                    out.append((pattern, typ, window[0][1], window[-1][2]))
+                    i += n
+                    break
+            else:
+                i += 1
+        return out
 
     def _index(self):
         cache = self.__dict__.get("_index_cache")
@@ -157,33 +200,9 @@ class CascadedEntityRules(PostprocessStep):
         return state
 
     def _apply(self, sent, labels):
-        spans = labels_to_spans(labels)
-        # segments: predicted entities and single untagged tokens, in order
-        starts = {a: (t, b) for t, a, b in spans}
-        segs, k = [], 0
-        while k < len(sent):
-            if k in starts:
-                t, b = starts[k]
-                segs.append((("E", t), k, b))
-                k = b
-            else:
-                segs.append((("W", sent[k].lower()), k, k + 1))
-                k += 1
-        index, by_pattern = self._index()
-        i = 0
-        while i < len(segs):
-            done = False
-            for pattern, typ in index.get(segs[i][0], ()):
-                n = len(pattern)
-                window = segs[i:i + n]
-                if len(window) == n and all(seg[0] == item for seg, item in
-                                            zip(window, pattern)):
-                    set_span(labels, window[0][1], window[-1][2], typ)
-                    i += n
-                    done = True
-                    break
-            if not done:
-                i += 1
+        _, by_pattern = self._index()
+        for _, typ, a, b in self._matches(sent, labels):
+            set_span(labels, a, b, typ)
         if self.relabel:
             for t, a, b in labels_to_spans(labels):
                 if b - a < 2:

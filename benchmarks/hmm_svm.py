@@ -21,8 +21,8 @@ tagger's column; the training sentences are tagged by the bundled model, which h
 GENIA abstracts: see the report), ``closed`` (+ the training entity names, out of fold on
 the training data), ``open`` (+ an open dictionary file, ``benchmarks/gene_dictionary.py``),
 ``all`` (all of these).  ``--pred-cache FILE`` keeps the tagger's predictions so that the
-steps can be re-scored without training again.  ``--max-train-docs N`` trains on the first N training abstracts
-only (a subset, to keep a run within minutes on a busy machine; reported).  Training
+steps can be re-scored without training again.  ``--max-train-docs N`` trains on the
+first N training abstracts only (a subset, to keep a run within minutes; reported).  Training
 seconds include featurization; tagging seconds are featurize + decode of the evaluation
 sentences.  Last line of stdout: one JSON object.
 """

@@ -69,8 +69,8 @@ def scores(y, pred):
     return out
 
 
-def build(model, features, open_dictionary):
-    pipe = make_pipeline(model)
+def build(model, features, open_dictionary, params=None):
+    pipe = make_pipeline(model, model_params=params)
     if features in ("pos", "all"):
         pipe.steps[:0] = make_annotators(pos=True)
     closed = features in ("closed", "all")
@@ -105,7 +105,8 @@ def run(args):
         saved = json.loads(cache.read_text())
         pred, train_s, tag_s = saved["pred"], saved["train_seconds"], saved["tag_seconds"]
     else:
-        pipe = build(args.model, args.features, args.open_dictionary)
+        params = dict(p.split("=", 1) for p in args.param)
+        pipe = build(args.model, args.features, args.open_dictionary, params)
         t0 = time.perf_counter()
         pipe.fit(X_train, y_train)
         train_s = time.perf_counter() - t0
@@ -117,7 +118,8 @@ def run(args):
             cache.write_text(json.dumps({"pred": pred, "train_seconds": train_s,
                                          "tag_seconds": tag_s}))
     result = {"benchmark": "hmm_svm", "split": args.split, "model": args.model,
-              "features": args.features, "train_docs": len({s.doc_id for s in X_train}),
+              "features": args.features, "params": args.param,
+              "train_docs": len({s.doc_id for s in X_train}),
               "train_tokens": sum(map(len, X_train)), "eval_tokens": sum(map(len, X_eval)),
               "train_seconds": round(train_s, 1), "tag_seconds": round(tag_s, 2),
               "variants": {}}
@@ -149,7 +151,8 @@ def table(paths):
     out = {}
     for split in ("dev", "test"):
         for model in sorted({r["model"] for r in rows}):
-            runs = {r["features"]: r for r in rows if r["split"] == split and r["model"] == model}
+            runs = {r["features"]: r for r in rows if r["split"] == split
+                    and r["model"] == model and not r.get("params")}
             if "base" not in runs:
                 continue
             base = runs["base"]["variants"]["none"]["f1"]
@@ -203,6 +206,8 @@ def main():
                     default="base")
     ap.add_argument("--open-dictionary", default=None)
     ap.add_argument("--max-train-docs", type=int, default=None)
+    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="model parameter (string values, e.g. scheme=IOB2)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--pred-cache", default=None, metavar="JSON",
                     help="save the tagger's predictions here, or read them if the file "

@@ -43,7 +43,7 @@ def test_cascade_rules_are_mined_from_flat_entities():
 
 
 def test_cascade_rules_join_entities_and_relabel():
-    step = CascadedEntityRules().fit(*_train())
+    step = CascadedEntityRules(relabel=True).fit(*_train())
     d = doc(["the IL-2 gene is", "IL-4 gene here", "a gene"],
             ["O B-protein O O", "B-protein I-protein O", "O O"])
     out = step.correct(d)
@@ -54,3 +54,21 @@ def test_cascade_rules_join_entities_and_relabel():
     assert out[1] == "B-protein I-protein O".split()
     # a rule needs min_count instances
     assert CascadedEntityRules(min_count=7).fit(*_train()).rules_ == []
+
+
+def test_cascade_rules_that_the_gold_contradicts_are_dropped():
+    X, y = _train()
+    # "IL-2 and IL-4" is one protein twice, but two proteins six times
+    X += [Sentence("IL-2 and IL-4".split())] * 2 + [Sentence("IL-4 and IL-2".split())] * 6
+    y += [["B-protein", "I-protein", "I-protein"]] * 2 + [["B-protein", "O", "B-protein"]] * 6
+    step = CascadedEntityRules(min_count=2).fit(X, y)
+    patterns = [p for p, _, _ in step.rules_]
+    assert (("E", "protein"), ("W", "and"), ("E", "protein")) not in patterns
+    assert (("E", "protein"), ("W", "gene")) in patterns
+    # adjacent entities are joined only with join_adjacent
+    X2 = [Sentence("IL-2 IL-4 x".split())] * 3 + _train()[0]
+    y2 = [["B-protein", "I-protein", "O"]] * 3 + _train()[1]
+    d = doc(["IL-2 IL-4 x"], ["B-protein B-protein O"])
+    assert CascadedEntityRules().fit(X2, y2).correct(d)[0] == "B-protein B-protein O".split()
+    assert CascadedEntityRules(join_adjacent=True).fit(X2, y2).correct(d)[0] == \
+        "B-protein I-protein O".split()

@@ -75,13 +75,13 @@ def test_not_abbreviations():
 
 
 def test_resolver_gives_the_short_form_the_long_form_class_and_remembers_it():
-    step = AbbreviationResolver().fit([], [])
+    step = AbbreviationResolver(remember=True).fit([], [])
     d = doc(["the interleukin-2 receptor ( IL-2R ) binds", "IL-2R is high ; IL-2R"],
             ["O B-protein I-protein O B-DNA O O", "O O O O B-DNA"])
     out = step.correct(d)
     assert out[0] == "O B-protein I-protein O B-protein O O".split()
     assert out[1] == "B-protein O O O B-DNA".split()  # a tagged occurrence keeps its class
-    out = AbbreviationResolver(remember="relabel").fit([], []).correct(d)
+    out = AbbreviationResolver().fit([], []).correct(d)  # remember="relabel"
     assert out[1] == "B-protein O O O B-protein".split()
     out = AbbreviationResolver(remember=False).fit([], []).correct(d)
     assert out[1] == "O O O O B-DNA".split()
@@ -99,7 +99,8 @@ def test_resolver_adjusts_long_form_boundaries_and_leaves_whole_names_alone():
     assert step.correct(d) == [list(d.labels[0])]
     # an untagged long form: the short form keeps its prediction, or loses it
     d = doc(["the foo bar ( FB ) here"], ["O O O O B-protein O O"])
-    assert step.correct(d)[0] == "O O O O B-protein O O".split()
+    out = AbbreviationResolver(unresolved="keep").fit([], []).correct(d)
+    assert out[0] == "O O O O B-protein O O".split()
     out = AbbreviationResolver(unresolved="clear").fit([], []).correct(d)
     assert out[0] == ["O"] * 7
     out = AbbreviationResolver(long_from_short=True).fit([], []).correct(d)

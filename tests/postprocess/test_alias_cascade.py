@@ -10,7 +10,7 @@ def doc(sentences, labels, doc_id="d"):
 
 
 def test_alias_of_an_earlier_entity_takes_its_class():
-    step = NameAlias().fit([], [])
+    step = NameAlias(min_initials=2).fit([], [])
     d = doc(["T cell factor binds", "then TCF and IL2 bind XYZ", "interleukin 2 and IL2"],
             ["B-protein I-protein I-protein O", "O O O O O O",
              "B-protein I-protein O O"])
@@ -21,7 +21,7 @@ def test_alias_of_an_earlier_entity_takes_its_class():
 
 def test_alias_leaves_tagged_tokens_unless_relabel():
     d = doc(["T cell factor binds TCF"], ["B-protein I-protein I-protein O B-DNA"])
-    assert NameAlias().fit([], []).correct(d)[0] == list(d.labels[0])
+    assert NameAlias(relabel=False).fit([], []).correct(d)[0] == list(d.labels[0])
     out = NameAlias(relabel=True).fit([], []).correct(d)
     assert out[0] == "B-protein I-protein I-protein O B-protein".split()
 
@@ -37,20 +37,20 @@ def _train():
 
 
 def test_cascade_rules_are_mined_from_flat_entities():
-    step = CascadedEntityRules().fit(*_train())
+    step = CascadedEntityRules(min_count=3).fit(*_train())
     assert ((("E", "protein"), ("W", "gene")), "DNA", 6) in step.rules_
     assert step.entity_strings_["IL-2"] == "protein"
 
 
 def test_cascade_rules_join_entities_and_relabel():
-    step = CascadedEntityRules(relabel=True).fit(*_train())
+    step = CascadedEntityRules(min_count=3, relabel=True).fit(*_train())
     d = doc(["the IL-2 gene is", "IL-4 gene here", "a gene"],
             ["O B-protein O O", "B-protein I-protein O", "O O"])
     out = step.correct(d)
     assert out[0] == "O B-DNA I-DNA O".split()
     assert out[1] == "B-DNA I-DNA O".split()  # relabelled: its cover is protein + gene
     assert out[2] == ["O", "O"]
-    out = CascadedEntityRules(relabel=False).fit(*_train()).correct(d)
+    out = CascadedEntityRules(min_count=3, relabel=False).fit(*_train()).correct(d)
     assert out[1] == "B-protein I-protein O".split()
     # a rule needs min_count instances
     assert CascadedEntityRules(min_count=7).fit(*_train()).rules_ == []
@@ -69,6 +69,7 @@ def test_cascade_rules_that_the_gold_contradicts_are_dropped():
     X2 = [Sentence("IL-2 IL-4 x".split())] * 3 + _train()[0]
     y2 = [["B-protein", "I-protein", "O"]] * 3 + _train()[1]
     d = doc(["IL-2 IL-4 x"], ["B-protein B-protein O"])
-    assert CascadedEntityRules().fit(X2, y2).correct(d)[0] == "B-protein B-protein O".split()
-    assert CascadedEntityRules(join_adjacent=True).fit(X2, y2).correct(d)[0] == \
+    assert CascadedEntityRules(min_count=3).fit(X2, y2).correct(d)[0] == \
+        "B-protein B-protein O".split()
+    assert CascadedEntityRules(min_count=3, join_adjacent=True).fit(X2, y2).correct(d)[0] == \
         "B-protein I-protein O".split()

@@ -34,6 +34,7 @@ import json
 import time
 from pathlib import Path
 
+from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.metrics import entity_report
 from skbioner.pipelines import add_knowledge, make_annotators, make_pipeline
@@ -105,7 +106,7 @@ def run(args):
         saved = json.loads(cache.read_text())
         pred, train_s, tag_s = saved["pred"], saved["train_seconds"], saved["tag_seconds"]
     else:
-        params = dict(p.split("=", 1) for p in args.param)
+        params = parse_params(args.param)
         pipe = build(args.model, args.features, args.open_dictionary, params)
         t0 = time.perf_counter()
         pipe.fit(X_train, y_train)
@@ -207,7 +208,7 @@ def main():
     ap.add_argument("--open-dictionary", default=None)
     ap.add_argument("--max-train-docs", type=int, default=None)
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                    help="model parameter (string values, e.g. scheme=IOB2)")
+                    help="model parameter, e.g. scheme=IOB2 or refit=True")
     ap.add_argument("--out", default=None)
     ap.add_argument("--pred-cache", default=None, metavar="JSON",
                     help="save the tagger's predictions here, or read them if the file "

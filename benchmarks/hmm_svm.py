@@ -167,7 +167,8 @@ def table(paths):
             if "all" in runs:
                 lines.append(("all", runs["all"]["variants"]["all-steps"]["f1"]))
             print(f"\n{split} / {model} (train {runs['base']['train_docs']} abstracts)")
-            print(f"{'setting':16s} {'F1':>6s} {'delta':>6s} {'paper':>6s} {'paper delta':>11s}")
+            print(f"{'setting':16s} {'F1':>6s} {'delta':>6s} {'paper':>6s} {'paper delta':>11s}"
+                  "   (paper: test set, cumulative rows)")
             for label, f1 in lines:
                 paper = PAPER["rows"].get(label.replace("+all steps", "-"))
                 pd = "" if paper is None or label == "baseline" else \
@@ -176,7 +177,8 @@ def table(paths):
                       f"{'' if paper is None else f'{paper:6.1f}':>6s} {pd:>11s}")
             final = runs.get("all", runs["base"])["variants"][
                 "all-steps" if "all" in runs else "none"]
-            print(f"per class ({'all' if 'all' in runs else 'baseline'}) vs the paper's final:")
+            print(f"per class ({'all' if 'all' in runs else 'baseline'}) vs the paper's final "
+                  "(test set):")
             for c, f1 in sorted(final["per_class"].items()):
                 print(f"  {c:10s} {f1:6.2f}  paper {PAPER['final'].get(c, float('nan')):6.2f}")
             print(f"  {'overall':10s} {final['f1']:6.2f}  paper {PAPER['final']['overall']:6.2f}"

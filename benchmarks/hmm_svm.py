@@ -70,8 +70,8 @@ def scores(y, pred):
     return out
 
 
-def build(model, features, open_dictionary, params=None):
-    pipe = make_pipeline(model, model_params=params)
+def build(model, features, open_dictionary, params=None, feature_params=None):
+    pipe = make_pipeline(model, model_params=params, feature_params=feature_params)
     if features in ("pos", "all"):
         pipe.steps[:0] = make_annotators(pos=True)
     closed = features in ("closed", "all")
@@ -107,7 +107,8 @@ def run(args):
         pred, train_s, tag_s = saved["pred"], saved["train_seconds"], saved["tag_seconds"]
     else:
         params = parse_params(args.param)
-        pipe = build(args.model, args.features, args.open_dictionary, params)
+        pipe = build(args.model, args.features, args.open_dictionary, params,
+                     parse_params(args.feature_param))
         t0 = time.perf_counter()
         pipe.fit(X_train, y_train)
         train_s = time.perf_counter() - t0
@@ -119,7 +120,7 @@ def run(args):
             cache.write_text(json.dumps({"pred": pred, "train_seconds": train_s,
                                          "tag_seconds": tag_s}))
     result = {"benchmark": "hmm_svm", "split": args.split, "model": args.model,
-              "features": args.features, "params": args.param,
+              "features": args.features, "params": args.param + args.feature_param,
               "train_docs": len({s.doc_id for s in X_train}),
               "train_tokens": sum(map(len, X_train)), "eval_tokens": sum(map(len, X_eval)),
               "train_seconds": round(train_s, 1), "tag_seconds": round(tag_s, 2),
@@ -211,6 +212,8 @@ def main():
     ap.add_argument("--max-train-docs", type=int, default=None)
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="model parameter, e.g. scheme=IOB2 or refit=True")
+    ap.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
+                    help="featurizer parameter, e.g. templates=zhou")
     ap.add_argument("--out", default=None)
     ap.add_argument("--pred-cache", default=None, metavar="JSON",
                     help="save the tagger's predictions here, or read them if the file "

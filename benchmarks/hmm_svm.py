@@ -125,6 +125,17 @@ def run(args):
               "train_tokens": sum(map(len, X_train)), "eval_tokens": sum(map(len, X_eval)),
               "train_seconds": round(train_s, 1), "tag_seconds": round(tag_s, 2),
               "variants": {}}
+    if model is not None and hasattr(model, "prior_weight") and args.split == "dev":
+        # the chain's weights change decoding only: scored on the dev split
+        Xt = pipe[:-1].transform(X_eval)
+        grid = {}
+        for pw in (0.6, 0.8, 1.0):
+            for tw in (0.5, 1.0, 1.5):
+                model.set_params(prior_weight=pw, transition_weight=tw)
+                grid[f"{pw}/{tw}"] = scores(y_eval, model.predict(Xt))["f1"]
+        model.set_params(prior_weight=1.0, transition_weight=1.0)
+        result["weight_grid"] = grid
+        print("prior/transition weight grid:", {k: round(v, 2) for k, v in grid.items()})
     if hasattr(model, "fit_seconds_"):
         result["svm_seconds"] = {k: round(v, 1) for k, v in model.fit_seconds_.items()}
     fitted = {}

@@ -129,11 +129,12 @@ def run(args):
         # the chain's weights change decoding only: scored on the dev split
         Xt = pipe[:-1].transform(X_eval)
         grid = {}
-        for pw in (0.6, 0.8, 1.0):
+        chosen = (model.prior_weight, model.transition_weight)
+        for pw in (0.4, 0.6, 0.8, 1.0):
             for tw in (0.5, 1.0, 1.5):
                 model.set_params(prior_weight=pw, transition_weight=tw)
                 grid[f"{pw}/{tw}"] = scores(y_eval, model.predict(Xt))["f1"]
-        model.set_params(prior_weight=1.0, transition_weight=1.0)
+        model.set_params(prior_weight=chosen[0], transition_weight=chosen[1])
         result["weight_grid"] = grid
         print("prior/transition weight grid:", {k: round(v, 2) for k, v in grid.items()})
     if hasattr(model, "fit_seconds_"):

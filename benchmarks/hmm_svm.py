@@ -24,7 +24,8 @@ the training data), ``open`` (+ an open dictionary file, ``benchmarks/gene_dicti
 steps can be re-scored without training again.  ``--max-train-docs N`` trains on the
 first N training abstracts only (a subset, to keep a run within minutes; reported).  Training
 seconds include featurization; tagging seconds are featurize + decode of the evaluation
-sentences.  Last line of stdout: one JSON object.
+sentences.  Each module's p-value: paired bootstrap over abstracts (2,000 draws) against
+the tagger alone.  Last line of stdout: one JSON object.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from pathlib import Path
 
 from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
-from skbioner.metrics import entity_report
+from skbioner.metrics import entity_report, paired_bootstrap
 from skbioner.pipelines import add_knowledge, make_annotators, make_pipeline
 from skbioner.postprocess import (
     AbbreviationResolver,
@@ -144,14 +145,19 @@ def run(args):
         t0 = time.perf_counter()
         fitted[name] = make().fit(X_train, y_train)
         result.setdefault("step_fit_seconds", {})[name] = round(time.perf_counter() - t0, 2)
+    groups = [s.doc_id for s in X_eval]
     for variant, names in VARIANTS.items():
         t0 = time.perf_counter()
         out = apply_steps([fitted[n] for n in names], X_eval, pred)
         entry = scores(y_eval, out)
         entry["seconds"] = round(time.perf_counter() - t0, 2)
+        if names:  # paired bootstrap over abstracts against the tagger alone
+            entry["p_value"] = paired_bootstrap(y_eval, pred, out, groups=groups,
+                                                n_resamples=2000, random_state=0).p_value
         result["variants"][variant] = entry
+        p = f", p = {entry['p_value']:.3f}" if "p_value" in entry else ""
         print(f"{args.model:10s} {args.features:6s} {variant:14s} "
-              f"F1 {entry['f1']:.2f} (P {entry['precision']:.2f} R {entry['recall']:.2f})",
+              f"F1 {entry['f1']:.2f} (P {entry['precision']:.2f} R {entry['recall']:.2f}{p})",
               flush=True)
     if args.out:
         with open(args.out, "a", encoding="utf-8") as fh:

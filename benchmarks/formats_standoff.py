@@ -22,15 +22,19 @@ character span, and for each tokenizer:
   label sequences (the gold ones through the located tokens);
 * ``n_sentences``: sentences of the brat reading (``test.iob2``: 3,856).
 
-Tokenizers: ``BioTokenizer(split_suffixes=False)`` (the default of
+Tokenizers: ``BioTokenizer(split_suffixes=False, cuts=None)`` (the default of
 ``read_corpus``: words are cut only where an entity boundary falls, as the
-JNLPBA files were made), ``BioTokenizer()`` (which also cuts ``-induced``
-after gene-like names that are not entities), and ``"whitespace"``.
+JNLPBA files were made), ``BioTokenizer()`` (which also cuts words where the JNLPBA
+training data would, ``cuts="jnlpba"``, whether or not an entity boundary falls there),
+``BioTokenizer(cuts=None)`` (the older ``-induced`` suffix rule instead), and
+``"whitespace"``.
 Second, the way back from a column file: each corpus's tokens are joined by
 spaces into texts (:func:`skbioner.io.corpus_to_documents`, what ``skbioner
 convert`` writes for brat, BioC, PubTator) and read again with the default
 tokenizer; ``roundtrip`` gives the token and entity agreement, for the JNLPBA
-test file and the BioNLP13CG training file (``--bionlp13cg``).
+test file and the BioNLP13CG training file (``--bionlp13cg``); for BioNLP13CG
+also with the tagging tokenizer ``BioTokenizer()`` (learned JNLPBA cuts) and
+``BioTokenizer(cuts=None)`` (suffix rule), which cut words that corpus keeps whole.
 
 The last line of stdout is one JSON object with all numbers.
 """
@@ -112,11 +116,13 @@ def score(docs, gold, tokenizer):
     }
 
 
-def roundtrip(path):
+def roundtrip(path, tokenizer=None):
     """Token and entity agreement of a column file read back from its space-joined text."""
     corpus = read_columns(path)
     docs = corpus_to_documents(corpus)
-    X, y, offsets = tokenize_documents(docs, return_offsets=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # entities cut inside a token: counted as misses
+        X, y, offsets = tokenize_documents(docs, tokenizer=tokenizer, return_offsets=True)
     # per document: compare (doc, start, end) of tokens and (doc, type, start, end) of entities
     gold_tok, gold_ent, ours_tok, ours_ent = set(), set(), set(), set()
     for doc, (_, idx) in zip(docs, corpus.documents(), strict=True):
@@ -150,7 +156,8 @@ def main(argv=None):
     print(f"{len(docs)} abstracts; {sum(map(len, gold))} gold tokens in {len(corpus.X)} "
           f"sentences, {n_located} located in the raw text")
     results = {
-        "bio_no_suffixes": score(docs, gold, BioTokenizer(split_suffixes=False)),
+        "bio_no_suffixes": score(docs, gold, BioTokenizer(split_suffixes=False, cuts=None)),
+        "bio_suffix_rule": score(docs, gold, BioTokenizer(cuts=None)),
         "bio_default": score(docs, gold, BioTokenizer()),
         "whitespace": score(docs, gold, "whitespace"),
     }
@@ -163,7 +170,14 @@ def main(argv=None):
     back = {"jnlpba_test": roundtrip(args.data / "test.iob2")}
     if (args.bionlp13cg / "train.tsv").exists():
         back["bionlp13cg_train"] = roundtrip(args.bionlp13cg / "train.tsv")
-    print("\ncolumn file -> text (tokens joined by spaces) -> default tokenizer:")
+        # the tagging default (learned JNLPBA cuts) and the suffix rule on another corpus:
+        # how often do they cut words that BioNLP13CG keeps whole?
+        back["bionlp13cg_train_cuts_jnlpba"] = roundtrip(args.bionlp13cg / "train.tsv",
+                                                         BioTokenizer())
+        back["bionlp13cg_train_suffix_rule"] = roundtrip(args.bionlp13cg / "train.tsv",
+                                                         BioTokenizer(cuts=None))
+    print("\ncolumn file -> text (tokens joined by spaces) -> tokenizer (default of "
+          "read_corpus; _cuts_jnlpba: BioTokenizer(), _suffix_rule: BioTokenizer(cuts=None)):")
     for name, r in back.items():
         print(f"  {name:18} tokens recall {r['token_recall']:.4%} precision "
               f"{r['token_precision']:.4%}, entity F1 {r['entity_f1']:.4%} "

@@ -2,9 +2,11 @@
 
     python benchmarks/tag_raw.py --data ../shared/data/jnlpba
     python benchmarks/tag_raw.py --data ../shared/data/jnlpba --model cascaded.skops
+    python benchmarks/tag_raw.py --data ../shared/data/jnlpba --model bundled
 
 Trains the cascaded model with the `skbioner train` defaults on train.iob2 (or loads
---model), then
+--model with ``skbioner.load_model``, as ``skbioner tag`` does; ``--model bundled``: the
+model shipped with the package), then
 
 * scores it the official way on the gold tokens of test.iob2 (token-level exact F1), and
 * tags the raw abstracts test-standoff/*.txt through skbioner.tagging (BioTokenizer ->
@@ -59,7 +61,8 @@ def _tag(model_ref, directory, n_jobs, batch_size, repeat=1):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default="../shared/data/jnlpba")
-    ap.add_argument("--model", help="a saved model (default: train the cascaded model)")
+    ap.add_argument("--model", help="a saved model, or 'bundled' (default: train the "
+                                    "cascaded model)")
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--jobs", default="1,2", help="comma-separated n_jobs values to time")
     ap.add_argument("--repeat", type=int, default=10,
@@ -69,15 +72,16 @@ def main():
 
     from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba
-    from skbioner.io import load_model, read_brat_dir, save_model
+    from skbioner.io import read_brat_dir, save_model
     from skbioner.metrics import character_span_scores, entity_report
+    from skbioner.tagging._bundled import BUNDLED_MODEL, load_model
 
     data = Path(args.data)
     standoff = data / "test-standoff"
     result = {}
     with tempfile.TemporaryDirectory() as tmp:
         if args.model:
-            model_path = args.model
+            model_path = str(BUNDLED_MODEL) if args.model == "bundled" else args.model
             model = load_model(model_path)
         else:
             train = load_jnlpba(data, "train")

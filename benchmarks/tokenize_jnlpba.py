@@ -20,7 +20,9 @@ quote `````` / ``''`` is located on a ``"``; see
 * ``tokens_per_s``: predicted tokens per second of ``tokenize_text`` over the
   404 abstracts (best of ``--repeat``).
 
-Side by side, scored the same way: ``BioTokenizer(split_suffixes=False)``
+Side by side, scored the same way: ``BioTokenizer(cuts=None)`` ("suffix rule": the
+hand-written ``split_suffixes`` rule instead of the learned cuts of the default
+``cuts="jnlpba"``); ``BioTokenizer(split_suffixes=False, cuts=None)``
 ("no suffixes": every hyphenated word whole); the same told the entity offsets
 of the ``.ann`` files as forced token boundaries ("+entity bnd": the JNLPBA
 files were made by cutting words at entity boundaries, so this column shows
@@ -175,9 +177,11 @@ def main(argv=None):
         print(f"  not found: {miss}")
 
     default = BioTokenizer()
-    whole = BioTokenizer(split_suffixes=False)
+    whole = BioTokenizer(split_suffixes=False, cuts=None)
+    rule = BioTokenizer(cuts=None)
     ours, regions = score(docs, golds, lambda t, b: default.token_spans(t), split_sentences)
     nosuf, _ = score(docs, golds, lambda t, b: whole.token_spans(t))
+    ruled, _ = score(docs, golds, lambda t, b: rule.token_spans(t))
     # the JNLPBA conversion cut words at entity boundaries: told those (instead of
     # guessing them with split_suffixes), how close does the tokenizer get?
     ents, ent_regions = score(docs, golds, lambda t, b: whole.token_spans(t, b))
@@ -197,13 +201,13 @@ def main(argv=None):
     tps = n_tok / min(times)
     tps_naive = naive["n_pred"] / min(t_naive)
 
-    cols = [("BioTokenizer", ours), ("no suffixes", nosuf), ("+entity bnd", ents),
-            ("naive regex", naive)]  # fmt: skip
+    cols = [("BioTokenizer", ours), ("suffix rule", ruled), ("no suffixes", nosuf),
+            ("+entity bnd", ents), ("naive regex", naive)]  # fmt: skip
     print("\n" + " " * 20 + "".join(f"{name:>14}" for name, _ in cols))
     for key in ("recall", "precision"):
         print(f"token {key:14}" + "".join(f"{r[key]:14.4%}" for _, r in cols))
     print(f"{'mismatched gold':20}" + "".join(f"{r['n_gold'] - r['n_match']:14d}" for _, r in cols))
-    print(f"{'tokens/s':20}{tps:14,.0f}{'':28}{tps_naive:14,.0f}")
+    print(f"{'tokens/s':20}{tps:14,.0f}{'':42}{tps_naive:14,.0f}")
     print(f"sentence boundary F1 {ours['sentence_boundary_f1']:.4%} "
           f"(missed {ours['sentence_boundary_missed']}, "
           f"spurious {ours['sentence_boundary_spurious']})")  # fmt: skip
@@ -233,6 +237,8 @@ def main(argv=None):
         "n_unlocated_gold_tokens": len(unlocated),
         "unlocated_gold_tokens": unlocated,
         "n_documents": len(docs),
+        "suffix_rule_token_recall": ruled["recall"],
+        "suffix_rule_token_precision": ruled["precision"],
         "no_suffixes_token_recall": nosuf["recall"],
         "no_suffixes_token_precision": nosuf["precision"],
         "entity_boundaries_token_recall": ents["recall"],

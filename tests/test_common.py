@@ -34,6 +34,7 @@ from skbioner._validation import Interval
 from skbioner.annotate import HMMStateClusterer, POSTagger
 from skbioner.features import DictionaryMatcher, TokenFeaturizer
 from skbioner.metrics import entity_f1_score
+from skbioner.model_selection import SequentialGroupSelector
 from skbioner.models import (
     CascadedNER,
     CRFsuiteTagger,
@@ -47,6 +48,7 @@ from skbioner.postprocess import (
     CascadedEntityRules,
     LabelConsistency,
     NameAlias,
+    PatternPostProcessor,
     PostProcessedTagger,
 )
 from skbioner.schemes import SegmentEncoder
@@ -101,8 +103,14 @@ CASES = {
     "AbbreviationResolver": Case(AbbreviationResolver(), (X, Y), None, None),
     "NameAlias": Case(NameAlias(), (X, Y), None, None),
     "CascadedEntityRules": Case(CascadedEntityRules(), (X, Y), None, None),
+    "PatternPostProcessor": Case(PatternPostProcessor(), (X, Y), None, None),
     "TunedTagger": Case(TunedTagger(models=("online-crf",), pos=False, n_jobs=1),
                         (X * 5, Y * 5), "predict", X, True),  # 125 sentences
+    "SequentialGroupSelector": Case(
+        SequentialGroupSelector(OnlinePACRF(max_iter=3, random_state=0),
+                                TokenFeaturizer(templates="nerbio"), base_groups=["w"],
+                                candidate_groups=["suffix", "w-1&w0"], dev_fraction=0.25),
+        (X, Y), "predict", X, True),
 }
 #: estimators that declare ``_parameter_constraints`` for every parameter
 DECLARED = sorted(set(CASES)) + ["BioTokenizer"]

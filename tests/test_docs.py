@@ -24,6 +24,7 @@ SUBPACKAGES = [
     "skbioner.decoding",
     "skbioner.postprocess",
     "skbioner.pipelines",
+    "skbioner.model_selection",
     "skbioner.metrics",
     "skbioner.annotate",
     "skbioner.tagging",

@@ -42,8 +42,12 @@ NAME = "tag"
 HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL, IOB2)"
 
 
+# skbioner.tagging.OUTPUT_FORMATS, repeated so that building the parser (``skbioner --help``)
+# imports nothing heavy; tests/cli/test_start.py checks that the two agree.
+OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
+
+
 def add_arguments(p):
-    from ..tagging import OUTPUT_FORMATS
     from ._predict import ALLOW_PICKLE_HELP
 
     p.add_argument("inputs", nargs="+", metavar="INPUT",

@@ -14,7 +14,8 @@ pickle runs any code it contains: `predict` and `tag` then need
 leaves an existing file as it was.  Default features: the
 Chan/Settles template set with a frequency cutoff of 3.
 Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
-(CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline),
+(CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline), nerbio
+(NERBio's features and numeral normalization with the online CRF; adds --pos),
 hmm-svm (HMMSVMTagger, Zhou & Su 2004).  Knowledge modules, with any model:
 --abbreviations, --alias, --cascade-rules (post-processing steps),
 --closed-dictionary (training names, out of fold on the training data) and
@@ -46,7 +47,7 @@ import time
 NAME = "train"
 HELP = "train a model on a labelled corpus (columns, brat, PubTator, BioC, JSONL)"
 
-MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "hmm-svm")
+MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm")
 
 
 def add_arguments(p):
@@ -261,6 +262,8 @@ def run(args):
         return _run_tuned(args, corpus, metadata)
     if args.hmm_states:
         say(f"hmm: fitting HMM states on {args.hmm_states}")
+    if args.model == "nerbio":  # the recipe reads POS
+        args.pos = True
     annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
                                   verbose)
     model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,

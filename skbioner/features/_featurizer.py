@@ -516,6 +516,9 @@ class TokenFeaturizer(
     def __setstate__(self, state):
         if "_vocab" in state:
             state = {**state, "_vocab": restore_mapping(state["_vocab"])}
+        # a featurizer saved before ``rare_types`` existed was fitted without it (0): say so,
+        # or get_params / clone (the POS jackknife clones the bundled model) fail on it
+        state = {"rare_types": 0, **state}
         super().__setstate__(state)
 
     def get_feature_names_out(self, input_features=None):

@@ -183,7 +183,7 @@ class SentenceFeatures:
     def _take_range(self, start, stop):
         lo, hi = self.offsets[start], self.offsets[stop]
         return SentenceFeatures(
-            self.matrix[lo:hi], self.offsets[start : stop + 1] - lo,
+            _row_block(self.matrix, lo, hi), self.offsets[start : stop + 1] - lo,
             None if self.doc_ids is None else self.doc_ids[start:stop],
             {k: v[lo:hi] for k, v in self.columns.items()},
         )
@@ -289,3 +289,18 @@ def _bases(parts):
     for p in parts:
         yield base
         base += p.n_tokens
+
+
+def _row_block(matrix, lo, hi):
+    """Rows ``lo:hi`` of a matrix; of a CSR matrix without copying its data and indices.
+
+    scipy copies a CSR row slice; a block of sentences (a held-out split, a batch) is
+    read-only for every model of the suite, so it can share the arrays.
+    """
+    if not sp.issparse(matrix) or matrix.format != "csr":
+        return matrix[lo:hi]
+    a, b = matrix.indptr[lo], matrix.indptr[hi]
+    return sp.csr_matrix(
+        (matrix.data[a:b], matrix.indices[a:b], matrix.indptr[lo : hi + 1] - a),
+        shape=(hi - lo, matrix.shape[1]), copy=False,
+    )

@@ -246,10 +246,27 @@ def _kazama(window=2, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
     return groups
 
 
-def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5)):
+def _nerbio_conjunctions(span):
+    """NERBio's candidate word conjunctions inside -span..+span (Tsai et al. 2006).
+
+    Adjacent word pairs, the pair around the token (w-1&w1) and the three
+    trigrams touching it, each a named group for sequential forward selection.
+    """
+    offsets = [(k, k + 1) for k in range(-span, span)]
+    offsets += [(-1, 1), (-2, -1, 0), (-1, 0, 1), (0, 1, 2)]
+    groups = []
+    for offs in offsets:
+        if max(map(abs, offs)) <= span:
+            name = "&".join(f"w{o}" for o in offs)
+            groups.append(FeatureGroup(name, "conjunction", offs, {"of": "word"}))
+    return groups
+
+
+def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3):
     ctx = _window(context)
     win = _window(window)
     return [
+        # singletons: words, shape and compressed shape, affixes, orthography, POS
         FeatureGroup("w", "word", win),
         FeatureGroup("word_class", "word_class", ctx),
         FeatureGroup("brief_word_class", "brief_word_class", ctx),
@@ -258,8 +275,8 @@ def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5)):
         FeatureGroup("orthographic", "orthographic", ctx),
         FeatureGroup("pos", "annotation", win, {"column": "pos"}, optional=True),
         FeatureGroup("chunk", "annotation", win, {"column": "chunk"}, optional=True),
-        FeatureGroup("w-1&w0", "conjunction", (-1, 0), {"of": "word"}),
-        FeatureGroup("w0&w1", "conjunction", (0, 1), {"of": "word"}),
+        # candidate conjunctions (kind "conjunction"), chosen by SequentialGroupSelector
+        *_nerbio_conjunctions(conjunction_span),
         FeatureGroup("pos-1&pos0", "conjunction", (-1, 0), {"of": "pos"}, optional=True),
         FeatureGroup("pos0&pos1", "conjunction", (0, 1), {"of": "pos"}, optional=True),
         FeatureGroup("w0&pos0", "conjunction", (0, 0), {"of": ("word", "pos")}, optional=True),
@@ -317,12 +334,18 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
             (substrings of length 3..k of the current word; off by
             default), ``cache_window=2``.
         ``"nerbio"``
-            NERBio (Tsai et al. 2006): words at -2..+2, word shape and
-            compressed shape, affixes of length 3-5, orthographic flags,
-            ``pos``/``chunk`` columns when present, and the conjunctions
-            ``w-1&w0``, ``w0&w1``, ``pos-1&pos0``, ``pos0&pos1``,
-            ``w0&pos0``.  Options: ``window=2``, ``context=1``,
-            ``affix_lengths=(3, 4, 5)``.
+            NERBio (Tsai et al. 2006).  Singletons: words at -2..+2, word
+            shape (``word_class``) and compressed shape
+            (``brief_word_class``) and the orthographic flags at -1..+1,
+            affixes of length 3-5, ``pos``/``chunk`` columns when present.
+            Candidate conjunctions (kind ``conjunction``, one named group
+            each, for :class:`~skbioner.model_selection.SequentialGroupSelector`):
+            adjacent word pairs inside -3..+3 (``w-3&w-2`` ... ``w2&w3``),
+            ``w-1&w1``, the trigrams ``w-2&w-1&w0``, ``w-1&w0&w1``,
+            ``w0&w1&w2``, and ``pos-1&pos0``, ``pos0&pos1``, ``w0&pos0``
+            when the ``pos`` column is present.  Options: ``window=2``,
+            ``context=1``, ``affix_lengths=(3, 4, 5)``,
+            ``conjunction_span=3``.
         ``"zhou"``
             Zhou & Su (2004): the word, the paper's word formation pattern
             (:func:`~skbioner.features.zhou_word_formation`, one per token)
@@ -342,8 +365,8 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
 
     Examples
     --------
-    >>> [g.name for g in get_preset("nerbio")][-6:]
-    ['w-1&w0', 'w0&w1', 'pos-1&pos0', 'pos0&pos1', 'w0&pos0', 'dictionary']
+    >>> [g.name for g in get_preset("nerbio") if g.kind == "conjunction"][:6]
+    ['w-3&w-2', 'w-2&w-1', 'w-1&w0', 'w0&w1', 'w1&w2', 'w2&w3']
     """
     try:
         func = _PRESET_FUNCS[name]

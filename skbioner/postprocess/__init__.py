@@ -18,6 +18,7 @@ from ._base import (
 )
 from ._cascade import CascadedEntityRules
 from ._consistency import LabelConsistency
+from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
     "Abbreviation",
@@ -26,6 +27,8 @@ __all__ = [
     "Document",
     "LabelConsistency",
     "NameAlias",
+    "Pattern",
+    "PatternPostProcessor",
     "PostProcessedTagger",
     "PostprocessStep",
     "alias_score",

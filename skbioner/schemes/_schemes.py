@@ -252,13 +252,12 @@ def _segments(labels: Sequence[str]):
     prev_type: object = _NOTHING
     prev_prefix = "O"
     start = 0
+    cache = _READ_CACHE
     for i, label in enumerate(labels):
-        prefix, typ = split_label(label)
-        if typ == O_TYPE:
-            typ = None
-        if prefix not in ("B", "I", "E", "S"):
-            # "O" or an unknown prefix: the token is outside, by policy
-            typ = None
+        try:
+            prefix, typ = cache[label]
+        except (KeyError, TypeError):
+            prefix, typ = _read_label(label)
         if i > 0 and (typ != prev_type or prefix in ("B", "S") or prev_prefix in ("E", "S")):
             yield prev_type, start, i
             start = i
@@ -268,6 +267,21 @@ def _segments(labels: Sequence[str]):
 
 
 _NOTHING = object()
+# label -> (prefix, type or None) as _segments reads it; labels repeat, so reading each
+# once makes label sequences cheap to parse (bounded: a corpus has few labels)
+_READ_CACHE: dict = {}
+
+
+def _read_label(label):
+    prefix, typ = split_label(label)
+    if typ == O_TYPE:
+        typ = None
+    if prefix not in ("B", "I", "E", "S"):
+        # "O" or an unknown prefix: the token is outside, by policy
+        typ = None
+    if isinstance(label, str) and len(_READ_CACHE) < 4096:
+        _READ_CACHE[label] = (prefix, typ)
+    return prefix, typ
 
 
 def labels_to_spans(labels: Sequence[str], scheme: str = "IOB2") -> list[tuple[str, int, int]]:
@@ -297,6 +311,9 @@ def labels_to_spans(labels: Sequence[str], scheme: str = "IOB2") -> list[tuple[s
     """
     check_scheme(scheme)
     return [(t, s, e) for t, s, e in _segments(labels) if t is not None]
+
+
+_VALID_TYPES: set = set()  # entity type names already checked by spans_to_labels
 
 
 def spans_to_labels(spans: Iterable[tuple[str, int, int]], n_tokens: int, scheme: str) -> list[str]:
@@ -336,8 +353,11 @@ def spans_to_labels(spans: Iterable[tuple[str, int, int]], n_tokens: int, scheme
             raise ValueError(f"span {(t, s, e)!r} is empty or outside 0..{n_tokens}")
         if s < last_end:
             raise ValueError(f"span {(t, s, e)!r} overlaps the previous span")
-        if not isinstance(t, str) or not t or t == O_TYPE or any(c.isspace() for c in t):
-            raise ValueError(f"invalid entity type {t!r} in span {(t, s, e)!r}")
+        if t not in _VALID_TYPES:
+            if not isinstance(t, str) or not t or t == O_TYPE or any(c.isspace() for c in t):
+                raise ValueError(f"invalid entity type {t!r} in span {(t, s, e)!r}")
+            if len(_VALID_TYPES) < 4096:
+                _VALID_TYPES.add(t)
         last_end = e
     segs = list(spans)
     if scheme in _O_CLASS:
@@ -350,6 +370,12 @@ def spans_to_labels(spans: Iterable[tuple[str, int, int]], n_tokens: int, scheme
         if pos < n_tokens:
             segs.append((O_TYPE, pos, n_tokens))
     labels = ["O"] * n_tokens
+    if scheme == "IOB2":  # the common case, without the per-token loop below
+        for t, s, e in segs:
+            labels[s] = "B-" + t
+            if e - s > 1:
+                labels[s + 1 : e] = ["I-" + t] * (e - s - 1)
+        return labels
     prev_end, prev_type = -1, None
     for k, (t, s, e) in enumerate(segs):
         n = e - s

@@ -14,6 +14,7 @@ representative numeral (NERBio, Tsai et al. 2006), so that ``IL-2`` and
 mapping for one string.
 """
 
+from ._cuts import CutTable, load_cut_table
 from ._normalize import NumericNormalizer, normalize_numerals
 from ._standoff import tokenize_documents
 from ._tokenize import (
@@ -27,9 +28,11 @@ from ._tokenize import (
 
 __all__ = [
     "BioTokenizer",
+    "CutTable",
     "NumericNormalizer",
     "TokenizedSentence",
     "align_tokens",
+    "load_cut_table",
     "normalize_numerals",
     "split_sentences",
     "tokenize",

@@ -8,7 +8,7 @@ from itertools import chain
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from .._sentence import Sentence, check_sentences
-from .._validation import ColumnName
+from .._validation import ColumnName, StrOptions
 from ..base import SentenceTransformerMixin
 
 __all__ = ["NumericNormalizer", "normalize_numerals"]
@@ -17,6 +17,8 @@ __all__ = ["NumericNormalizer", "normalize_numerals"]
 # Devanagari, full-width ... digits.  Biomedical text writes numbers in ASCII;
 # a token with other digits is left as it is.
 _DIGITS = re.compile(r"[0-9]+")
+_DIGIT = re.compile(r"[0-9]")
+_PATTERNS = {"run": _DIGITS, "digit": _DIGIT}
 
 
 def _check_digit(digit) -> str:
@@ -25,8 +27,14 @@ def _check_digit(digit) -> str:
     return digit
 
 
-def normalize_numerals(word: str, digit: str = "1") -> str:
-    """Replace every maximal run of ASCII digits in ``word`` by ``digit``.
+def _check_mode(mode) -> str:
+    if mode not in _PATTERNS:
+        raise ValueError(f"mode must be 'run' or 'digit', got {mode!r}")
+    return mode
+
+
+def normalize_numerals(word: str, digit: str = "1", mode: str = "run") -> str:
+    """Replace every maximal run of ASCII digits (or every digit) in ``word`` by ``digit``.
 
     Parameters
     ----------
@@ -34,6 +42,9 @@ def normalize_numerals(word: str, digit: str = "1") -> str:
         One token.
     digit : str, default="1"
         The representative numeral.
+    mode : {"run", "digit"}, default="run"
+        ``"run"``: each maximal run of digits becomes one ``digit``
+        (``IL-12 -> IL-1``); ``"digit"``: each digit does (``IL-12 -> IL-11``).
 
     Returns
     -------
@@ -45,15 +56,17 @@ def normalize_numerals(word: str, digit: str = "1") -> str:
     ['IL1', 'IL-1', 'p1', '1', '1.1', 'kappa']
     >>> normalize_numerals("IL-12", digit="0")
     'IL-0'
+    >>> normalize_numerals("IL-12", mode="digit"), normalize_numerals("1997", mode="digit")
+    ('IL-11', '1111')
     """
     digit = _check_digit(digit)
-    return _DIGITS.sub(lambda _: digit, word)
+    return _PATTERNS[_check_mode(mode)].sub(lambda _: digit, word)
 
 
-def _normalizer(digit: str):
+def _normalizer(digit: str, mode: str = "run"):
     """A one-string normalizer for ``digit`` (the regex replacement compiled once)."""
     repl = digit.replace("\\", "\\\\")
-    sub = _DIGITS.sub
+    sub = _PATTERNS[mode].sub
 
     def norm(word: str) -> str:
         return sub(repl, word)
@@ -84,7 +97,11 @@ class NumericNormalizer(
     ----------
     digit : str, default="1"
         The representative numeral that replaces each maximal run of ASCII
-        digits ``[0-9]``.
+        digits ``[0-9]`` (each digit with ``mode="digit"``).
+    mode : {"run", "digit"}, default="run"
+        ``"run"``: a run of digits becomes one numeral (``IL-12 -> IL-1``,
+        ``1997 -> 1``); ``"digit"``: every digit is replaced and the length
+        kept (``IL-12 -> IL-11``, ``1997 -> 1111``).  NERBio tried both.
     annotation : str or None, default=None
         Where the normalized form goes.  ``None``: the output sentences'
         *words* are the normalized tokens and the original tokens are kept
@@ -126,18 +143,20 @@ class NumericNormalizer(
 
     _parameter_constraints = {
         "digit": [str],
+        "mode": [StrOptions({"run", "digit"})],
         "annotation": [ColumnName(), None],
     }
 
-    def __init__(self, digit="1", annotation=None):
+    def __init__(self, digit="1", mode="run", annotation=None):
         self.digit = digit
+        self.mode = mode
         self.annotation = annotation
 
     _requires_fit = False
 
     def _check_params(self):
         self._validate_params()  # stateless: transform validates as fit does
-        return _check_digit(self.digit), self.annotation
+        return _check_digit(self.digit), self.mode, self.annotation
 
     def fit(self, X, y=None):
         """Validate the parameters and ``X`` (the transformer learns nothing).
@@ -173,9 +192,9 @@ class NumericNormalizer(
             holds the original tokens; otherwise their words are unchanged
             and the column ``annotation`` holds the normalized tokens.
         """
-        digit, ann = self._check_params()
+        digit, mode, ann = self._check_params()
         sentences = check_sentences(X)
-        mapping = normalize_types(chain.from_iterable(sentences), _normalizer(digit))
+        mapping = normalize_types(chain.from_iterable(sentences), _normalizer(digit, mode))
         get = mapping.__getitem__
         out = []
         for s in sentences:

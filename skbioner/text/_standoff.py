@@ -43,7 +43,7 @@ class _WhitespaceTokenizer:
 
 def _check_tokenizer(tokenizer):
     if tokenizer is None:  # words cut only where an entity boundary falls, as in JNLPBA
-        return BioTokenizer(split_suffixes=False)
+        return BioTokenizer(split_suffixes=False, cuts=None)
     if isinstance(tokenizer, str) and tokenizer == "whitespace":
         return _WhitespaceTokenizer()
     if not hasattr(tokenizer, "tokenize_document"):

@@ -141,3 +141,14 @@ def test_bundled_model_is_in_the_safe_format():
     assert GENIA_POS_MODEL.endswith(".skops")
     assert zipfile.is_zipfile(files("skbioner.annotate").joinpath(GENIA_POS_MODEL))
     assert not [p.name for p in data.iterdir() if p.name.endswith((".joblib", ".pkl"))]
+
+
+def test_bundled_model_clones_for_the_jackknife():
+    # the jackknife clones the bundled pipeline; a featurizer saved before a parameter
+    # existed must still report every parameter (rare_types: 0, how it was fitted)
+    from sklearn.base import clone
+
+    model = load_genia_pos_model()
+    featurizer = clone(model)[0]
+    assert featurizer.get_params()["rare_types"] == 0
+    assert model.get_params(deep=True)  # every step reports all of its parameters

@@ -56,25 +56,26 @@ TEXT = "The IL-2 gene in T cells .\nThe p53 gene in HeLa cells ."
 
 
 def test_item1_entity_across_a_line_break_is_written_as_fragments(tmp_path, capsys):
-    # a heading stays in the sentence that follows it (as in GENIA), so an entity can
-    # start on the heading's line: "OBJECTIVE: T lymphocytes" stopped the batch before
+    # a single line break inside a paragraph does not end the sentence, so an entity can
+    # span it (a heading on its own line ends its sentence, issue 15: "OBJECTIVE:\nT
+    # lymphocytes" stopped the batch before, when the heading stayed in the sentence)
     train = tmp_path / "train.iob2"
-    train.write_text(TRAIN + "RESULTS\tB-DNA\n:\tI-DNA\nNF-kappaB\tI-DNA\ngene\tI-DNA\n\n")
+    train.write_text(TRAIN + "the\tO\nNF-kappaB\tB-DNA\ngene\tI-DNA\n\n")
     model = tmp_path / "majority.skops"
     assert run(capsys, "train", "--train", train, "--model", "majority", "-o", model)[0] == 0
     src = tmp_path / "in"
     src.mkdir()
-    (src / "a.txt").write_text("RESULTS:\nNF-kappaB gene in T cells .")
+    (src / "a.txt").write_text("RESULTS:\nthe NF-kappaB\ngene in T cells .")
     (src / "b.txt").write_text(TEXT)
     status, _, err = run(capsys, "tag", model, src, "-o", tmp_path / "out",
                          "--output-format", "brat", "--progress", "never")
     assert status == 0 and "tagged 2 documents: " in err
     a, b = read_brat_dir(tmp_path / "out")
     dna = a.entities[0]
-    assert (dna.type, dna.text, dna.fragments) == ("DNA", "RESULTS:\nNF-kappaB gene",
-                                                   ((0, 8), (9, 23)))
+    assert (dna.type, dna.text, dna.fragments) == ("DNA", "NF-kappaB\ngene",
+                                                   ((13, 22), (23, 27)))
     assert (tmp_path / "out" / "a.ann").read_text().startswith(
-        "T1\tDNA 0 8;9 23\tRESULTS: NF-kappaB gene\n")
+        "T1\tDNA 13 22;23 27\tNF-kappaB gene\n")
     assert len(b.entities) == 4
 
 

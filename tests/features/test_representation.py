@@ -57,6 +57,17 @@ def test_indexing(rng, key, idx):
     check(f[key], dense, offsets, idx)
 
 
+def test_block_of_sentences_shares_the_arrays(rng):
+    # a contiguous block (the held-out split of calibration, a batch) is a view: no copy
+    # of the matrix at the training peak; an index array still copies
+    f, dense, offsets = make(rng)
+    block = f[1:4]
+    check(block, dense, offsets, [1, 2, 3])
+    assert np.shares_memory(block.matrix.data, f.matrix.data)
+    assert np.shares_memory(block.matrix.indices, f.matrix.indices)
+    assert not np.shares_memory(f[[1, 2, 3]].matrix.data, f.matrix.data)
+
+
 def test_indexing_errors(rng):
     f, _, _ = make(rng)
     for bad in (5, -6, [0, 5], np.array([True, False])):

@@ -97,7 +97,7 @@ def test_stateless_fit_and_tags():
     assert n.__sklearn_tags__().requires_fit is False
     assert list(n.transform([["IL2"]])[0]) == ["IL1"]  # no fit needed
     assert n.fit([["a"]]) is n
-    assert vars(n) == {"digit": "1", "annotation": None}  # fit learns nothing
+    assert vars(n) == {"digit": "1", "mode": "run", "annotation": None}  # fit learns nothing
 
 
 @pytest.mark.parametrize(
@@ -163,3 +163,23 @@ def test_doctests():
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_per_digit_mode():
+    from skbioner.text import NumericNormalizer, normalize_numerals
+
+    words = ["IL-12", "IL-2", "p53", "1997", "2.5", "kappa"]
+    assert [normalize_numerals(w, mode="digit") for w in words] == [
+        "IL-11", "IL-1", "p11", "1111", "1.1", "kappa"]
+    assert [normalize_numerals(w, digit="0", mode="digit") for w in words][:2] == [
+        "IL-00", "IL-0"]
+    out = NumericNormalizer(mode="digit").fit_transform([words])[0]
+    assert list(out) == ["IL-11", "IL-1", "p11", "1111", "1.1", "kappa"]
+    run = NumericNormalizer().fit_transform([words])[0]
+    assert list(run)[0] == "IL-1" and list(run)[3] == "1"  # the default: one numeral per run
+    import pytest
+
+    with pytest.raises(ValueError, match="mode"):
+        normalize_numerals("IL2", mode="digits")
+    with pytest.raises(ValueError, match="mode"):
+        NumericNormalizer(mode="digits").fit([words])

@@ -1,0 +1,25 @@
+"""The NERBio template set: the paper's singletons and candidate conjunctions in -3..+3."""
+
+from skbioner.features import TokenFeaturizer, get_preset
+
+
+def test_singletons_and_candidates():
+    groups = {g.name: g for g in get_preset("nerbio")}
+    assert groups["w"].offsets == (-2, -1, 0, 1, 2)
+    assert groups["prefix"].params["lengths"] == (3, 4, 5)
+    assert groups["suffix"].params["lengths"] == (3, 4, 5)
+    word_conj = [g for g in groups.values() if g.kind == "conjunction" and g.params["of"] == "word"]
+    offsets = {g.offsets for g in word_conj}
+    assert {(-3, -2), (2, 3), (-1, 0), (0, 1), (-1, 1), (-1, 0, 1)} <= offsets
+    assert all(max(map(abs, o)) <= 3 for o in offsets)
+    assert all(g.name == "&".join(f"w{k}" for k in g.offsets) for g in word_conj)
+    narrow = {g.name for g in get_preset("nerbio", conjunction_span=1)}
+    assert "w-1&w0" in narrow and "w-2&w-1" not in narrow and "w-3&w-2" not in narrow
+
+
+def test_shape_features_on_a_token():
+    f = TokenFeaturizer(templates="nerbio").fit([["the", "Kappa-B", "site", "of", "IL-2", "x"]])
+    names = set(f.get_feature_names_out())
+    assert "wc[0]=Aaaaa_A" in names and "bwc[0]=Aa_A" in names  # shape, compressed shape
+    assert "w[-3]&w[-2]=the|Kappa-B" in names  # read at the token 3 to the right of "the"
+    assert "pre5[0]=Kappa" in names and "suf3[0]=a-B" in names

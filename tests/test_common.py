@@ -35,9 +35,22 @@ from skbioner.annotate import HMMStateClusterer, POSTagger
 from skbioner.features import DictionaryMatcher, TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.model_selection import SequentialGroupSelector
-from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+from skbioner.models import (
+    CascadedNER,
+    CRFsuiteTagger,
+    HMMSVMTagger,
+    MajorityTagger,
+    OnlinePACRF,
+)
 from skbioner.pipelines import TunedTagger
-from skbioner.postprocess import LabelConsistency, PatternPostProcessor, PostProcessedTagger
+from skbioner.postprocess import (
+    AbbreviationResolver,
+    CascadedEntityRules,
+    LabelConsistency,
+    NameAlias,
+    PatternPostProcessor,
+    PostProcessedTagger,
+)
 from skbioner.schemes import SegmentEncoder
 from skbioner.text import BioTokenizer, NumericNormalizer
 from tests.models.toy import toy_sentences
@@ -71,6 +84,7 @@ CASES = {
     "OnlinePACRF": Case(OnlinePACRF(max_iter=3, random_state=0), (F, Y), "predict", F, True),
     "CascadedNER": Case(CascadedNER(n_folds=2, random_state=0), (F, Y), "predict", F, True),
     "CRFsuiteTagger": Case(CRFsuiteTagger(max_iter=20), (F, Y), "predict", F, True),
+    "HMMSVMTagger": Case(HMMSVMTagger(cv=2, random_state=0), (F, Y), "predict", F, True),
     "MajorityTagger": Case(MajorityTagger(), (X, Y), "predict", X, True),
     "PostProcessedTagger": Case(
         PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
@@ -79,12 +93,16 @@ CASES = {
         (X, Y), "predict", X, True),
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
     "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
+    "DictionaryMatcher(jackknife)": Case(DictionaryMatcher(jackknife=3), (X, Y), "transform", X),
     "POSTagger": Case(POSTagger(), (X,), "transform", X),
     "HMMStateClusterer": Case(HMMStateClusterer(n_states=4, max_iter=2, tol=None,
                                                 random_state=0), (X,), "transform", X),
     "NumericNormalizer": Case(NumericNormalizer(), (X,), "transform", X),
     "SegmentEncoder": Case(SegmentEncoder(), (Y,), "transform", Y),
     "LabelConsistency": Case(LabelConsistency(), (X, Y), None, None),
+    "AbbreviationResolver": Case(AbbreviationResolver(), (X, Y), None, None),
+    "NameAlias": Case(NameAlias(), (X, Y), None, None),
+    "CascadedEntityRules": Case(CascadedEntityRules(), (X, Y), None, None),
     "PatternPostProcessor": Case(PatternPostProcessor(), (X, Y), None, None),
     "TunedTagger": Case(TunedTagger(models=("online-crf",), pos=False, n_jobs=1),
                         (X * 5, Y * 5), "predict", X, True),  # 125 sentences

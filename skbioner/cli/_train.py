@@ -15,7 +15,11 @@ leaves an existing file as it was.  Default features: the
 Chan/Settles template set with a frequency cutoff of 3.
 Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
 (CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline), nerbio
-(NERBio's features and numeral normalization with the online CRF; adds --pos).
+(NERBio's features and numeral normalization with the online CRF; adds --pos),
+hmm-svm (HMMSVMTagger, Zhou & Su 2004).  Knowledge modules, with any model:
+--abbreviations, --alias, --cascade-rules (post-processing steps),
+--closed-dictionary (training names, out of fold on the training data) and
+--dictionary FILE (an open dictionary) as features.
 --param sets model parameters (e.g. --param C=0.05 --param max_iter=15, or
 --param segmenter__C=0.1 for the cascaded model); --feature-param sets
 featurizer parameters (e.g. --feature-param min_count=2).
@@ -43,7 +47,7 @@ import time
 NAME = "train"
 HELP = "train a model on a labelled corpus (columns, brat, PubTator, BioC, JSONL)"
 
-MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio")
+MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm")
 
 
 def add_arguments(p):
@@ -70,6 +74,17 @@ def add_arguments(p):
                    help="fit HMM states on these unlabeled sentences and add them as features")
     p.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE",
                    help="HMMStateClusterer parameter (repeatable)")
+    know = p.add_argument_group("knowledge modules (Zhou & Su 2004; any --model)")
+    know.add_argument("--abbreviations", action="store_true",
+                      help="give abbreviations the class of their long forms")
+    know.add_argument("--alias", action="store_true",
+                      help="tag aliases of entities found earlier in the document")
+    know.add_argument("--cascade-rules", action="store_true",
+                      help="join entities by rules mined from the training entities")
+    know.add_argument("--closed-dictionary", action="store_true",
+                      help="the training entity names as dictionary features (jackknifed)")
+    know.add_argument("--dictionary", metavar="FILE", default=None,
+                      help="an open dictionary file as features (one name per line)")
     p.add_argument("--tune", action="store_true",
                    help="choose the model, scheme, epochs, feature cutoff and POS column on "
                         "held-out training documents (a few minutes), then train the winner; "
@@ -228,7 +243,8 @@ def run(args):
     from ._formats import read_training_corpus
     from ._paths import refuse_output_over_inputs
 
-    refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states])
+    refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
+                                            getattr(args, "dictionary", None)])
     if args.model == "majority" and (args.pos or args.pos_jackknife or args.hmm_states):
         raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
     if args.hmm_param and not args.hmm_states:
@@ -252,6 +268,15 @@ def run(args):
                                   verbose)
     model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,
                         annotators)
+    knowledge = {k: getattr(args, k, False) for k in ("abbreviations", "alias", "cascade_rules",
+                                                       "closed_dictionary")}
+    if any(knowledge.values()) or getattr(args, "dictionary", None):
+        from ..pipelines import add_knowledge
+
+        if args.model == "majority":
+            raise ValueError("the knowledge modules need a model with features, not majority")
+        model = add_knowledge(model, dictionary=args.dictionary, **knowledge)
+        metadata.update(knowledge={**knowledge, "dictionary": args.dictionary})
     metadata.update(model=args.model, scheme=args.scheme, params=list(args.param),
                     feature_params=list(args.feature_param),
                     pos=bool(args.pos or args.pos_jackknife), pos_jackknife=args.pos_jackknife,

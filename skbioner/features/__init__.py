@@ -21,6 +21,7 @@ from ._word_shape import (
     GREEK_LETTERS,
     ORTHOGRAPHIC_FLAGS,
     WORD_FORMATION_PATTERNS,
+    ZHOU_FORMATION_PATTERNS,
     brief_word_class,
     has_greek_letter,
     is_roman_numeral,
@@ -29,6 +30,7 @@ from ._word_shape import (
     orthographic_flags,
     word_class,
     word_formation,
+    zhou_word_formation,
 )
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "PRESETS",
     "TOKEN_ATTRIBUTES",
     "WORD_FORMATION_PATTERNS",
+    "ZHOU_FORMATION_PATTERNS",
     "BuildContext",
     "Channel",
     "DictionaryMatcher",
@@ -54,4 +57,5 @@ __all__ = [
     "register_kind",
     "word_class",
     "word_formation",
+    "zhou_word_formation",
 ]

@@ -20,6 +20,7 @@ from ._word_shape import (
     orthographic_flags,
     word_class,
     word_formation,
+    zhou_word_formation,
 )
 
 __all__ = [
@@ -228,11 +229,13 @@ class LengthChannel(Channel):
 
 
 class FormationChannel(Channel):
-    def __init__(self, label="wf"):
+    def __init__(self, label="wf", patterns="suite"):
         self.label = label
+        self.patterns = patterns
 
     def values(self, types):
-        return [word_formation(t) for t in types]
+        func = zhou_word_formation if self.patterns == "zhou" else word_formation
+        return [func(t) for t in types]
 
 
 class AffixPatternChannel(Channel):

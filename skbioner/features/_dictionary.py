@@ -172,6 +172,14 @@ class DictionaryMatcher(
     encoding : str, default="utf-8"
         Encoding of the dictionary files (an ASCII-compatible one, so that
         line numbers in errors are right).
+    jackknife : int or None, default=None
+        With ``closed=True``: :meth:`fit_transform` annotates the training
+        sentences out of fold, each of ``jackknife`` contiguous blocks of
+        documents by a closed dictionary learned from the other blocks, so
+        that a tagger trained on them sees the dictionary miss new names
+        as it will on new text; :meth:`transform` uses the dictionary of
+        all the training data.  None: the training sentences are annotated
+        by the dictionary learned from them.
 
     Attributes
     ----------
@@ -235,6 +243,7 @@ class DictionaryMatcher(
         "strip_punct": ["boolean"],
         "scheme": [str],  # canonicalised (case, aliases) by check_scheme in fit
         "encoding": [str],
+        "jackknife": [Interval(Integral, 2, None, closed="left"), None],
     }
 
     def __init__(
@@ -247,6 +256,7 @@ class DictionaryMatcher(
         strip_punct=False,
         scheme="IOB2",
         encoding="utf-8",
+        jackknife=None,
     ):
         self.dictionaries = dictionaries
         self.closed = closed
@@ -256,6 +266,7 @@ class DictionaryMatcher(
         self.strip_punct = strip_punct
         self.scheme = scheme
         self.encoding = encoding
+        self.jackknife = jackknife
 
     def __getstate__(self):
         state = dict(super().__getstate__())
@@ -453,6 +464,49 @@ class DictionaryMatcher(
             step = np.arange(first.size) - np.repeat(np.cumsum(inner) - inner, inner)
             codes[np.repeat(c, inner), first + step] = 2
         return codes
+
+    def fit_transform(self, X, y=None):
+        """Fit, then annotate ``X`` (out of fold with ``jackknife``).
+
+        Parameters
+        ----------
+        X : list of sentences
+        y : list of label sequences, optional
+            Required when ``closed=True``.
+
+        Returns
+        -------
+        list of Sentence
+            As :meth:`transform`; with ``jackknife`` and ``closed``, each
+            block of documents is annotated by the closed dictionary of
+            the other blocks (the open dictionaries as usual).
+        """
+        self.fit(X, y)
+        if self.jackknife is None or not self.closed or y is None:
+            return self.transform(X)
+        from sklearn.base import clone
+
+        X, y = check_sentences(X, y)
+        keys = [s.doc_id if s.doc_id is not None else ("", i) for i, s in enumerate(X)]
+        docs = list(dict.fromkeys(keys))
+        block = {d: k for k, part in enumerate(np.array_split(np.arange(len(docs)),
+                                                                self.jackknife))
+                 for d in (docs[j] for j in part)}
+        fold = np.fromiter((block[k] for k in keys), dtype=np.int64, count=len(X))
+        out = [None] * len(X)
+        blank_cols = self.annotation_names_
+        for k in range(self.jackknife):
+            inside = np.flatnonzero(fold == k)
+            rest = np.flatnonzero(fold != k)
+            if inside.size == 0:
+                continue
+            sub = clone(self).set_params(jackknife=None)
+            sub.fit([X[i] for i in rest], [y[i] for i in rest])
+            for i, s in zip(inside, sub.transform([X[i] for i in inside])):
+                # a class the other blocks lack gets an all-"O" column
+                missing = {c: ("O",) * len(s) for c in blank_cols if not s.has(c)}
+                out[i] = s.with_annotations(**missing) if missing else s
+        return out
 
     def transform(self, X):
         """Add the dictionary annotation columns to every sentence.

@@ -131,7 +131,18 @@ register_kind(
     checks={"bins": _check_bins, "label": _LABEL},
 )
 
-_register_shape("formation", ch.FormationChannel, "wf")
+def _check_formation_patterns(value):
+    if value not in ("suite", "zhou"):
+        raise ValueError(f"must be 'suite' or 'zhou', got {value!r}")
+    return value
+
+
+register_kind(
+    "formation",
+    lambda group, p, context: [ch.FormationChannel(p["label"], p["patterns"])],
+    params={"label": "wf", "patterns": "suite"},
+    checks={"label": _LABEL, "patterns": _check_formation_patterns},
+)
 
 
 # -- dictionary annotations ------------------------------------------------------
@@ -248,6 +259,12 @@ register_kind(
 # -- mined from labelled data ----------------------------------------------------
 
 
+def _check_top_fraction(value):
+    if value is None:
+        return None
+    return check_fraction(value)
+
+
 def _validate_head_noun(group, p):
     if p["label"] is None:
         p["label"] = f"head{p['n']}"
@@ -261,6 +278,7 @@ def _build_head_noun(group, p, context):
         p["min_count"],
         p["min_precision"],
         p["lowercase"],
+        p["top_fraction"],
     )
     context.record_mined(triggers)
     channel = HeadNgramChannel(group.name, p["n"], triggers, p["lowercase"], p["label"])
@@ -277,6 +295,7 @@ register_kind(
         "lowercase": True,
         "scheme": "IOB2",
         "label": None,
+        "top_fraction": None,
     },
     checks={
         "n": check_int(),
@@ -285,6 +304,7 @@ register_kind(
         "lowercase": check_bool(),
         "scheme": check_scheme,
         "label": _LABEL,
+        "top_fraction": _check_top_fraction,
     },
     validate=_validate_head_noun,
     supervised=True,

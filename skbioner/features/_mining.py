@@ -93,7 +93,7 @@ def ngram_ids(corpus, tok, n):
     return np.stack(cols, axis=1) if cols else np.zeros((corpus.n_tokens, 0), np.int64), valid
 
 
-def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase):
+def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase, top_fraction=None):
     """Mine head-noun n-gram triggers.
 
     Parameters
@@ -109,6 +109,10 @@ def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase):
         Minimum share of the n-gram's occurrences that end an entity of
         that class.
     lowercase : bool
+    top_fraction : float or None, default=None
+        Keep, per class, only this share (rounded up) of the triggers that
+        pass the other tests, the most frequent ones (Zhou & Su 2004 keep
+        the top 50%); ties by spelling.
 
     Returns
     -------
@@ -137,10 +141,17 @@ def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase):
     for k, p in zip(head_keys.tolist(), end_pos.tolist(), strict=True):
         first_pos.setdefault(k, p)
     out = []
-    for k, c in zip(pair_key[keep].tolist(), pair_cls[keep].tolist(), strict=True):
+    for k, c, m in zip(pair_key[keep].tolist(), pair_cls[keep].tolist(),
+                       pair_counts[keep].tolist(), strict=True):
         p = first_pos[k]
-        out.append((tuple(words[t] for t in tok[p - n + 1 : p + 1]), classes[c]))
-    return sorted(out)
+        out.append((tuple(words[t] for t in tok[p - n + 1 : p + 1]), classes[c], m))
+    if top_fraction is not None:
+        kept = []
+        for c in classes:
+            mine = sorted((o for o in out if o[1] == c), key=lambda o: (-o[2], o[0]))
+            kept += mine[: int(np.ceil(top_fraction * len(mine)))]
+        out = kept
+    return sorted((ws, c) for ws, c, _ in out)
 
 
 def mine_affix_patterns(

@@ -284,11 +284,12 @@ def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3):
     ]
 
 
-def _zhou(context=1, min_trigger_count=3, affix_min_count=10, max_affixes=100):
+def _zhou(context=1, min_trigger_count=3, affix_min_count=10, max_affixes=100,
+          trigger_fraction=0.5):
     ctx = _window(context)
     return [
         FeatureGroup("w", "word", (0,)),
-        FeatureGroup("formation", "formation", ctx),
+        FeatureGroup("formation", "formation", ctx, {"patterns": "zhou"}),
         FeatureGroup(
             "morph",
             "affix_pattern",
@@ -296,8 +297,10 @@ def _zhou(context=1, min_trigger_count=3, affix_min_count=10, max_affixes=100):
             {"min_count": affix_min_count, "max_affixes": max_affixes},
         ),
         FeatureGroup("pos", "annotation", ctx, {"column": "pos"}, optional=True),
-        FeatureGroup("head1", "head_noun", (0,), {"n": 1, "min_count": min_trigger_count}),
-        FeatureGroup("head2", "head_noun", (0,), {"n": 2, "min_count": min_trigger_count}),
+        FeatureGroup("head1", "head_noun", (0,), {"n": 1, "min_count": min_trigger_count,
+                                                   "top_fraction": trigger_fraction}),
+        FeatureGroup("head2", "head_noun", (0,), {"n": 2, "min_count": min_trigger_count,
+                                                   "top_fraction": trigger_fraction}),
         FeatureGroup("dictionary", "dictionary", (0,)),
     ]
 
@@ -344,12 +347,15 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
             ``context=1``, ``affix_lengths=(3, 4, 5)``,
             ``conjunction_span=3``.
         ``"zhou"``
-            Zhou & Su (2004): the word, word formation pattern at -1..+1,
-            affix patterns mined from the training data, ``pos`` when
-            present, unigram and bigram head-noun triggers mined from the
-            training entities (``fit`` needs ``y``).  Options:
-            ``context=1``, ``min_trigger_count=3``,
-            ``affix_min_count=10``, ``max_affixes=100``.
+            Zhou & Su (2004): the word, the paper's word formation pattern
+            (:func:`~skbioner.features.zhou_word_formation`, one per token)
+            at -1..+1, affix patterns mined from the training data, ``pos``
+            when present, unigram and bigram head-noun triggers mined from
+            the training entities, the most frequent half per class
+            (``fit`` needs ``y``), ``dict_*`` columns when present.
+            Options: ``context=1``, ``min_trigger_count=3``,
+            ``affix_min_count=10``, ``max_affixes=100``,
+            ``trigger_fraction=0.5``.
     **options
         Preset options listed above.
 

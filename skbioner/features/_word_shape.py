@@ -29,6 +29,7 @@ __all__ = [
     "orthographic_flags",
     "word_class",
     "word_formation",
+    "zhou_word_formation",
 ]
 
 #: Greek letter names recognised by :func:`has_greek_letter`.
@@ -361,6 +362,76 @@ def word_formation(token: str) -> str:
         if rule(token, wc):
             return name
     return "Other"
+
+
+#: Stop words of the ``StopWord`` pattern of :func:`zhou_word_formation`.
+_ZHOU_STOP_WORDS = frozenset(
+    "a an and are as at be been but by for from had has have in into is it its no not of on "
+    "or that the their these this those to was were which while with".split()
+)
+_ZHOU_ROMAN_RE = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")
+
+_ZHOU_RULES = (
+    ("Comma", lambda t, a: t == ","),
+    ("Dot", lambda t, a: t == "."),
+    ("Parenthesis", lambda t, a: t in ("(", ")", "[", "]", "{", "}")),
+    ("OneDigit", lambda t, a: len(t) == 1 and t.isdigit()),
+    ("AllDigits", lambda t, a: t.isdigit()),
+    ("OneCap", lambda t, a: len(t) == 1 and "A" <= t <= "Z"),
+    ("StopWord", lambda t, a: t.lower() in _ZHOU_STOP_WORDS),
+    ("ATCGsequence", lambda t, a: len(t) >= 4 and set(t) <= set("ACGTU")),
+    ("RomanDigit", lambda t, a: _ZHOU_ROMAN_RE.fullmatch(t) is not None),
+    ("AllCaps", lambda t, a: a.isalpha() and a.isupper() and a == t),
+    ("GreekLetter", lambda t, a: _GREEK_WHOLE_RE.fullmatch(t) is not None),
+    ("DigitCommaDigit", lambda t, a: re.fullmatch(r"[0-9]+(?:,[0-9]+)+", t) is not None),
+    ("DigitDotDigit", lambda t, a: re.fullmatch(r"[0-9]+(?:\.[0-9]+)+", t) is not None),
+    ("CapLowAlpha", lambda t, a: re.fullmatch(r"[A-Z][a-z]+", a) is not None),
+    ("CapMixAlpha", lambda t, a: re.fullmatch(r"[A-Z][A-Za-z]*", a) is not None),
+    ("LowMixAlpha", lambda t, a: re.fullmatch(r"[a-z][A-Za-z]*", a) is not None),
+    ("AlphaDigitAlpha", lambda t, a: re.fullmatch(r"[A-Za-z]+[0-9]+[A-Za-z]+", a) is not None),
+    ("AlphaDigit", lambda t, a: re.fullmatch(r"[A-Za-z]+[0-9]+", a) is not None),
+    ("DigitAlphaDigit", lambda t, a: re.fullmatch(r"[0-9]+[A-Za-z]+[0-9]+", a) is not None),
+    ("DigitAlpha", lambda t, a: re.fullmatch(r"[0-9]+[A-Za-z]+", a) is not None),
+)
+
+#: The patterns of :func:`zhou_word_formation`, in the paper's priority order.
+ZHOU_FORMATION_PATTERNS = tuple(name for name, _ in _ZHOU_RULES) + ("Others",)
+
+
+def zhou_word_formation(token: str) -> str:
+    """The word formation pattern of Zhou & Su (2004), in the paper's priority order.
+
+    One pattern per token, the first that applies: ``Comma``, ``Dot``,
+    ``Parenthesis``, ``OneDigit``, ``AllDigits``, ``OneCap``, ``StopWord``,
+    ``ATCGsequence`` (four or more of ``A C G T U``), ``RomanDigit`` (capital
+    ``I V X`` numerals), ``AllCaps``, ``GreekLetter`` (a whole Greek letter
+    name or character), ``DigitCommaDigit``, ``DigitDotDigit``,
+    ``CapLowAlpha`` (``Src``), ``CapMixAlpha`` (``IgM``), ``LowMixAlpha``
+    (``kDa``), ``AlphaDigitAlpha`` (``H2A``), ``AlphaDigit`` (``T4``),
+    ``DigitAlphaDigit`` (``6C2``), ``DigitAlpha`` (``19D``), else
+    ``Others``.  The letter/digit patterns from ``CapLowAlpha`` on are read
+    on the token's alphanumeric characters (``IL-2`` is ``AlphaDigit``).
+
+    Parameters
+    ----------
+    token : str
+
+    Returns
+    -------
+    str
+        One of :data:`ZHOU_FORMATION_PATTERNS`.
+
+    Examples
+    --------
+    >>> [zhou_word_formation(t) for t in ["IL-2", "IgM", "kDa", "TATA", "II", "Src", "of"]]
+    ['AlphaDigit', 'CapMixAlpha', 'LowMixAlpha', 'ATCGsequence', 'RomanDigit', \
+'CapLowAlpha', 'StopWord']
+    """
+    alnum = "".join(c for c in token if c.isalnum())
+    for name, rule in _ZHOU_RULES:
+        if rule(token, alnum):
+            return name
+    return "Others"
 
 
 def length_bucket_labels(bins: tuple[int, ...]) -> tuple[str, ...]:

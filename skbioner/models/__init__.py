@@ -4,6 +4,7 @@ from ._base import ChainScores, ChainTaggerMixin, check_features, check_targets
 from ._baseline import MajorityTagger
 from ._cascaded import CascadedNER, SegmentFeaturizer
 from ._crfsuite import CRFsuiteTagger
+from ._hmm_svm import HMMSVMTagger
 from ._linear_chain import ChainWeights, LabelSpace
 from ._online_crf import OnlinePACRF
 
@@ -13,6 +14,7 @@ __all__ = [
     "ChainScores",
     "ChainTaggerMixin",
     "ChainWeights",
+    "HMMSVMTagger",
     "LabelSpace",
     "MajorityTagger",
     "OnlinePACRF",

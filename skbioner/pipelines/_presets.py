@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["PRESETS", "make_pipeline", "make_annotators"]
+__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
-PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio")
+PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm")
 
 #: NERBio's word conjunctions, chosen by SequentialGroupSelector on the JNLPBA development
 #: split (benchmarks/nerbio.py, stage select: w0&w1 +0.63 dev F1, the next step none), and
@@ -21,6 +21,9 @@ PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio")
 #: post-processor is not part of the preset: no setting of it raised dev F1.
 NERBIO_CONJUNCTIONS = ("w0&w1",)
 NERBIO_NUMERALS = "digit"
+
+#: Featurizer settings of presets that do not use the default (Chan/Settles, cutoff 3).
+_FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3}}
 
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
 #: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
@@ -45,6 +48,13 @@ def _model(name):
         return CRFsuiteTagger()
     if name == "majority":
         return MajorityTagger()
+    if name == "hmm-svm":
+        from ..models import HMMSVMTagger
+
+        # Zhou & Su (2004); BIES (+4.4 F1 over IOB2) and the prior weight (0.6: +1.4 over
+        # the paper's 1.0) chosen on dev: benchmarks/hmm_svm.py
+        return HMMSVMTagger(scheme="BIES", C=0.1, cv=2, refit=False, prior_weight=0.6,
+                            random_state=0, n_jobs=2)
     if name == "nerbio":  # the online-crf settings on NERBio's features
         return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
                            random_state=0)
@@ -118,13 +128,16 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
 
     Parameters
     ----------
-    model : {"online-crf", "cascaded", "crfsuite", "majority", "nerbio"}, default="online-crf"
+    model : str, default="online-crf"
+        One of :data:`PRESETS`:
         ``"online-crf"``: :class:`~skbioner.models.OnlinePACRF`, BIES with IO
         folded in, C=0.1, 10 epochs, calibrated confidences.  ``"cascaded"``:
         :class:`~skbioner.models.CascadedNER` with that segmenter and a
         strongly regularised classifier (C=0.003, 5 epochs).
         ``"crfsuite"``: :class:`~skbioner.models.CRFsuiteTagger` (L-BFGS).
         ``"majority"``: the memorising baseline (no featurizer).
+        ``"hmm-svm"``: :class:`~skbioner.models.HMMSVMTagger` (Zhou & Su
+        2004; its knowledge modules: :func:`add_knowledge`).
         ``"nerbio"``: NERBio (Tsai et al. 2006) with the online CRF's
         settings: :class:`~skbioner.text.NumericNormalizer`, then the
         ``nerbio`` singletons with the word conjunctions chosen on the
@@ -174,7 +187,7 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
     if scheme is not None:
         prefix = "segmenter__" if model == "cascaded" else ""
         settings.setdefault(prefix + "scheme", scheme)
-        if model != "crfsuite":  # a chosen scheme replaces the default scheme mix
+        if model not in ("crfsuite", "hmm-svm"):  # a chosen scheme replaces the scheme mix
             settings.setdefault(prefix + "extra_schemes", ())
     if verbose:
         settings.setdefault("verbose", verbose)
@@ -190,6 +203,80 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         exclude = tuple(g.name for g in get_preset("nerbio") if g.name not in keep)
         featurizer = TokenFeaturizer(templates="nerbio", exclude=exclude, min_count=3)
         prep = [("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
+    featurizer.set_params(**_FEATURES.get(model, {}))
     featurizer.set_params(**dict(feature_params or {}))
     annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose)
     return Pipeline([*annotators, *prep, ("features", featurizer), ("model", est)])
+
+
+def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=False,
+                  closed_dictionary=False, dictionary=None, jackknife=5):
+    """A tagger with Zhou & Su's (2004) knowledge modules switched on.
+
+    Works with any tagger of the suite (a preset pipeline or your own):
+    dictionaries enter as an annotator before the featurizer (whose
+    ``dictionary`` templates read their ``dict_*`` columns), the other
+    modules as document-level post-processing steps.
+
+    Parameters
+    ----------
+    tagger : Pipeline or estimator
+        The tagger (a ``Pipeline`` whose featurizer has ``dictionary``
+        templates, for the dictionaries).
+    abbreviations : bool, default=False
+        :class:`~skbioner.postprocess.AbbreviationResolver`.
+    alias : bool, default=False
+        :class:`~skbioner.postprocess.NameAlias`.
+    cascade_rules : bool, default=False
+        :class:`~skbioner.postprocess.CascadedEntityRules` mined from the
+        training entities.
+    closed_dictionary : bool, default=False
+        The training entity names as a dictionary, annotating the training
+        sentences out of fold (``jackknife`` blocks of documents).
+    dictionary : str or path, optional
+        An open dictionary file (one name per line, optionally TAB class),
+        matched case-sensitively with punctuation ignored (gene symbols:
+        ``IL2`` matches ``IL-2``), columns ``dict_open*``.
+    jackknife : int, default=5
+        Blocks of the closed dictionary's out-of-fold annotation.
+
+    Returns
+    -------
+    estimator
+        ``tagger`` itself when no module is on; otherwise the tagger with a
+        ``DictionaryMatcher`` step and/or wrapped in a
+        :class:`~skbioner.postprocess.PostProcessedTagger` (steps in the
+        order cascade rules, abbreviations, alias).
+    """
+    from sklearn.pipeline import Pipeline
+
+    from ..features import DictionaryMatcher
+    from ..postprocess import (
+        AbbreviationResolver,
+        CascadedEntityRules,
+        NameAlias,
+        PostProcessedTagger,
+    )
+
+    matchers = []
+    if closed_dictionary:
+        matchers.append(("dictionary", DictionaryMatcher(closed=True, jackknife=jackknife)))
+    if dictionary is not None:
+        # gene symbols: case matters ("CAT", "MAX"), hyphens do not ("IL-2" is IL2)
+        matchers.append(("open_dictionary", DictionaryMatcher(
+            dictionaries={"open": dictionary}, closed=False, lowercase=False,
+            strip_punct=True)))
+    if matchers:
+        if not isinstance(tagger, Pipeline):
+            raise ValueError("dictionaries need a pipeline with a featurizer to read them")
+        names = [name for name, _ in tagger.steps]
+        at = names.index("features") if "features" in names else len(names) - 1
+        tagger = Pipeline([*tagger.steps[:at], *matchers, *tagger.steps[at:]])
+    steps = []
+    if cascade_rules:
+        steps.append(("cascade", CascadedEntityRules()))
+    if abbreviations:
+        steps.append(("abbreviations", AbbreviationResolver()))
+    if alias:
+        steps.append(("alias", NameAlias()))
+    return PostProcessedTagger(tagger, steps) if steps else tagger

@@ -7,6 +7,8 @@ predicted so far and, when available, the token marginals) and returns
 corrected labels.
 """
 
+from ._abbreviations import Abbreviation, AbbreviationResolver, alias_score, find_abbreviations
+from ._alias import NameAlias
 from ._base import (
     Document,
     PostProcessedTagger,
@@ -14,16 +16,23 @@ from ._base import (
     apply_steps,
     group_documents,
 )
+from ._cascade import CascadedEntityRules
 from ._consistency import LabelConsistency
 from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
+    "Abbreviation",
+    "AbbreviationResolver",
+    "CascadedEntityRules",
     "Document",
     "LabelConsistency",
+    "NameAlias",
     "Pattern",
     "PatternPostProcessor",
     "PostProcessedTagger",
     "PostprocessStep",
+    "alias_score",
     "apply_steps",
+    "find_abbreviations",
     "group_documents",
 ]

@@ -9,6 +9,7 @@ tested separately against hand-written values.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from skbioner.features import (
@@ -17,6 +18,7 @@ from skbioner.features import (
     orthographic_flags,
     word_class,
     word_formation,
+    zhou_word_formation,
 )
 from skbioner.features._templates import get_preset
 from skbioner.schemes import labels_to_spans
@@ -33,12 +35,12 @@ DEFAULTS = {
     "brief_word_class": {"label": "bwc"},
     "orthographic": {"label": "orth"},
     "length": {"bins": (1, 2, 3, 4, 5, 7, 10), "label": "len"},
-    "formation": {"label": "wf"},
+    "formation": {"label": "wf", "patterns": "suite"},
     "dictionary": {"prefix": "dict_"},
     "conjunction": {"lowercase": None},
     "word_cache": {"window": 2, "lowercase": None, "label": None},
     "head_noun": {"n": 1, "min_count": 3, "min_precision": 0.2, "lowercase": True,
-                  "scheme": "IOB2", "label": None},
+                  "scheme": "IOB2", "label": None, "top_fraction": None},
     "affix_pattern": {"lengths": (3, 4, 5), "types": ("prefix", "suffix"), "min_count": 10,
                       "min_purity": 0.7, "max_affixes": 100, "lowercase": True,
                       "scheme": "IOB2", "label": "morph"},
@@ -66,7 +68,7 @@ def _pad(j, n):
     return BOS if j < 0 else EOS if j >= n else None
 
 
-def mine_heads(X, y, n, min_count, min_precision, lowercase, scheme):
+def mine_heads(X, y, n, min_count, min_precision, lowercase, scheme, top_fraction=None):
     """Head-noun triggers by dictionary counting."""
 
     def norm(w):
@@ -81,11 +83,18 @@ def mine_heads(X, y, n, min_count, min_precision, lowercase, scheme):
         for t, start, end in labels_to_spans(labels, scheme):
             if end - start >= n:
                 heads[(tuple(words[end - n : end]), t)] += 1
-    return {
-        (ws, c)
+    kept = {
+        (ws, c): k
         for (ws, c), k in heads.items()
         if k >= min_count and k >= min_precision * occurrences[ws]
     }
+    if top_fraction is None:
+        return set(kept)
+    out = set()
+    for c in {c for _, c in kept}:
+        mine = sorted(((-k, ws) for (ws, cc), k in kept.items() if cc == c))
+        out |= {(ws, c) for _, ws in mine[: math.ceil(top_fraction * len(mine))]}
+    return out
 
 
 def mine_affixes(X, y, lengths, types, min_count, min_purity, max_affixes, lowercase, scheme):
@@ -157,7 +166,8 @@ class Oracle:
                 continue
             if g.kind == "head_noun":
                 self.mined[g.name] = mine_heads(
-                    X, y, p["n"], p["min_count"], p["min_precision"], p["lowercase"], p["scheme"]
+                    X, y, p["n"], p["min_count"], p["min_precision"], p["lowercase"], p["scheme"],
+                    p["top_fraction"],
                 )
             if g.kind == "affix_pattern":
                 self.mined[g.name] = mine_affixes(
@@ -211,7 +221,8 @@ class Oracle:
                     if v is not None:
                         out.add(f"{p['label']}[{k}]={v}")
                 elif kind == "formation":
-                    out.add(f"{p['label']}[{k}]={pad or word_formation(w)}")
+                    func = zhou_word_formation if p["patterns"] == "zhou" else word_formation
+                    out.add(f"{p['label']}[{k}]={pad or func(w)}")
                 elif kind == "orthographic":
                     if pad is None:
                         out.update(f"{p['label']}[{k}]={f}" for f in orthographic_flags(w))

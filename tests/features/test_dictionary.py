@@ -431,3 +431,21 @@ def test_doctests():
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_jackknife_annotates_training_sentences_out_of_fold():
+    from skbioner import Sentence
+
+    X = [Sentence(["IL-2", "binds", "Zeta9"], doc_id="a"), Sentence(["IL-2", "here"], doc_id="b"),
+         Sentence(["IL-2", "again"], doc_id="c")]
+    y = [["B-protein", "O", "B-DNA"], ["B-protein", "O"], ["B-protein", "O"]]
+    m = DictionaryMatcher(jackknife=3)
+    out = m.fit_transform(X, y)
+    # "Zeta9" (DNA) is only in document a: out of fold, nothing marks it there
+    assert out[0].column("dict_closed_DNA") == ("O", "O", "O")
+    assert out[0].column("dict_closed_protein") == ("B", "O", "O")
+    # the fitted matcher knows every training entry
+    assert m.transform(X[:1])[0].column("dict_closed_DNA") == ("O", "O", "B")
+    # every sentence has every column
+    assert all(s.has("dict_closed_DNA") for s in out)
+    assert DictionaryMatcher().fit_transform(X, y)[0].column("dict_closed_DNA") == ("O", "O", "B")

@@ -51,3 +51,20 @@ def test_annotators_come_first_and_the_hmm_is_frozen():
     assert {"pos", "hmm"} <= set(pipe[:2].transform(sample.X[:1])[0].annotations)
     with pytest.raises(ValueError, match="hmm_params need hmm_states"):
         make_pipeline("online-crf", hmm_params={"n_states": 4})
+
+
+def test_hmm_svm_preset_and_knowledge_modules():
+    from skbioner.models import HMMSVMTagger
+    from skbioner.pipelines import add_knowledge
+    from skbioner.postprocess import PostProcessedTagger
+
+    pipe = make_pipeline("hmm-svm", scheme="IOE2")
+    assert isinstance(pipe[-1], HMMSVMTagger) and pipe[-1].scheme == "IOE2"
+    assert add_knowledge(pipe) is pipe
+    pp = add_knowledge(pipe, abbreviations=True, cascade_rules=True, closed_dictionary=True)
+    assert isinstance(pp, PostProcessedTagger)
+    assert [n for n, _ in pp.steps] == ["cascade", "abbreviations"]
+    assert [n for n, _ in pp.tagger.steps] == ["dictionary", "features", "model"]
+    assert pp.tagger.named_steps["dictionary"].jackknife == 5
+    with pytest.raises(ValueError, match="pipeline"):
+        add_knowledge(HMMSVMTagger(), closed_dictionary=True)

@@ -6,6 +6,7 @@ from ._cascaded import CascadedNER, SegmentFeaturizer
 from ._crfsuite import CRFsuiteTagger
 from ._linear_chain import ChainWeights, LabelSpace
 from ._online_crf import OnlinePACRF
+from ._pairwise_svm import PairwiseSVMTagger
 
 __all__ = [
     "CRFsuiteTagger",
@@ -16,6 +17,7 @@ __all__ = [
     "LabelSpace",
     "MajorityTagger",
     "OnlinePACRF",
+    "PairwiseSVMTagger",
     "SegmentFeaturizer",
     "check_features",
     "check_targets",

@@ -250,6 +250,8 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         Platt sigmoid of each pair (``decoding="viterbi"``).
     n_features_in_ : int
     fit_seconds_ : float
+    weights_ : scipy.sparse.csr_matrix of shape (n_mapped_features, n_pairs) or None
+        The pairs' weight vectors in the mapped space (``"poly2-hashed"``).
     n_support_total_ : int
         Support vectors summed over the pairs (what caching saves is
         ``n_support_total_`` vs ``support_vectors_.shape[0]``).
@@ -445,9 +447,13 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         self.dual_coef_ = np.concatenate([r[1] for r in results]).astype(np.float64)
         self.intercept_ = np.asarray([r[2] for r in results], dtype=np.float64)
         self.n_support_total_ = int(flat_rows.size)
+        self.weights_ = None
         if self.kernel_ == "poly2-hashed":
             self.pair_sv_ = flat_rows  # mapped feature columns
             self.support_vectors_ = None
+            n_cols = self.n_features_in_ + self.history_ * len(self.classes_) + self.n_hash_
+            self.weights_ = sp.csr_matrix((self.dual_coef_, self.pair_sv_, self.pair_ptr_),
+                                          shape=(len(results), n_cols)).T.tocsr()
             return
         unique, inverse = np.unique(flat_rows, return_inverse=True)
         self.pair_sv_ = inverse.astype(np.int64)
@@ -499,9 +505,7 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         fast = bool(self.fast_winner) and not want_dec
         if self.kernel_ == "poly2-hashed":
             # linear decisions in the mapped space (one sparse product for all pairs)
-            W = sp.csr_matrix((self.dual_coef_, self.pair_sv_, self.pair_ptr_),
-                              shape=(P, M.shape[1]))
-            scores = (M @ W.T).toarray() + self.intercept_
+            scores = (M @ self.weights_).toarray() + self.intercept_
             return self._vote_from_decisions(scores, fast), (scores if want_dec else None)
         SV = self.support_vectors_
         kind = self._kernel_code()

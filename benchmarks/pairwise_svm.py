@@ -87,7 +87,8 @@ def prepare(args):
     joblib.dump({"train": (Xtr, train.y, train.doc_ids), "test": (Xte, test.y, test.doc_ids)},
                 args.cache)
     return {"experiment": "prepare", "pos_seconds": round(t_pos, 1),
-            "seconds": round(t_all, 1), "pos_jackknife": jackknife, "hmm_states": HMM_STATES, "hmm_iter": args.hmm_iter}
+            "seconds": round(t_all, 1), "pos_jackknife": jackknife, "hmm_states": HMM_STATES,
+            "hmm_iter": args.hmm_iter}
 
 
 def _load(cache):

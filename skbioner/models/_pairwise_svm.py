@@ -467,19 +467,26 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
                              or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
         hold = np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in held]
                               or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
-        present = np.unique(z[tok]) if tok.size else np.zeros(0, dtype=np.int64)
-        if hold.size == 0 or present.size < len(self.internal_classes_):
-            raise ValueError("decoding='viterbi' fits the Platt sigmoids on held-out documents; "
-                             "every class must occur in the rest of the training data "
-                             f"(validation_fraction={self.validation_fraction})")
+        if hold.size == 0 or tok.size == 0:
+            raise ValueError("decoding='viterbi' fits the Platt sigmoids on held-out documents: "
+                             f"validation_fraction={self.validation_fraction} leaves none")
+        n_of = np.bincount(z[tok], minlength=len(self.internal_classes_))
+        # pairs with a class absent from the rest: sigmoid on the final model's decisions
+        # of the held-out tokens (which it was trained on: optimistic, for those pairs only)
+        fallback = (n_of[self.pairs_[:, 0]] == 0) | (n_of[self.pairs_[:, 1]] == 0)
         self._log(f"Platt sigmoids: pairs trained on {tok.size} tokens, "
-                  f"{hold.size} held out")
-        saved = (self.pair_ptr_, self.pair_sv_, self.dual_coef_, self.intercept_,
-                 self.support_vectors_, self.n_support_total_)
-        self._store(self._train(matrix, z, tok, seeds), matrix)
-        dec = self._decisions(matrix[hold])
-        (self.pair_ptr_, self.pair_sv_, self.dual_coef_, self.intercept_,
-         self.support_vectors_, self.n_support_total_) = saved
+                  f"{hold.size} held out ({int(fallback.sum())} pairs without a class)")
+        final_dec = self._decisions(matrix[hold]) if fallback.any() else None
+        saved = (self.pairs_, self.pair_ptr_, self.pair_sv_, self.dual_coef_,
+                 self.intercept_, self.support_vectors_, self.n_support_total_)
+        self.pairs_ = saved[0][~fallback]
+        self._store(self._train(matrix, z, tok, seeds[~fallback]), matrix)
+        dec = np.zeros((hold.size, len(saved[0])))
+        dec[:, ~fallback] = self._decisions(matrix[hold])
+        if final_dec is not None:
+            dec[:, fallback] = final_dec[:, fallback]
+        (self.pairs_, self.pair_ptr_, self.pair_sv_, self.dual_coef_,
+         self.intercept_, self.support_vectors_, self.n_support_total_) = saved
         zh = z[hold]
         A = np.zeros(len(self.pairs_))
         B = np.zeros(len(self.pairs_))

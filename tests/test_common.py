@@ -34,7 +34,13 @@ from skbioner._validation import Interval
 from skbioner.annotate import HMMStateClusterer, POSTagger
 from skbioner.features import DictionaryMatcher, TokenFeaturizer
 from skbioner.metrics import entity_f1_score
-from skbioner.models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+from skbioner.models import (
+    CascadedNER,
+    CRFsuiteTagger,
+    MajorityTagger,
+    OnlinePACRF,
+    PairwiseSVMTagger,
+)
 from skbioner.pipelines import TunedTagger
 from skbioner.postprocess import LabelConsistency, PostProcessedTagger
 from skbioner.schemes import SegmentEncoder
@@ -71,6 +77,8 @@ CASES = {
     "CascadedNER": Case(CascadedNER(n_folds=2, random_state=0), (F, Y), "predict", F, True),
     "CRFsuiteTagger": Case(CRFsuiteTagger(max_iter=20), (F, Y), "predict", F, True),
     "MajorityTagger": Case(MajorityTagger(), (X, Y), "predict", X, True),
+    "PairwiseSVMTagger": Case(PairwiseSVMTagger(split_outside=None, random_state=0), (F, Y),
+                              "predict", F, True),
     "PostProcessedTagger": Case(
         PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
                                                                           random_state=0)),

@@ -284,3 +284,16 @@ def test_quality_on_the_bundled_sample():
     assert f1 > base + 0.1
     m.set_params(fast_winner=False, sv_cache=False)
     assert m.predict(Fte[:40]) == pred[:40]
+
+
+def test_pipeline_and_grid_search():
+    from sklearn.model_selection import GridSearchCV, GroupKFold
+    from sklearn.pipeline import make_pipeline
+
+    X, y = toy_sentences(n=24, with_singletons=False)
+    X = [Sentence(s, pos=[POS.get(w, "NNP") for w in s]) for s in X]
+    pipe = make_pipeline(TokenFeaturizer("kazama"), PairwiseSVMTagger(random_state=0))
+    grid = GridSearchCV(pipe, {"pairwisesvmtagger__C": [0.01, 1.0]},
+                        cv=GroupKFold(2), n_jobs=1).fit(X, y, groups=[i % 4 for i in range(24)])
+    assert np.isfinite(grid.cv_results_["mean_test_score"]).all()
+    assert grid.predict(X) == y

@@ -14,7 +14,9 @@ pickle runs any code it contains: `predict` and `tag` then need
 leaves an existing file as it was.  Default features: the
 Chan/Settles template set with a frequency cutoff of 3.
 Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
-(CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline).
+(CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline), pairwise-svm
+(PairwiseSVMTagger, Kazama et al. 2002; adds the POS tagger itself; slow to train on a
+whole corpus with the kernel: --param kernel=poly2-hashed is the fast path).
 --param sets model parameters (e.g. --param C=0.05 --param max_iter=15, or
 --param segmenter__C=0.1 for the cascaded model); --feature-param sets
 featurizer parameters (e.g. --feature-param min_count=2).
@@ -42,7 +44,7 @@ import time
 NAME = "train"
 HELP = "train a model on a labelled corpus (columns, brat, PubTator, BioC, JSONL)"
 
-MODELS = ("online-crf", "cascaded", "crfsuite", "majority")
+MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "pairwise-svm")
 
 
 def add_arguments(p):
@@ -121,7 +123,8 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=0,
     pipe = make_pipeline(name, scheme=scheme, model_params=parse_params(params),
                          feature_params=parse_params(feature_params), verbose=int(verbose))
     if annotators:
-        pipe = Pipeline([*annotators, *pipe.steps])
+        names = {n for n, _ in annotators}  # pairwise-svm's preset has its own pos step
+        pipe = Pipeline([*annotators, *[(n, s) for n, s in pipe.steps if n not in names]])
     return pipe
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 __all__ = ["PRESETS", "make_pipeline", "make_annotators"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
-PRESETS = ("online-crf", "cascaded", "crfsuite", "majority")
+PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "pairwise-svm")
 
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
 #: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
@@ -38,6 +38,13 @@ def _model(name):
         return CRFsuiteTagger()
     if name == "majority":
         return MajorityTagger()
+    if name == "pairwise-svm":
+        from ..models import PairwiseSVMTagger
+
+        # Kazama et al. 2002: d=2, O split by POS, greedy with pc-1, pc-2 (see
+        # benchmarks/pairwise_svm.py and docs/benchmarks.md)
+        return PairwiseSVMTagger(kernel="poly", degree=2, gamma=0.1, coef0=1.0, C=1.0,
+                                 split_outside="pos", n_jobs=2, random_state=0)
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 
@@ -108,13 +115,18 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
 
     Parameters
     ----------
-    model : {"online-crf", "cascaded", "crfsuite", "majority"}, default="online-crf"
+    model : {"online-crf", "cascaded", "crfsuite", "majority", "pairwise-svm"}, \
+default="online-crf"
         ``"online-crf"``: :class:`~skbioner.models.OnlinePACRF`, BIES with IO
         folded in, C=0.1, 10 epochs, calibrated confidences.  ``"cascaded"``:
         :class:`~skbioner.models.CascadedNER` with that segmenter and a
         strongly regularised classifier (C=0.003, 5 epochs).
         ``"crfsuite"``: :class:`~skbioner.models.CRFsuiteTagger` (L-BFGS).
         ``"majority"``: the memorising baseline (no featurizer).
+        ``"pairwise-svm"``: :class:`~skbioner.models.PairwiseSVMTagger`
+        (Kazama et al. 2002: degree-2 polynomial kernel, ``O`` split by
+        part of speech, so the POS tagger is always added; the ``kazama``
+        features).
     scheme : str, optional
         Internal segment representation; replaces the preset's scheme mix.
     model_params : dict, optional
@@ -155,6 +167,11 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         est.set_params(**dict(model_params or {}))
         return est
     settings = dict(model_params or {})
+    if model == "pairwise-svm":
+        if scheme is not None:
+            raise ValueError("pairwise-svm tags with IOB2 classes: it has no scheme option")
+        # its outside class is split by part of speech: the POS column is part of the preset
+        pos = pos or (pos_jackknife is None and settings.get("split_outside", "pos") == "pos")
     if scheme is not None:
         prefix = "segmenter__" if model == "cascaded" else ""
         settings.setdefault(prefix + "scheme", scheme)
@@ -163,7 +180,8 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
     if verbose:
         settings.setdefault("verbose", verbose)
     est.set_params(**settings)
-    featurizer = TokenFeaturizer(templates="chan", min_count=3)
+    featurizer = TokenFeaturizer(templates="kazama" if model == "pairwise-svm" else "chan",
+                                 min_count=3)
     featurizer.set_params(**dict(feature_params or {}))
     annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose)
     return Pipeline([*annotators, ("features", featurizer), ("model", est)])

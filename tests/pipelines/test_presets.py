@@ -51,3 +51,18 @@ def test_annotators_come_first_and_the_hmm_is_frozen():
     assert {"pos", "hmm"} <= set(pipe[:2].transform(sample.X[:1])[0].annotations)
     with pytest.raises(ValueError, match="hmm_params need hmm_states"):
         make_pipeline("online-crf", hmm_params={"n_states": 4})
+
+
+def test_pairwise_svm_preset_brings_its_pos_column():
+    from skbioner.cli._train import build_annotators
+
+    pipe = make_pipeline("pairwise-svm")
+    assert [n for n, _ in pipe.steps] == ["pos", "features", "model"]
+    assert pipe.named_steps["features"].templates == "kazama"
+    assert [n for n, _ in make_pipeline("pairwise-svm",
+                                        model_params={"split_outside": None}).steps] == [
+        "features", "model"]
+    cli = build_model("pairwise-svm", annotators=build_annotators(pos=True))
+    assert [n for n, _ in cli.steps] == ["pos", "features", "model"]
+    with pytest.raises(ValueError, match="no scheme"):
+        make_pipeline("pairwise-svm", scheme="IOBES")

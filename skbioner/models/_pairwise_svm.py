@@ -513,7 +513,8 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         if self.kernel_ == "poly2-hashed":
             # linear decisions in the mapped space (one sparse product for all pairs)
             scores = (M @ self.weights_).toarray() + self.intercept_
-            return self._vote_from_decisions(scores, fast), (scores if want_dec else None)
+            return (self._vote_from_decisions(scores, fast), (scores if want_dec else None),
+                    np.full(n, P, dtype=np.int64))
         SV = self.support_vectors_
         kind = self._kernel_code()
         args = (self.gamma_, self.coef0_, int(self.degree))
@@ -537,8 +538,7 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
                                      dec[a:a + step])
             winners[a:a + step] = w
             evaluated[a:a + step] = e
-        self.__dict__["_last_evaluated"] = evaluated  # diagnostic, not state
-        return winners, (dec if want_dec else None)
+        return winners, (dec if want_dec else None), evaluated
 
     def _vote_from_decisions(self, scores, fast):
         """Votes of precomputed decision values (the linear fast path)."""
@@ -564,7 +564,7 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         check_is_fitted(self, "intercept_")
         return check_features(X, type(self).__name__, self.n_features_in_)
 
-    def _run(self, X, probabilities):
+    def _run(self, X, probabilities, evaluated=None):
         """Greedy pass over ``X``: internal codes, and internal probabilities if asked."""
         to_label = self.internal_to_label_
         K = len(self.internal_classes_)
@@ -577,7 +577,9 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
                 p = self._probabilities(self._decisions(M))
                 probs[rows] = p
                 return p
-            winners, _ = self._vote(M)
+            winners, _, n_eval = self._vote(M)
+            if evaluated is not None:
+                evaluated[rows] = n_eval
             out = np.zeros((rows.size, K))
             out[np.arange(rows.size), winners] = 1.0
             return out
@@ -619,6 +621,23 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         # the vote may put I-t after O: repaired to B-t as the scheme reads it
         return LabelSequences([convert(labels[a:b].tolist(), "IOB2", "IOB2")
                                for a, b in zip(offs[:-1], offs[1:])])
+
+    def pairs_evaluated(self, X):
+        """Binary SVMs evaluated per token by greedy prediction (what fast winner finding saves).
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+
+        Returns
+        -------
+        ndarray of int64, shape (n_tokens,)
+            At most ``len(pairs_)`` (the number evaluated with ``fast_winner=False``).
+        """
+        X = self._check(X)
+        evaluated = np.zeros(X.matrix.shape[0], dtype=np.int64)
+        self._run(X, False, evaluated)
+        return evaluated
 
     def predict_marginals(self, X):
         """Pairwise-coupled class probabilities of every token (IOB2 columns).

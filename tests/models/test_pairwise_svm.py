@@ -207,6 +207,9 @@ def test_switches_do_not_change_predictions(toy):
             assert out == ref
     # the cache stores every support vector once
     assert m.support_vectors_.shape[0] < m.n_support_total_
+    # fast winner finding evaluates fewer pairs
+    assert m.set_params(fast_winner=True).pairs_evaluated(F).mean() < len(m.pairs_)
+    assert (m.set_params(fast_winner=False).pairs_evaluated(F) == len(m.pairs_)).all()
 
 
 def test_parallel_training_is_identical(toy):

@@ -109,7 +109,7 @@ def _featurize(Xfit, yfit, Xothers, groups=None, min_count=3):
 def _official(y_true, y_pred):
     from skbioner.metrics import entity_f1_score
 
-    return {m: round(100 * entity_f1_score(y_true, y_pred, mode=m), 2)
+    return {m: round(100 * entity_f1_score(y_true, y_pred, match=m), 2)
             for m in ("exact", "left", "right")}
 
 

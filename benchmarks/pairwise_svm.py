@@ -98,9 +98,16 @@ def _load(cache):
     return d["train"], d["test"]
 
 
-def _featurize(Xfit, yfit, Xothers, groups=None, min_count=3):
-    from skbioner.features import TokenFeaturizer
+#: the lighter set for the explicit degree-2 map (a token's active features squared): words,
+#: POS and HMM at -2..2, affixes of the token itself, word caches k=2 (the earlier default)
+LIGHT = {"window": 2, "affix_window": 0, "cache_window": 2}
 
+
+def _featurize(Xfit, yfit, Xothers, groups=None, min_count=3):
+    from skbioner.features import TokenFeaturizer, get_preset
+
+    if groups == "light":
+        groups = get_preset("kazama", **LIGHT)
     f = TokenFeaturizer(templates=groups or "kazama", min_count=min_count)
     F = f.fit_transform(Xfit, yfit)
     return F, [f.transform(X) for X in Xothers]
@@ -129,7 +136,7 @@ def growth(args):
     Xs, ys = [X[i] for i in idx], [y[i] for i in idx]
     if args.test_sentences:
         Xte, yte = Xte[:args.test_sentences], yte[:args.test_sentences]
-    F, (Fte,) = _featurize(Xs, ys, [Xte])
+    F, (Fte,) = _featurize(Xs, ys, [Xte], "light" if args.light else None)
     split = None if args.split == "none" else "pos"
     m = PairwiseSVMTagger(kernel=args.kernel, split_outside=split, **_params(args))
     t0 = time.perf_counter()
@@ -140,6 +147,7 @@ def growth(args):
     tag_s = time.perf_counter() - t0
     n_tok = sum(map(len, ys))
     return {"experiment": "growth", "kernel": args.kernel, "split": args.split,
+            "light_templates": args.light,
             "fraction": args.fraction, "abstracts": n_abs, "of_abstracts": len(set(
                 docs[i] for i in first)), "tokens": n_tok, "features": F.n_features,
             "classes": len(m.internal_classes_), "pairs": len(m.pairs_),
@@ -199,8 +207,9 @@ def _small_model(args, **extra):
     Xs, ys = [X[i] for i in idx], [y[i] for i in idx]
     n_test = args.test_sentences or len(Xte)
     Xte, yte = Xte[:n_test], yte[:n_test]
-    F, (Fte,) = _featurize(Xs, ys, [Xte])
-    m = PairwiseSVMTagger(kernel=args.kernel, **_params(args, **extra))
+    F, (Fte,) = _featurize(Xs, ys, [Xte], "light" if args.light else None)
+    m = PairwiseSVMTagger(kernel=args.kernel, split_outside=None if args.split == "none"
+                          else "pos", **_params(args, **extra))
     t0 = time.perf_counter()
     m.fit(F, ys)
     return m, Fte, yte, time.perf_counter() - t0, sum(map(len, ys))
@@ -222,6 +231,7 @@ def speed(args):
                 round(float(m.pairs_evaluated(Fte).mean()), 1), "identical": pred == ref}
             print(rows, flush=True)
     return {"experiment": "speed", "abstracts": args.abstracts, "train_tokens": n_tok,
+            "light_templates": args.light, "split": args.split,
             "test_tokens": n, "pairs": len(m.pairs_), "support_vectors_unique":
             int(m.support_vectors_.shape[0]), "support_vectors_total": m.n_support_total_,
             "train_seconds": round(fit_s, 1), "rows": rows,
@@ -262,9 +272,10 @@ def full(args):
             f = TokenFeaturizer(templates="chan", min_count=3)
             m = _model("online-crf")
         else:
-            from skbioner.features import TokenFeaturizer
+            from skbioner.features import TokenFeaturizer, get_preset
 
-            f = TokenFeaturizer(templates="kazama", min_count=3)
+            f = TokenFeaturizer(templates=get_preset("kazama", **LIGHT) if args.light
+                                else "kazama", min_count=3)
             m = PairwiseSVMTagger(kernel=args.kernel, **_params(
                 args, split_outside=None if args.split == "none" else "pos"))
         m.fit(f.fit_transform(X, y), y)
@@ -277,6 +288,7 @@ def full(args):
         print(name, rows[name], flush=True)
     assert OnlinePACRF and PairwiseSVMTagger
     return {"experiment": "full", "abstracts": n or "all", "kernel": args.kernel,
+            "light_templates": args.light,
             "split": args.split, "rows": rows, "params": _params(args)}
 
 
@@ -298,6 +310,8 @@ def main(argv=None):
         q.add_argument("--test-sentences", type=int, default=0)
         q.add_argument("--variants", default=",".join(ABLATION))
         q.add_argument("--models", default="online-crf,pairwise-svm")
+        q.add_argument("--light", action="store_true",
+                       help="the lighter kazama set (LIGHT), e.g. for kernel=poly2-hashed")
     for q in sub.choices.values():
         q.add_argument("--cache", default="svm-cache.joblib")
     args = ap.parse_args(argv)

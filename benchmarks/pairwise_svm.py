@@ -178,6 +178,8 @@ def ablation(args):
     fit_idx, dev_idx = train_dev_split(docs)
     allowed = set(_abstracts(docs, args.abstracts))
     fit_idx = [i for i in fit_idx if i in allowed]
+    if args.test_sentences:
+        dev_idx = dev_idx[:args.test_sentences]
     Xf, yf = [X[i] for i in fit_idx], [y[i] for i in fit_idx]
     Xd, yd = [X[i] for i in dev_idx], [y[i] for i in dev_idx]
     rows = {}
@@ -186,6 +188,7 @@ def ablation(args):
             raise SystemExit(f"unknown variant {variant}; choose from {ABLATION}")
         F, (Fd,) = _featurize(Xf, yf, [Xd], _ablation_groups(variant))
         m = PairwiseSVMTagger(kernel=args.kernel, history=0 if variant == "-pc" else 2,
+                              split_outside=None if args.split == "none" else "pos",
                               **_params(args))
         t0 = time.perf_counter()
         m.fit(F, yf)
@@ -195,6 +198,7 @@ def ablation(args):
                          "features": F.n_features}
         print(variant, rows[variant], flush=True)
     return {"experiment": "ablation", "kernel": args.kernel, "abstracts": args.abstracts,
+            "split": args.split,
             "fit_sentences": len(fit_idx), "dev_sentences": len(dev_idx), "rows": rows,
             "params": _params(args)}
 

@@ -266,6 +266,8 @@ def full(args):
     if n:
         idx = _abstracts(docs, n)
         X, y = [X[i] for i in idx], [y[i] for i in idx]
+    if args.test_sentences:
+        Xte, yte = Xte[:args.test_sentences], yte[:args.test_sentences]
     n_tok = sum(map(len, Xte))
     rows = {}
     for name in args.models.split(","):
@@ -292,6 +294,7 @@ def full(args):
         print(name, rows[name], flush=True)
     assert OnlinePACRF and PairwiseSVMTagger
     return {"experiment": "full", "abstracts": n or "all", "kernel": args.kernel,
+            "test_sentences": len(yte),
             "light_templates": args.light,
             "split": args.split, "rows": rows, "params": _params(args)}
 

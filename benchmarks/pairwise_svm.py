@@ -308,8 +308,8 @@ def main(argv=None):
     for name in ("growth", "ablation", "speed", "decoding", "full"):
         q = sub.add_parser(name)
         q.add_argument("--kernel", default="poly", choices=("poly", "linear", "poly2-hashed"))
-        q.add_argument("--C", type=float, default=1.0)
-        q.add_argument("--gamma", type=float, default=0.1)
+        q.add_argument("--C", type=float, default=30.0)
+        q.add_argument("--gamma", type=float, default=0.002)
         q.add_argument("--coef0", type=float, default=1.0)
         q.add_argument("--split", default="pos", choices=("pos", "none"))
         q.add_argument("--fraction", type=float, default=1.0)

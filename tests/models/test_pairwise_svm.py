@@ -191,7 +191,7 @@ def test_pair_decisions_are_libsvm_decisions(toy):
     for p in (0, len(m.pairs_) - 1):
         a, b = m.pairs_[p]
         rows = np.flatnonzero((z == a) | (z == b))
-        svc = SVC(kernel="poly", degree=2, gamma=0.1, coef0=1.0, C=1.0).fit(
+        svc = SVC(kernel="poly", degree=2, gamma=m.gamma, coef0=m.coef0, C=m.C).fit(
             M[rows], (z[rows] == b).astype(int))
         np.testing.assert_allclose(dec[:, p], svc.decision_function(M), atol=1e-8)
 

@@ -41,6 +41,7 @@ from skbioner.models import (
     HMMSVMTagger,
     MajorityTagger,
     OnlinePACRF,
+    PairwiseSVMTagger,
 )
 from skbioner.pipelines import TunedTagger
 from skbioner.postprocess import (
@@ -86,6 +87,8 @@ CASES = {
     "CRFsuiteTagger": Case(CRFsuiteTagger(max_iter=20), (F, Y), "predict", F, True),
     "HMMSVMTagger": Case(HMMSVMTagger(cv=2, random_state=0), (F, Y), "predict", F, True),
     "MajorityTagger": Case(MajorityTagger(), (X, Y), "predict", X, True),
+    "PairwiseSVMTagger": Case(PairwiseSVMTagger(split_outside=None, random_state=0), (F, Y),
+                              "predict", F, True),
     "PostProcessedTagger": Case(
         PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
                                                                           random_state=0)),

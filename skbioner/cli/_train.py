@@ -15,8 +15,12 @@ leaves an existing file as it was.  Default features: the
 Chan/Settles template set with a frequency cutoff of 3.
 Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
 (CRFsuiteTagger, sklearn-crfsuite's L-BFGS CRF), majority (baseline), nerbio
-(NERBio's features and numeral normalization with the online CRF; adds --pos),
-hmm-svm (HMMSVMTagger, Zhou & Su 2004).  Knowledge modules, with any model:
+(NERBio's features and numeral normalization with the online CRF; adds the POS
+tagger itself),
+hmm-svm (HMMSVMTagger, Zhou & Su 2004),
+pairwise-svm (PairwiseSVMTagger, Kazama et al. 2002; adds the POS tagger itself; slow to
+train on a whole corpus with the kernel: --param kernel=poly2-hashed is the fast path).
+Knowledge modules, with any model:
 --abbreviations, --alias, --cascade-rules (post-processing steps),
 --closed-dictionary (training names, out of fold on the training data) and
 --dictionary FILE (an open dictionary) as features.
@@ -47,7 +51,8 @@ import time
 NAME = "train"
 HELP = "train a model on a labelled corpus (columns, brat, PubTator, BioC, JSONL)"
 
-MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm")
+MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
+          "pairwise-svm")
 
 
 def add_arguments(p):
@@ -137,7 +142,8 @@ def build_model(name, scheme=None, params=(), feature_params=(), verbose=0,
     pipe = make_pipeline(name, scheme=scheme, model_params=parse_params(params),
                          feature_params=parse_params(feature_params), verbose=int(verbose))
     if annotators:
-        pipe = Pipeline([*annotators, *pipe.steps])
+        names = {n for n, _ in annotators}  # nerbio and pairwise-svm bring their pos step
+        pipe = Pipeline([*annotators, *[(n, s) for n, s in pipe.steps if n not in names]])
     return pipe
 
 
@@ -262,8 +268,6 @@ def run(args):
         return _run_tuned(args, corpus, metadata)
     if args.hmm_states:
         say(f"hmm: fitting HMM states on {args.hmm_states}")
-    if args.model == "nerbio":  # the recipe reads POS
-        args.pos = True
     annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
                                   verbose)
     model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,

@@ -221,12 +221,16 @@ def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5)):
     ]
 
 
-def _kazama(window=2, affix_lengths=(1, 2, 3), substring_max_length=None, cache_window=2):
+def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_window=3,
+            affix_window=None):
+    # the paper's best set: {hw, pre, suf, pos, hmm}[-3..3], lwc_3, rwc_3 (pc[-2, -1] are
+    # supplied by the tagger); substrings did not help there and are off
     win = _window(window)
+    affix = _window(window if affix_window is None else affix_window)
     groups = [
         FeatureGroup("w", "word", win),
-        FeatureGroup("prefix", "prefix", (0,), {"lengths": affix_lengths}),
-        FeatureGroup("suffix", "suffix", (0,), {"lengths": affix_lengths}),
+        FeatureGroup("prefix", "prefix", affix, {"lengths": affix_lengths}),
+        FeatureGroup("suffix", "suffix", affix, {"lengths": affix_lengths}),
     ]
     if substring_max_length is not None:
         groups.append(
@@ -327,12 +331,17 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
             the sentences have them.  Options: ``window=2``,
             ``context=1``, ``affix_lengths=(1, 2, 3, 4, 5)``.
         ``"kazama"``
-            Kazama et al. (2002): words, ``pos`` and ``hmm`` columns (when
-            present) at -k..+k, prefixes and suffixes of the current word,
-            left and right word caches.  Options: ``window=2``,
-            ``affix_lengths=(1, 2, 3)``, ``substring_max_length=None``
-            (substrings of length 3..k of the current word; off by
-            default), ``cache_window=2``.
+            Kazama et al. (2002), the paper's best set: words, prefixes,
+            suffixes, ``pos`` and ``hmm`` columns (when present) at
+            -3..+3, the left and right word caches ``lwc_3`` / ``rwc_3``
+            (the preceding classes are features the
+            :class:`~skbioner.models.PairwiseSVMTagger` adds itself).
+            Options: ``window=3``, ``affix_lengths=(1, 2, 3)``,
+            ``affix_window=None`` (the affixes' window; None: ``window``),
+            ``substring_max_length=None`` (substrings of length 3..k of
+            the current word; off by default, as they did not help in the
+            paper), ``cache_window=3``.  Before the pairwise SVM (issue 12)
+            the defaults were ``window=2, cache_window=2, affix_window=0``.
         ``"nerbio"``
             NERBio (Tsai et al. 2006).  Singletons: words at -2..+2, word
             shape (``word_class``) and compressed shape

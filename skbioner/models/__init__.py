@@ -7,6 +7,7 @@ from ._crfsuite import CRFsuiteTagger
 from ._hmm_svm import HMMSVMTagger
 from ._linear_chain import ChainWeights, LabelSpace
 from ._online_crf import OnlinePACRF
+from ._pairwise_svm import PairwiseSVMTagger
 
 __all__ = [
     "CRFsuiteTagger",
@@ -18,6 +19,7 @@ __all__ = [
     "LabelSpace",
     "MajorityTagger",
     "OnlinePACRF",
+    "PairwiseSVMTagger",
     "SegmentFeaturizer",
     "check_features",
     "check_targets",

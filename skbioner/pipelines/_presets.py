@@ -13,7 +13,8 @@ from collections.abc import Mapping
 __all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
-PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm")
+PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
+           "pairwise-svm")
 
 #: NERBio's word conjunctions, chosen by SequentialGroupSelector on the JNLPBA development
 #: split (benchmarks/nerbio.py, stage select: w0&w1 +0.63 dev F1, the next step none), and
@@ -23,7 +24,8 @@ NERBIO_CONJUNCTIONS = ("w0&w1",)
 NERBIO_NUMERALS = "digit"
 
 #: Featurizer settings of presets that do not use the default (Chan/Settles, cutoff 3).
-_FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3}}
+_FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3},
+             "pairwise-svm": {"templates": "kazama", "min_count": 3}}
 
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
 #: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
@@ -58,6 +60,14 @@ def _model(name):
     if name == "nerbio":  # the online-crf settings on NERBio's features
         return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
                            random_state=0)
+    if name == "pairwise-svm":
+        from ..models import PairwiseSVMTagger
+
+        # Kazama et al. 2002: d=2, O split by POS, greedy with pc-1, pc-2 (see
+        # benchmarks/pairwise_svm.py and docs/benchmarks.md)
+        # C and gamma: the best of an 8-point grid on the dev split (docs/benchmarks.md)
+        return PairwiseSVMTagger(kernel="poly", degree=2, gamma=0.002, coef0=1.0, C=30.0,
+                                 split_outside="pos", n_jobs=2, random_state=0)
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 
@@ -142,8 +152,12 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         settings: :class:`~skbioner.text.NumericNormalizer`, then the
         ``nerbio`` singletons with the word conjunctions chosen on the
         development split (:data:`NERBIO_CONJUNCTIONS`); it reads the
-        ``pos`` column (pass ``pos=True`` or ``pos_jackknife``; ``skbioner
-        train --model nerbio`` adds the POS tagger itself).
+        ``pos`` column, so the POS tagger is always added (``pos_jackknife``
+        to tag the training sentences out of fold).
+        ``"pairwise-svm"``: :class:`~skbioner.models.PairwiseSVMTagger`
+        (Kazama et al. 2002: degree-2 polynomial kernel, ``O`` split by
+        part of speech, so the POS tagger is always added; the ``kazama``
+        features).
     scheme : str, optional
         Internal segment representation; replaces the preset's scheme mix.
     model_params : dict, optional
@@ -184,6 +198,13 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         est.set_params(**dict(model_params or {}))
         return est
     settings = dict(model_params or {})
+    if model == "pairwise-svm" and scheme is not None:
+        raise ValueError("pairwise-svm tags with IOB2 classes: it has no scheme option")
+    # presets that read the POS column bring the POS tagger (NERBio's features; the
+    # pairwise SVM's outside class split by part of speech)
+    reads_pos = model == "nerbio" or (model == "pairwise-svm"
+                                      and settings.get("split_outside", "pos") == "pos")
+    pos = pos or (reads_pos and pos_jackknife is None)
     if scheme is not None:
         prefix = "segmenter__" if model == "cascaded" else ""
         settings.setdefault(prefix + "scheme", scheme)

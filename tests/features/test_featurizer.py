@@ -178,7 +178,7 @@ def test_hand_written_features_of_one_token():
 
 
 def test_kazama_substrings_and_word_cache():
-    groups = get_preset("kazama", substring_max_length=4)
+    groups = get_preset("kazama", substring_max_length=4, cache_window=2)
     assert "substring" in [g.name for g in groups]
     f, Xt = assert_matches_oracle(groups, WORDS)
     names = active_names(f, Xt)

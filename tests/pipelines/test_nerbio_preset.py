@@ -13,9 +13,9 @@ TRAIN = "###MEDLINE:1\n\n" + "".join(
 
 
 def test_preset_steps_and_groups():
-    pipe = make_pipeline("nerbio")
-    assert [n for n, _ in pipe.steps] == ["numerals", "features", "model"]
-    assert isinstance(pipe[0], NumericNormalizer) and pipe[0].mode == NERBIO_NUMERALS
+    pipe = make_pipeline("nerbio")  # POS reads the words before normalization
+    assert [n for n, _ in pipe.steps] == ["pos", "numerals", "features", "model"]
+    assert isinstance(pipe[1], NumericNormalizer) and pipe[1].mode == NERBIO_NUMERALS
     names = pipe.named_steps["features"].get_template_names()
     conj = {g.name for g in get_preset("nerbio") if g.kind == "conjunction"}
     assert set(names) & conj == set(NERBIO_CONJUNCTIONS)

@@ -68,3 +68,18 @@ def test_hmm_svm_preset_and_knowledge_modules():
     assert pp.tagger.named_steps["dictionary"].jackknife == 5
     with pytest.raises(ValueError, match="pipeline"):
         add_knowledge(HMMSVMTagger(), closed_dictionary=True)
+
+
+def test_pairwise_svm_preset_brings_its_pos_column():
+    from skbioner.cli._train import build_annotators
+
+    pipe = make_pipeline("pairwise-svm")
+    assert [n for n, _ in pipe.steps] == ["pos", "features", "model"]
+    assert pipe.named_steps["features"].templates == "kazama"
+    assert [n for n, _ in make_pipeline("pairwise-svm",
+                                        model_params={"split_outside": None}).steps] == [
+        "features", "model"]
+    cli = build_model("pairwise-svm", annotators=build_annotators(pos=True))
+    assert [n for n, _ in cli.steps] == ["pos", "features", "model"]
+    with pytest.raises(ValueError, match="no scheme"):
+        make_pipeline("pairwise-svm", scheme="IOBES")

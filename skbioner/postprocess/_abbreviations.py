@@ -430,22 +430,6 @@ class AbbreviationResolver(PostprocessStep):
         self.remember = remember
         self.cross_sentence = cross_sentence
 
-    def fit(self, X, y):
-        """Check the parameters (nothing is learned).
-
-        Parameters
-        ----------
-        X : list of Sentence
-        y : list of list of str
-
-        Returns
-        -------
-        self : AbbreviationResolver
-        """
-        self._validate_params()
-        self.fitted_ = True
-        return self
-
     def correct(self, doc: Document):
         """Resolve the document's abbreviations.
 

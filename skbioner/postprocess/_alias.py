@@ -62,22 +62,6 @@ class NameAlias(PostprocessStep):
         self.min_initials = min_initials
         self.relabel = relabel
 
-    def fit(self, X, y):
-        """Check the parameters (nothing is learned).
-
-        Parameters
-        ----------
-        X : list of Sentence
-        y : list of list of str
-
-        Returns
-        -------
-        self : NameAlias
-        """
-        self._validate_params()
-        self.fitted_ = True
-        return self
-
     def _alias_of(self, token, entities):
         first = token[0].lower()
         letters = [c.lower() for c in token if c.isalnum()]

@@ -125,6 +125,8 @@ class PostprocessStep(BaseEstimator):
         -------
         self
         """
+        if hasattr(self, "_parameter_constraints"):  # declared constraints, checked here
+            self._validate_params()
         self.fitted_ = True
         return self
 

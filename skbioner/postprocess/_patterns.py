@@ -209,36 +209,25 @@ def _segments(words, spans, owner, k, max_gap):
     determiner, a noun after a name or a comma is no part of it).
     """
     c, a, b = spans[k]
-    heads, gap, i = [], 0, a - 1
-    while i >= 0:
-        o = owner[i]
-        if o < 0:
-            heads.append(i)
-            if words[i] in BARRIERS:
-                break
+
+    def reachable(i, step):
+        """Untagged positions from ``i`` on in direction ``step``, over same-class entities."""
+        out, gap = [], 0
+        while 0 <= i < len(words):
+            o = owner[i]
+            if o >= 0:
+                if spans[o][0] != c:
+                    break
+                i = spans[o][1] - 1 if step < 0 else spans[o][2]  # jump over the entity
+                continue
+            out.append(i)
             gap += 1
-            if gap > max_gap:
+            if words[i] in BARRIERS or gap > max_gap:
                 break
-            i -= 1
-        elif spans[o][0] == c:
-            i = spans[o][1] - 1
-        else:
-            break
-    tails, gap, j = [], 0, b
-    while j < len(words):
-        o = owner[j]
-        if o < 0:
-            tails.append(j)
-            if words[j] in BARRIERS:
-                break
-            gap += 1
-            if gap > max_gap:
-                break
-            j += 1
-        elif spans[o][0] == c:
-            j = spans[o][2]
-        else:
-            break
+            i += step
+        return out
+
+    heads, tails = reachable(a - 1, -1), reachable(b, 1)
     heads = [i for i in heads if owner[i + 1] >= 0 or _name_like(words[i + 1])]
     tails = [j for j in tails if owner[j - 1] >= 0 or _name_like(words[j - 1])]
     return [(i, j) for i in heads for j in tails]

@@ -28,7 +28,7 @@ from ..schemes import segment_table
 from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite
 
 __all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening_marginals",
-           "span_probabilities", "SegmentTable"]
+           "segment_probabilities", "span_probabilities", "SegmentTable"]
 
 
 @njit(cache=True, nogil=True)
@@ -252,6 +252,35 @@ def _opening_kernel(scores, offsets, sme, tmax, tin, tout, etrans, estart, eend,
                 out[a + t, s] = acc * E[t, s] * B[t, s] * inv
 
 
+@njit(cache=True, nogil=True)
+def _segments_kernel(codes, offsets, label_type, boundary, out):
+    """Entity segments of coded label sequences; ``out`` None counts them.
+
+    A segment starts at a sentence's first token and wherever
+    ``boundary[previous, current]``; it is an entity when its first label
+    has a type (``label_type >= 0``).  Writes ``(sentence, type, start,
+    end)`` rows into ``out`` (when given) and returns the number of rows.
+    """
+    k = 0
+    for i in range(offsets.shape[0] - 1):
+        a, b = offsets[i], offsets[i + 1]
+        t = a
+        while t < b:
+            e = t + 1
+            while e < b and not boundary[codes[e - 1], codes[e]]:
+                e += 1
+            typ = label_type[codes[t]]
+            if typ >= 0:
+                if out is not None:
+                    out[k, 0] = i
+                    out[k, 1] = typ
+                    out[k, 2] = t - a
+                    out[k, 3] = e - a
+                k += 1
+            t = e
+    return k
+
+
 # ---------------------------------------------------------------------------
 # Python boundary
 
@@ -399,6 +428,36 @@ class SegmentTable:
                 self.inside[k] = inner[0]
         self.boundary = boundary
 
+    def segments(self, codes, offsets):
+        """The entity segments of label sequences coded as indices into ``labels``.
+
+        The compiled form of :func:`skbioner.schemes.labels_to_spans`: the
+        same repair policy (``boundary`` encodes it completely), for every
+        sentence at once.
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (n_tokens_total,)
+            Index into :attr:`labels` of each token's label.
+        offsets : ndarray of int, shape (n_sentences + 1,)
+            Sentence ``i`` occupies ``codes[offsets[i]:offsets[i + 1]]``.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_segments, 4)
+            ``(sentence, type, start, end)`` rows, sorted by sentence and
+            start: ``type`` indexes :attr:`types`, ``start``/``end`` are
+            half-open token offsets within the sentence.
+        """
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        offsets = check_offsets(offsets, codes.shape[0])
+        if codes.size and (codes.min() < 0 or codes.max() >= len(self.labels)):
+            raise ValueError(f"codes must index the {len(self.labels)} labels")
+        n = _segments_kernel(codes, offsets, self.label_type, self.boundary, None)
+        out = np.empty((n, 4), dtype=np.int64)
+        _segments_kernel(codes, offsets, self.label_type, self.boundary, out)
+        return out
+
 
 def span_probabilities(scores, offsets, trans, start, end, spans, table):
     """Probability of each entity span under the chain's distribution.
@@ -421,29 +480,52 @@ def span_probabilities(scores, offsets, trans, start, end, spans, table):
     -------
     ndarray of float64, shape (n_spans,)
     """
+    spans = list(spans)
+    type_index = {t: k for k, t in enumerate(table.types)}
+    try:
+        rows = np.array([(i, type_index[t], a, b) for i, t, a, b in spans],
+                        dtype=np.int64).reshape(len(spans), 4)
+    except KeyError as exc:
+        raise ValueError(f"span type {exc.args[0]!r} is not a type of the chain's labels "
+                         f"{list(table.types)}") from None
+    return segment_probabilities(scores, offsets, trans, start, end, rows, table)
+
+
+def segment_probabilities(scores, offsets, trans, start, end, segments, table):
+    """:func:`span_probabilities` of segments given as rows of integers.
+
+    Parameters
+    ----------
+    scores, offsets, trans, start, end
+        As in :func:`chain_marginals`.
+    segments : ndarray of int, shape (n_spans, 4)
+        ``(sentence, type, start, end)`` rows sorted by sentence, ``type``
+        an index into ``table.types`` (as :meth:`SegmentTable.segments`
+        returns them).
+    table : SegmentTable
+        Of the chain's labels.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_spans,)
+    """
     scores = finite(scores)
     offsets = check_offsets(offsets, scores.shape[0])
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
     n_sent = offsets.size - 1
-    spans = list(spans)
-    type_index = {t: k for k, t in enumerate(table.types)}
-    sent = np.fromiter((s[0] for s in spans), dtype=np.int64, count=len(spans))
-    if spans and (sent.min() < 0 or sent.max() >= n_sent or np.any(np.diff(sent) < 0)):
+    segments = np.asarray(segments, dtype=np.int64).reshape(-1, 4)
+    sent, typ, s0, s1 = (np.ascontiguousarray(segments[:, j]) for j in range(4))
+    if sent.size and (sent.min() < 0 or sent.max() >= n_sent or np.any(np.diff(sent) < 0)):
         raise ValueError("spans must be sorted by sentence, with sentences in range")
-    try:
-        typ = np.fromiter((type_index[s[1]] for s in spans), dtype=np.int64, count=len(spans))
-    except KeyError as exc:
-        raise ValueError(f"span type {exc.args[0]!r} is not a type of the chain's labels "
-                         f"{list(table.types)}") from None
-    s0 = np.fromiter((s[2] for s in spans), dtype=np.int64, count=len(spans))
-    s1 = np.fromiter((s[3] for s in spans), dtype=np.int64, count=len(spans))
+    if typ.size and (typ.min() < 0 or typ.max() >= len(table.types)):
+        raise ValueError(f"span types must index the chain's types {list(table.types)}")
     lengths = np.diff(offsets)
-    if spans and (np.any(s0 < 0) or np.any(s1 <= s0) or np.any(s1 > lengths[sent])):
+    if sent.size and (np.any(s0 < 0) or np.any(s1 <= s0) or np.any(s1 > lengths[sent])):
         raise ValueError("span offsets must satisfy 0 <= start < end <= sentence length")
     span_ptr = np.zeros(n_sent + 1, dtype=np.int64)
     np.cumsum(np.bincount(sent, minlength=n_sent), out=span_ptr[1:])
     etrans, tmax, sme, tin, tout, estart, eend = _linear_chain(trans, start, end)
-    out = np.zeros(len(spans))
+    out = np.zeros(sent.size)
     _spans_kernel(scores, offsets, trans, tmax, etrans, sme, tin, tout, estart, eend, span_ptr,
                   s0, s1, typ, table.cands, table.inside, table.boundary, out)
     return out

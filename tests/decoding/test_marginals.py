@@ -122,3 +122,22 @@ def test_opening_marginals_equal_enumeration(rng, scheme):
                 brute[i, lab] += q
     got = opening_marginals(scores, [0, n], trans, start, end, table)
     np.testing.assert_allclose(got, brute, atol=1e-10)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_segments_of_codes_equal_labels_to_spans(rng, scheme):
+    """The compiled reading of coded paths is labels_to_spans's repair policy, ill-formed
+    sequences included, sentence by sentence."""
+    labels = scheme_labels(scheme, ["A", "B"])
+    table = SegmentTable(labels)
+    lengths = rng.integers(0, 9, size=60)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    codes = rng.integers(0, len(labels), size=offsets[-1])
+    got = table.segments(codes, offsets)
+    want = [(i, table.types.index(t), s, e)
+            for i, (a, b) in enumerate(zip(offsets[:-1], offsets[1:]))
+            for t, s, e in labels_to_spans([labels[c] for c in codes[a:b]], scheme)]
+    assert [tuple(r) for r in got.tolist()] == want
+    assert len(want) > 30
+    with pytest.raises(ValueError, match="index"):
+        table.segments(np.array([len(labels)]), [0, 1])

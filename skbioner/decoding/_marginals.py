@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..schemes import segment_table
-from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite
+from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite, weights
 
 __all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening_marginals",
            "segment_probabilities", "span_probabilities", "SegmentTable"]
@@ -376,14 +376,15 @@ def emission_scores(matrix, coef):
     matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
         Feature rows of the stacked tokens.
     coef : ndarray of shape (n_features, n_labels)
-        Per-feature label weights.
+        Per-feature label weights (float32 ones are read as they are; the
+        sums are float64 either way).
 
     Returns
     -------
     ndarray of float64, shape (n_tokens_total, n_labels)
         Per-token label scores.
     """
-    coef = np.ascontiguousarray(coef, dtype=np.float64)
+    coef = weights(coef)
     if matrix.shape[1] != coef.shape[0]:
         raise ValueError(f"matrix has {matrix.shape[1]} features, coef {coef.shape[0]}")
     return csr_scores(matrix.indptr, matrix.indices, matrix.data, 0, matrix.shape[0], coef)

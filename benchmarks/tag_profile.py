@@ -8,7 +8,8 @@ Tags the 404 JNLPBA test abstracts (test-standoff/*.txt) in batches of
 ``tag_documents``'s default size, after one warm-up pass, and times each stage of a batch
 with the process's CPU clock (less sensitive than wall-clock time to other jobs on the
 machine): tokenizing (``BioTokenizer.tokenize_text``), featurizing (the pipeline's
-transformers), ``predict_entities`` (emission scores, Viterbi, span probabilities), and the
+transformers), ``predict_entities`` (for a chain model also its steps: emission scores,
+Viterbi, segments, span probabilities), and the
 whole ``tag_documents`` pass; the per-type feature functions the featurizer runs on word
 types unseen in training (``Channel.values``) are timed inside the featurizing stage. The
 stages are timed outside the garbage-collector pause ``tag_documents`` uses, so they add
@@ -41,6 +42,29 @@ def _time_channel_values(acc):
                 return out
 
             cls.values = values
+
+
+def _chain_steps(model, X, stages):
+    """Time the steps of a chain model's ``predict_entities`` (as it runs them)."""
+    from skbioner.decoding import segment_probabilities, viterbi_batch
+
+    c = time.process_time()
+    raw = model._chain_scores(X)
+    scores = raw.dense()
+    c1 = time.process_time()
+    paths = viterbi_batch(scores, raw.offsets, raw.trans, raw.start, raw.end)
+    c2 = time.process_time()
+    table = model._segment_table()
+    segments = table.segments(paths, raw.offsets)
+    problem, tscores = model._probability_problem(raw, scores)
+    c3 = time.process_time()
+    segment_probabilities(tscores, problem.offsets, problem.trans, problem.start, problem.end,
+                          segments, table)
+    c4 = time.process_time()
+    stages["  emission scores"] += c1 - c
+    stages["  Viterbi"] += c2 - c1
+    stages["  segments"] += c3 - c2
+    stages["  span probabilities"] += c4 - c3
 
 
 def main():
@@ -82,6 +106,8 @@ def main():
             c = time.process_time()
             final.predict_entities(X)
             stages["predict_entities"] += time.process_time() - c
+            if hasattr(final, "_chain_scores"):  # a chain model: its steps one by one
+                _chain_steps(final, X, stages)
     per_token = {k: v / args.repeat / n * 1e6 for k, v in stages.items()}
     print(f"{n:,} tokens per pass, {args.repeat} passes, batches of {BATCH_SIZE} documents")
     for k, v in per_token.items():

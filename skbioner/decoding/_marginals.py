@@ -16,7 +16,9 @@ and the logs of the scale factors give ``log Z``.  Per token that is one
 ``exp`` per label and a multiply-add per *allowed* transition (a scheme's
 forbidden transitions are skipped).  Transitions are exponentiated once,
 shifted by their maximum; an allowed transition more than ~700 below the
-best one counts as forbidden.
+best one counts as forbidden, and so does a partial path whose score falls
+that far below the best one at some token (scores hundreds of nats apart
+are exact; the tests check against enumeration).
 """
 
 from __future__ import annotations
@@ -33,58 +35,63 @@ __all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening
 
 @njit(cache=True, nogil=True)
 def _scaled_forward_backward(scores, sme, tmax, tptr_in, tidx_in, tval_in, tptr_out,
-                             tidx_out, tval_out, estart, eend, E, M, A, B, logc):
+                             tidx_out, tval_out, estart, eend, E, M, A, B, C):
     """Scaled forward-backward of one sentence in linear space; return log Z.
 
-    ``E[t, s] = exp(scores[t, s] - m_t)`` with ``m_t`` the row maximum (one
-    ``exp`` per token and label, the only transcendental work per token);
-    transitions are visited through their allowed pairs only (``tptr_in`` /
-    ``tidx_in`` / ``tval_in``: the predecessors of each label with
-    ``exp(trans - tmax)``; ``*_out``: the successors); ``M[t] = m_t``.  ``A[t]`` is the
-    forward vector normalised to sum 1 by ``c_t`` (``logc[t] = log c_t``),
-    ``B[t]`` the backward vector scaled by the same factors, so that the
-    token marginals are ``A * B``.  The constant shifts (``m_t`` summed,
-    ``tmax`` per step, ``sme``: start and end maxima) are added back to
-    ``log Z``.  Returns NEG (and zero vectors) when no label
-    sequence is allowed.
+    Forward step ``t``: ``pred[s]``, the normalised mass reaching label ``s``
+    through the allowed transitions (``tptr_in`` / ``tidx_in`` /
+    ``tval_in``: the predecessors of each label with ``exp(trans - tmax)``;
+    ``*_out``: the successors), then ``E[t, s] = exp(scores[t, s] - M[t])``
+    for the labels it reaches (0 for the others, which no path has), with
+    ``M[t]`` the best score among them (at the last token: among those that
+    may end a sentence) — one ``exp`` per reachable label, the only
+    transcendental work per token, and no underflow however far below the
+    token's best label the reachable ones score.  ``A[t]`` is the forward
+    vector normalised to sum 1 by ``C[t]``, ``B[t]`` the backward vector
+    scaled by the same factors, so the token marginals are ``A * B``.  The
+    constant shifts (``M`` summed, ``tmax`` per step, ``sme``: start and end
+    maxima) are added back to ``log Z``.  Returns NEG (and zero vectors) when
+    no label sequence is allowed.
     """
     n, L = scores.shape
     shift = sme + (n - 1) * tmax
+    pred = np.empty(L)
+    dead = False
     for t in range(n):
-        m = scores[t, 0]
-        for s in range(1, L):
-            if scores[t, s] > m:
+        m = -np.inf
+        for s in range(L):
+            if t == 0:
+                acc = estart[s]
+            else:
+                acc = 0.0
+                for k in range(tptr_in[s], tptr_in[s + 1]):
+                    acc += A[t - 1, tidx_in[k]] * tval_in[k]
+            if t == n - 1 and eend[s] <= 0.0:
+                acc = 0.0
+            pred[s] = acc
+            if acc > 0.0 and scores[t, s] > m:
                 m = scores[t, s]
-        shift += m
-        M[t] = m
-        for s in range(L):
-            E[t, s] = np.exp(scores[t, s] - m)
-    c = 0.0
-    for s in range(L):
-        A[0, s] = estart[s] * E[0, s]
-        c += A[0, s]
-    dead = c <= 0.0
-    if not dead:
-        for s in range(L):
-            A[0, s] /= c
-        logc[0] = np.log(c)
-    for t in range(1, n):
-        if dead:
+        if m == -np.inf:
+            dead = True
             break
+        M[t] = m
+        shift += m
         c = 0.0
         for s in range(L):
-            acc = 0.0
-            for k in range(tptr_in[s], tptr_in[s + 1]):
-                acc += A[t - 1, tidx_in[k]] * tval_in[k]
-            acc *= E[t, s]
-            A[t, s] = acc
-            c += acc
+            if pred[s] > 0.0:
+                e = np.exp(scores[t, s] - m)
+                E[t, s] = e
+                A[t, s] = pred[s] * e
+                c += A[t, s]
+            else:
+                E[t, s] = 0.0
+                A[t, s] = 0.0
         if c <= 0.0:
             dead = True
             break
         for s in range(L):
             A[t, s] /= c
-        logc[t] = np.log(c)
+        C[t] = c
     zfinal = 0.0
     if not dead:
         for s in range(L):
@@ -92,7 +99,7 @@ def _scaled_forward_backward(scores, sme, tmax, tptr_in, tidx_in, tval_in, tptr_
     if dead or zfinal <= 0.0:
         A[:, :] = 0.0
         B[:, :] = 0.0
-        logc[:] = 0.0
+        C[:] = 1.0
         return NEG
     for s in range(L):
         B[n - 1, s] = eend[s] / zfinal
@@ -100,15 +107,15 @@ def _scaled_forward_backward(scores, sme, tmax, tptr_in, tidx_in, tval_in, tptr_
     for t in range(n - 2, -1, -1):
         for q in range(L):
             w[q] = E[t + 1, q] * B[t + 1, q]
-        inv = 1.0 / np.exp(logc[t + 1])
+        ct = C[t + 1]
         for s in range(L):
             acc = 0.0
             for k in range(tptr_out[s], tptr_out[s + 1]):
                 acc += tval_out[k] * w[tidx_out[k]]
-            B[t, s] = acc * inv
+            B[t, s] = acc / ct
     total = np.log(zfinal) + shift
     for t in range(n):
-        total += logc[t]
+        total += np.log(C[t])
     return total
 
 
@@ -125,16 +132,16 @@ def _marginals_kernel(scores, offsets, sme, tmax, tin, tout, estart, eend, out, 
         M = np.empty(n)
         A = np.empty((n, L))
         B = np.empty((n, L))
-        logc = np.zeros(n)
+        C = np.ones(n)
         logz[i] = _scaled_forward_backward(scores[a:b], sme, tmax, tin[0], tin[1], tin[2], tout[0],
-                                           tout[1], tout[2], estart, eend, E, M, A, B, logc)
+                                           tout[1], tout[2], estart, eend, E, M, A, B, C)
         for t in range(n):
             for s in range(L):
                 out[a + t, s] = A[t, s] * B[t, s]
 
 
 @njit(cache=True, nogil=True)
-def _span_prob(scores, trans, tmax, etrans, estart, E, M, A, B, logc, s, e, cands, inside,
+def _span_prob(scores, trans, tmax, etrans, estart, E, M, A, B, C, s, e, cands, inside,
                boundary):
     """p(the chain's segmentation has the entity segment [s, e) of this type).
 
@@ -143,14 +150,14 @@ def _span_prob(scores, trans, tmax, etrans, estart, E, M, A, B, logc, s, e, cand
     open a segment after the previous label, ``c`` close it before the next,
     and no boundary may fall inside.  In the scaled quantities of
     :func:`_scaled_forward_backward`: ``left(b) * inner * right(c)`` divided
-    by the scale factors ``c_s .. c_min(e, n-1)``; the inner path's product
+    by the scale factors ``C[s] .. C[min(e, n-1)]``; the inner path's product
     is summed in log space (no underflow however long the span).
     """
     n = scores.shape[0]
     L = scores.shape[1]
     lscale = 0.0
     for t in range(s, min(e, n - 1) + 1):
-        lscale += logc[t]
+        lscale += np.log(C[t])
     total = 0.0
     for bi in range(cands.shape[0]):
         b = cands[bi]
@@ -209,16 +216,16 @@ def _spans_kernel(scores, offsets, trans, tmax, etrans, sme, tin, tout, estart, 
         M = np.empty(n)
         A = np.empty((n, L))
         B = np.empty((n, L))
-        logc = np.zeros(n)
+        C = np.ones(n)
         sc = scores[a:b]
         z = _scaled_forward_backward(sc, sme, tmax, tin[0], tin[1], tin[2], tout[0], tout[1],
-                                     tout[2], estart, eend, E, M, A, B, logc)
+                                     tout[2], estart, eend, E, M, A, B, C)
         for k in range(k0, k1):
             if z <= NEG:
                 out[k] = 0.0
                 continue
             t = span_type[k]
-            out[k] = min(_span_prob(sc, trans, tmax, etrans, estart, E, M, A, B, logc,
+            out[k] = min(_span_prob(sc, trans, tmax, etrans, estart, E, M, A, B, C,
                                     span_start[k], span_end[k], cands[t], inside[t], boundary),
                          1.0)
 
@@ -235,21 +242,20 @@ def _opening_kernel(scores, offsets, sme, tmax, tin, tout, etrans, estart, eend,
         M = np.empty(n)
         A = np.empty((n, L))
         B = np.empty((n, L))
-        logc = np.zeros(n)
+        C = np.ones(n)
         z = _scaled_forward_backward(scores[a:b], sme, tmax, tin[0], tin[1], tin[2], tout[0],
-                                     tout[1], tout[2], estart, eend, E, M, A, B, logc)
+                                     tout[1], tout[2], estart, eend, E, M, A, B, C)
         if z <= NEG:
             continue
         for s in range(L):
             out[a, s] = A[0, s] * B[0, s]
         for t in range(1, n):
-            inv = 1.0 / np.exp(logc[t])
             for s in range(L):
                 acc = 0.0
                 for p in range(L):
                     if boundary[p, s]:
                         acc += A[t - 1, p] * etrans[p, s]
-                out[a + t, s] = acc * E[t, s] * B[t, s] * inv
+                out[a + t, s] = acc * E[t, s] * B[t, s] / C[t]
 
 
 @njit(cache=True, nogil=True)

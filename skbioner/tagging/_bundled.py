@@ -87,6 +87,9 @@ def _is_bundled(path):
 
 def _densified(model):
     """Dense chain weights in the model's last step (after ``sparsify``), in place."""
+    if hasattr(model, "tagger_"):  # a wrapper (SubwordTagger): its fitted tagger
+        _densified(model.tagger_)
+        return model
     last = model.steps[-1][1] if hasattr(model, "steps") else model
     if hasattr(last, "densify") and (hasattr(last, "coef_") or hasattr(last, "classifier_")):
         last.densify()

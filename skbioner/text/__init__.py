@@ -17,6 +17,7 @@ mapping for one string.
 from ._cuts import CutTable, load_cut_table
 from ._normalize import NumericNormalizer, normalize_numerals
 from ._standoff import tokenize_documents
+from ._subword import recut
 from ._tokenize import (
     BioTokenizer,
     TokenizedSentence,
@@ -34,6 +35,7 @@ __all__ = [
     "align_tokens",
     "load_cut_table",
     "normalize_numerals",
+    "recut",
     "split_sentences",
     "tokenize",
     "tokenize_documents",

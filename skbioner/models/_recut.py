@@ -13,7 +13,7 @@ from .._validation import HasMethods, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import check_labels, labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
-from ..text._subword import recut
+from ..text._recut import recut
 
 __all__ = ["RecutTagger"]
 

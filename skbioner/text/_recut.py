@@ -26,7 +26,7 @@ __all__ = ["recut"]
 CONNECTORS = "-/"
 #: Joins the tokens of a batch before one ``re.split``; a batch holding it falls
 #: back to cutting token by token.
-_SEP = "\x00"
+_SEP = "\x1f"  # a unit separator (numpy drops trailing NULs in comparisons)
 _SPLIT = re.compile(f"({_SEP}|[{re.escape(CONNECTORS)}])")
 _SPLIT_ONE = re.compile(f"([{re.escape(CONNECTORS)}])")
 

@@ -87,7 +87,7 @@ def _is_bundled(path):
 
 def _densified(model):
     """Dense chain weights in the model's last step (after ``sparsify``), in place."""
-    if hasattr(model, "tagger_"):  # a wrapper (SubwordTagger): its fitted tagger
+    if hasattr(model, "split_tokens"):  # a RecutTagger: its fitted pipeline
         _densified(model.tagger_)
         return model
     last = model.steps[-1][1] if hasattr(model, "steps") else model

@@ -121,8 +121,9 @@ def main():
     metadata = {"description": f"skbioner's bundled JNLPBA model: the {preset} preset trained "
                                "on the full JNLPBA 2004 training set",
                 "command": "python scripts/make_bundled_model.py",
-                "preset": preset, "recut": args.recut, "training_data": {**training_data_record(train_path, corpus),
-                                                    "file": train_path.name},
+                "preset": preset, "recut": args.recut,
+                "training_data": {**training_data_record(train_path, corpus),
+                                  "file": train_path.name},
                 "train_seconds": round(seconds, 1), "compact": "OnlinePACRF.sparsify",
                 "licence": "model derived from GENIA annotations: CC BY 3.0, corpus "
                            "annotations (c) GENIA Project; see LICENSE-GENIA"}
@@ -132,8 +133,9 @@ def main():
     size = out.stat().st_size
     print(f"trained {preset} in {seconds:.0f} s; wrote {out} ({size / 1e6:.2f} MB); "
           f"compact model tags the {len(corpus.X)} training sentences as before")
-    print(json.dumps({"preset": preset, "recut": args.recut, "dev": dev_rows, "train_seconds": round(seconds, 1),
-                      "model_bytes": size, "changed_training_sentences": changed}))
+    print(json.dumps({"preset": preset, "recut": args.recut, "dev": dev_rows,
+                      "train_seconds": round(seconds, 1), "model_bytes": size,
+                      "changed_training_sentences": changed}))
 
 
 if __name__ == "__main__":

@@ -56,11 +56,14 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
     tagger : estimator or Pipeline
         Maps sentences to IOB2 labels (e.g. a featurizer and
         :class:`OnlinePACRF`); fitted on the re-cut sentences.
-    cuts : "jnlpba", CutTable or None, default="jnlpba"
-        How the joined words are cut: ``"jnlpba"``, the learned table of
-        ``BioTokenizer(cuts="jnlpba")`` (:func:`skbioner.text.load_cut_table`),
-        or a :class:`~skbioner.text.CutTable`; None: at every hyphen and
-        slash (each a token of its own: sub-word pieces).
+    cuts : "jnlpba", CutTable or None, default=None
+        How the joined words are cut.  None: at every hyphen and slash (each
+        a token of its own: sub-word pieces), which changes nothing on a
+        corpus whose tokens already cut there (BioNLP13CG).  ``"jnlpba"``:
+        the learned table of ``BioTokenizer(cuts="jnlpba")``
+        (:func:`skbioner.text.load_cut_table`), which joins what the JNLPBA
+        corpus keeps whole (the bundled model; on BioNLP13CG it costs four
+        points, ``docs/benchmarks.md``); or a :class:`~skbioner.text.CutTable`.
 
     Attributes
     ----------
@@ -76,7 +79,8 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
     >>> from skbioner.features import TokenFeaturizer
     >>> from skbioner.models import OnlinePACRF, RecutTagger
     >>> train = load_jnlpba_sample("train")
-    >>> model = RecutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(random_state=0)))
+    >>> model = RecutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(random_state=0)),
+    ...                     cuts="jnlpba")
     >>> model = model.fit(train.X[:200], train.y[:200])
     >>> len(model.predict([["Tax", "-induced", "IL-2", "gene"]])[0])
     4
@@ -87,7 +91,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         "cuts": [StrOptions({"jnlpba"}), CutTable, None],
     }
 
-    def __init__(self, tagger, cuts="jnlpba"):
+    def __init__(self, tagger, cuts=None):
         self.tagger = tagger
         self.cuts = cuts
 

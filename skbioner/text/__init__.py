@@ -16,8 +16,8 @@ mapping for one string.
 
 from ._cuts import CutTable, load_cut_table
 from ._normalize import NumericNormalizer, normalize_numerals
-from ._standoff import tokenize_documents
 from ._recut import recut
+from ._standoff import tokenize_documents
 from ._tokenize import (
     BioTokenizer,
     TokenizedSentence,

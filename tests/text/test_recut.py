@@ -5,7 +5,7 @@ import pytest
 
 from skbioner._sentence import Sentence
 from skbioner.text import BioTokenizer, load_cut_table, recut
-from skbioner.text._recut import _pieces, _pieces_each, _SEP
+from skbioner.text._recut import _SEP, _pieces, _pieces_each
 
 
 def _words(sents):

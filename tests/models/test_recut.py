@@ -85,3 +85,29 @@ def test_methods_follow_the_tagger(train):
     model = RecutTagger(MajorityTagger()).fit(train.X[:50], train.y[:50])
     assert not hasattr(model, "predict_entities")
     assert len(model.predict(train.X[:3])) == 3
+
+
+def test_cli_train_recut_then_tag_and_info(tmp_path, capsys):
+    from skbioner.cli import main
+    from skbioner.io import load_model
+
+    lines = []
+    for _ in range(20):
+        lines += ["Tax\tB-protein", "-induced\tO", "IL-2\tB-protein", "expression\tO", ".\tO", "",
+                  "anti-CD3\tO", "stimulated\tO", "T\tB-cell_type", "cells\tI-cell_type",
+                  ".\tO", ""]
+    train = tmp_path / "train.iob2"
+    train.write_text("\n".join(lines) + "\n")
+    model = tmp_path / "m.skops"
+    assert main(["train", "--train", str(train), "--recut", "pieces", "--param", "max_iter=3",
+                 "-q", "-o", str(model)]) == 0
+    loaded = load_model(model)
+    assert isinstance(loaded, RecutTagger) and loaded.cuts is None
+    doc = tmp_path / "d.txt"
+    doc.write_text("Tax-induced IL-2 expression.")
+    capsys.readouterr()
+    assert main(["tag", "--model", str(model), str(doc)]) == 0
+    out = capsys.readouterr().out
+    assert '"text": "Tax"' in out  # an entity ending inside the word Tax-induced
+    assert main(["info", str(model)]) == 0
+    assert "RecutTagger, cuts=None" in capsys.readouterr().out

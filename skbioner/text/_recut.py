@@ -83,46 +83,55 @@ def recut(X, cuts=None, offsets=None):
     lengths = np.fromiter((len(s) for s in X), dtype=np.int64, count=len(X))
     words = list(itertools.chain.from_iterable(X))
     joined = _SEP.join(words)
-    pieces, owner, start = _pieces(joined) if _SEP not in joined else _pieces_each(words)
+    pieces, owner, start, size, is_con = (_pieces(joined) if _SEP not in joined
+                                          else _pieces_each(words))
     n = len(pieces)
-    # the sentence of every piece, and where each sentence's pieces end
+    # where each sentence's pieces end, and the last piece of each sentence
     sent_end = np.searchsorted(owner, np.cumsum(lengths), side="left")
     is_last = np.zeros(n, dtype=bool)
     is_last[sent_end[sent_end > 0] - 1] = True
     keep = np.ones(max(n - 1, 0), dtype=bool)  # a token boundary after piece i
     if cuts is not None and n > 1:
-        keep = _table_boundaries(pieces, is_last, cuts)
-    new_start = np.r_[True, keep | is_last[:-1]] if n else np.zeros(0, dtype=bool)
-    first = np.flatnonzero(new_start)  # first piece of each new token
-    last = np.r_[first[1:], n] - 1
-    text = [pieces[a] if a == b else "".join(pieces[a:b + 1])
-            for a, b in zip(first.tolist(), last.tolist())] if cuts is not None else pieces
+        keep = _table_boundaries(pieces, is_con, is_last, cuts)
+    first = np.flatnonzero(np.r_[True, keep | is_last[:-1]] if n else np.zeros(0, dtype=bool))
+    last = np.r_[first[1:], n] - 1  # first and last piece of each new token
+    if cuts is None:
+        text = pieces
+    else:  # Python only for the new tokens of several pieces
+        text = np.array(pieces, dtype=object)[first]
+        for k in np.flatnonzero(last > first).tolist():
+            text[k] = "".join(pieces[first[k]:last[k] + 1])
+        text = text.tolist()
     own = np.stack([owner[first], owner[last]], axis=1)
-    tok_end = np.searchsorted(first, sent_end, side="left")  # new tokens per sentence
-    out, owners, new_off = [], [], []
-    lo = 0
     base = np.r_[0, np.cumsum(lengths)]
+    tok_end = np.searchsorted(first, sent_end, side="left")  # new tokens per sentence
+    tok_start = np.r_[0, tok_end[:-1]]
+    # a sentence is unchanged when it has as many new tokens as tokens, each within one
+    # token (owners never decrease and every token has a piece: each is then a token)
+    within = np.r_[0, np.cumsum(own[:, 0] == own[:, 1])]
+    n_whole = within[tok_end] - within[tok_start]
+    unchanged = (n_whole == lengths) & (tok_end - tok_start == lengths)
+    if offsets is not None:
+        flat_off = (np.concatenate([np.asarray(o, dtype=np.int64).reshape(-1, 2)
+                                    for o in offsets]) if len(offsets)
+                    else np.zeros((0, 2), dtype=np.int64))
+        begin = flat_off[owner[first], 0] + start[first]
+        end = flat_off[owner[last], 0] + start[last] + size[last]
+        new_flat = np.stack([begin, end], axis=1)
+    out, owners, new_off = [], [], []
     for k, sent in enumerate(X):
-        hi = int(tok_end[k])
-        o = own[lo:hi] - base[k]
-        unchanged = hi - lo == lengths[k] and bool(np.all(o[:, 0] == np.arange(hi - lo))) \
-            and bool(np.all(o[:, 1] == o[:, 0]))
-        if unchanged:
+        lo, hi = int(tok_start[k]), int(tok_end[k])
+        if unchanged[k]:
             out.append(sent if isinstance(sent, Sentence) else Sentence(sent))
             owners.append(None)
             if offsets is not None:
                 new_off.append(np.asarray(offsets[k], dtype=np.int64))
         else:
+            o = own[lo:hi] - base[k]
             out.append(_sentence(sent, text[lo:hi], o[:, 0]))
             owners.append(o)
             if offsets is not None:
-                off = np.asarray(offsets[k], dtype=np.int64)
-                a, b = first[lo:hi], last[lo:hi]
-                begin = off[owner[a] - base[k], 0] + start[a]
-                end = off[owner[b] - base[k], 0] + start[b] + np.fromiter(
-                    (len(pieces[i]) for i in b.tolist()), dtype=np.int64, count=hi - lo)
-                new_off.append(np.stack([begin, end], axis=1))
-        lo = hi
+                new_off.append(new_flat[lo:hi])
     if offsets is not None:
         return out, owners, new_off
     return out, owners
@@ -139,7 +148,11 @@ def _pieces(joined):
     keep = (size > 0) & ~is_sep
     token_start = np.r_[0, pos[is_sep] + 1]
     owner = token[keep]
-    return arr[keep].tolist(), owner.astype(np.int64), pos[keep] - token_start[owner]
+    is_con = np.zeros(len(parts), dtype=bool)
+    is_con[1::2] = True  # the captured delimiters: a separator or a connector
+    is_con &= ~is_sep
+    return (arr[keep].tolist(), owner.astype(np.int64), pos[keep] - token_start[owner],
+            size[keep], is_con[keep])
 
 
 def _pieces_each(words):
@@ -153,10 +166,13 @@ def _pieces_each(words):
                 owner.append(i)
                 start.append(at)
             at += len(part)
-    return pieces, np.asarray(owner, dtype=np.int64), np.asarray(start, dtype=np.int64)
+    size = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    is_con = np.fromiter((p in CONNECTORS for p in pieces), dtype=bool, count=len(pieces))
+    return (pieces, np.asarray(owner, dtype=np.int64), np.asarray(start, dtype=np.int64), size,
+            is_con)
 
 
-def _table_boundaries(pieces, is_last, table):
+def _table_boundaries(pieces, is_con, is_last, table):
     """Whether a token boundary follows each piece (but the last): the table's cuts.
 
     Pieces joined by a connector piece form a compound; inside a compound the
@@ -164,7 +180,6 @@ def _table_boundaries(pieces, is_last, table):
     every piece boundary stays.
     """
     n = len(pieces)
-    is_con = np.fromiter((len(p) == 1 and p in CONNECTORS for p in pieces), dtype=bool, count=n)
     link = (is_con[:-1] | is_con[1:]) & ~is_last[:-1]
     keep = ~link
     starts = np.flatnonzero(np.r_[True, keep])

@@ -76,3 +76,51 @@ def test_random_sentences_keep_every_character(rng):
             if own is not None:
                 assert np.all(np.diff(own[:, 0]) >= 0) and np.all(own[:, 1] >= own[:, 0])
                 assert own[-1, 1] == len(s) - 1 and own[0, 0] == 0
+
+
+def _reference(sentence, table):
+    """recut of one sentence, token by token in pure Python (the oracle)."""
+    import re
+
+    pieces = [(p, i) for i, w in enumerate(sentence) for p in re.split(r"([-/])", w) if p]
+    groups, cur = [], []
+    for p, i in pieces:
+        if cur and not (p in "-/" or cur[-1][0] in "-/"):
+            groups.append(cur)
+            cur = []
+        cur.append((p, i))
+    if cur:
+        groups.append(cur)
+    out = []
+    for g in groups:
+        if table is None or len(g) == 1:
+            out += [(p, i, i) for p, i in g]
+            continue
+        word = "".join(p for p, _ in g)
+        cuts = set(table.cuts(word))
+        tok, at = [g[0]], len(g[0][0])
+        for p, i in g[1:]:
+            if at in cuts:
+                out.append(("".join(q for q, _ in tok), tok[0][1], tok[-1][1]))
+                tok = []
+            tok.append((p, i))
+            at += len(p)
+        out.append(("".join(q for q, _ in tok), tok[0][1], tok[-1][1]))
+    return out
+
+
+@pytest.mark.parametrize("cuts", [None, "jnlpba"])
+def test_recut_equals_the_pure_python_reference(rng, cuts):
+    table = None if cuts is None else load_cut_table()
+    vocab = ["IL", "2", "Tax", "induced", "ATF", "CREB", "anti", "CD3", "NF", "kappaB",
+             "dependent", "cells", "T", "-", "/", "(", "alpha", "beta", "x"]
+    X = []
+    for _ in range(300):
+        n = int(rng.integers(0, 7))
+        X.append(["".join(rng.choice(vocab, size=rng.integers(1, 4))) for _ in range(n)])
+    out, owners = recut(X, cuts)
+    for s, new, own in zip(X, out, owners, strict=True):
+        want = _reference(s, table)
+        assert list(new) == [w for w, _, _ in want], s
+        got = [(i, i) for i in range(len(s))] if own is None else [tuple(o) for o in own.tolist()]
+        assert got == [(a, b) for _, a, b in want], s

@@ -37,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "skbioner" / "tagging" / "data" / "jnlpba.skops"
 #: The preset the development split chose (``--choose``): see skbioner/tagging/data/README.md.
 PRESET = "online-crf"
-#: Words re-cut by the shipped table in training and tagging (``RecutTagger``):
-#: benchmarks/recut_dev.py, see skbioner/tagging/data/README.md.
-RECUT = "jnlpba"
+#: Words re-cut at every hyphen and slash in training and tagging (``RecutTagger(cuts=None)``):
+#: chosen with benchmarks/recut_dev.py (three held-out tenths), see skbioner/tagging/data/README.md.
+RECUT = "pieces"
 
 
 def compact(model):

@@ -59,7 +59,7 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
     >>> import skbioner
     >>> model = skbioner.load_model()
     >>> model.predict([["IL-2", "gene", "expression", "in", "T", "cells"]])
-    [['B-protein', 'O', 'O', 'O', 'B-cell_type', 'I-cell_type']]
+    [['B-DNA', 'I-DNA', 'O', 'O', 'B-cell_type', 'I-cell_type']]
     """
     from ..io import load_model as _load
 

@@ -111,3 +111,17 @@ def test_cli_train_recut_then_tag_and_info(tmp_path, capsys):
     assert '"text": "Tax"' in out  # an entity ending inside the word Tax-induced
     assert main(["info", str(model)]) == 0
     assert "RecutTagger, cuts=None" in capsys.readouterr().out
+
+
+def test_a_model_with_its_own_cut_table_can_be_saved(train, tmp_path):
+    import pickle
+
+    from skbioner.io import load_model, save_model
+    from skbioner.text import load_cut_table
+
+    model = RecutTagger(MajorityTagger(), cuts=load_cut_table()).fit(train.X[:50], train.y[:50])
+    path = tmp_path / "m.skops"
+    save_model(model, path)
+    for loaded in (load_model(path), pickle.loads(pickle.dumps(model))):
+        assert loaded.cuts.cuts("Tax-induced") == [3]
+        assert loaded.predict(train.X[:5]) == model.predict(train.X[:5])

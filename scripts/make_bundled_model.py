@@ -118,8 +118,10 @@ def main():
         raise SystemExit(f"compacting changed the labels of {changed} training sentences")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    metadata = {"description": f"skbioner's bundled JNLPBA model: the {preset} preset trained "
-                               "on the full JNLPBA 2004 training set",
+    wrapped = "" if args.recut == "off" else (
+        f" inside RecutTagger(cuts={None if args.recut == 'pieces' else args.recut!r})")
+    metadata = {"description": f"skbioner's bundled JNLPBA model: the {preset} preset"
+                               f"{wrapped} trained on the full JNLPBA 2004 training set",
                 "command": "python scripts/make_bundled_model.py",
                 "preset": preset, "recut": args.recut,
                 "training_data": {**training_data_record(train_path, corpus),

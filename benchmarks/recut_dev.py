@@ -36,11 +36,14 @@ def main():
     ap.add_argument("--preset", default="online-crf")
     ap.add_argument("--variants", default="none,jnlpba,pieces",
                     help="comma-separated: none (no wrapper), jnlpba, pieces")
+    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="a model parameter of the preset (as skbioner train --param)")
     ap.add_argument("--holdout", type=int, choices=range(10), default=None,
                     help="hold out the K-th tenth of the training abstracts instead of the "
                          "last (the development split is K=9); the test set is never read")
     args = ap.parse_args()
 
+    from skbioner.cli._train import parse_params
     from skbioner.datasets import train_dev_split
     from skbioner.io import read_jnlpba
     from skbioner.metrics import character_span_scores, entity_report
@@ -73,7 +76,7 @@ def main():
     tokenizer = BioTokenizer(cuts=table)
     rows = {}
     for chars in args.variants.split(","):
-        model = make_pipeline(args.preset)
+        model = make_pipeline(args.preset, model_params=parse_params(args.param))
         if chars != "none":
             model = RecutTagger(model, cuts=None if chars == "pieces" else table)
         t0 = time.perf_counter()
@@ -89,8 +92,8 @@ def main():
               f"{100 * raw['f1']:.2f} (P {100 * raw['precision']:.2f} R "
               f"{100 * raw['recall']:.2f})  gap {100 * (tok - raw['f1']):+.2f}  "
               f"trained in {seconds:.0f} s", flush=True)
-    print(json.dumps({"preset": args.preset, "holdout": args.holdout, "dev_abstracts": len(docs),
-                      "rows": rows}))
+    print(json.dumps({"preset": args.preset, "params": args.param, "holdout": args.holdout,
+                      "dev_abstracts": len(docs), "rows": rows}))
 
 
 if __name__ == "__main__":

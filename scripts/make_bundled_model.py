@@ -30,18 +30,31 @@ from skbioner.cli._train import training_data_record
 from skbioner.datasets import train_dev_split
 from skbioner.io import read_jnlpba, save_model
 from skbioner.metrics import entity_report
+from skbioner.models import RecutTagger
 from skbioner.pipelines import make_pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "skbioner" / "tagging" / "data" / "jnlpba.skops"
 #: The preset the development split chose (``--choose``): see skbioner/tagging/data/README.md.
 PRESET = "online-crf"
+#: Words re-cut at every hyphen and slash in training and tagging (``RecutTagger(cuts=None)``):
+#: chosen with benchmarks/recut_dev.py (three held-out tenths), see skbioner/tagging/data/README.md.
+RECUT = "pieces"
 
 
 def compact(model):
     """Prediction state only, weights sparse float32, in place (``sparsify`` of the model)."""
-    model.steps[-1][1].sparsify()
+    pipe = model.tagger_ if hasattr(model, "tagger_") else model  # RecutTagger: its pipeline
+    pipe.steps[-1][1].sparsify()
     return model
+
+
+def build(preset, recut, **kwargs):
+    """The preset's pipeline, wrapped in ``RecutTagger(cuts=recut)`` unless ``recut`` is "off"."""
+    model = make_pipeline(preset, **kwargs)
+    if recut == "off":
+        return model
+    return RecutTagger(model, cuts=None if recut == "pieces" else recut)
 
 
 def skops_size(model):
@@ -50,7 +63,7 @@ def skops_size(model):
     return len(sio.dumps(model, compression=zipfile.ZIP_DEFLATED))
 
 
-def choose(corpus, candidates, max_bytes):
+def choose(corpus, candidates, max_bytes, recut):
     tr, dev = train_dev_split(corpus.doc_ids)
     Xtr, ytr = [corpus.X[i] for i in tr], [corpus.y[i] for i in tr]
     Xdev, ydev = [corpus.X[i] for i in dev], [corpus.y[i] for i in dev]
@@ -59,7 +72,7 @@ def choose(corpus, candidates, max_bytes):
         t0 = time.perf_counter()
         # calibration changes no prediction: skipped here to save time
         params = {"calibrate": False} if name == "online-crf" else None
-        model = make_pipeline(name, model_params=params).fit(Xtr, ytr)
+        model = build(name, recut, model_params=params).fit(Xtr, ytr)
         seconds = time.perf_counter() - t0
         f1 = entity_report(ydev, model.predict(Xdev)).overall.exact.f1
         size = skops_size(compact(model))
@@ -84,15 +97,19 @@ def main():
     ap.add_argument("--choose", action="store_true", help="choose the preset on the dev split")
     ap.add_argument("--candidates", default="online-crf,cascaded")
     ap.add_argument("--max-mb", type=float, default=10.0)
+    ap.add_argument("--recut", default=RECUT,
+                    help="wrap the pipeline in RecutTagger(cuts=...): 'jnlpba' (the shipped "
+                         "cut table), 'pieces' (cuts=None) or 'off' (no wrapper)")
     args = ap.parse_args()
     train_path = Path(args.data) / "train.iob2"
     corpus = read_jnlpba(train_path)
     preset, dev_rows = args.preset, None
     if args.choose:
-        preset, dev_rows = choose(corpus, args.candidates.split(","), args.max_mb * 1e6)
+        preset, dev_rows = choose(corpus, args.candidates.split(","), args.max_mb * 1e6,
+                                  args.recut)
 
     t0 = time.perf_counter()
-    model = make_pipeline(preset).fit(corpus.X, corpus.y)
+    model = build(preset, args.recut).fit(corpus.X, corpus.y)
     seconds = time.perf_counter() - t0
     before = model.predict(corpus.X)
     compact(model)
@@ -101,11 +118,14 @@ def main():
         raise SystemExit(f"compacting changed the labels of {changed} training sentences")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    metadata = {"description": f"skbioner's bundled JNLPBA model: the {preset} preset trained "
-                               "on the full JNLPBA 2004 training set",
+    wrapped = "" if args.recut == "off" else (
+        f" inside RecutTagger(cuts={None if args.recut == 'pieces' else args.recut!r})")
+    metadata = {"description": f"skbioner's bundled JNLPBA model: the {preset} preset"
+                               f"{wrapped} trained on the full JNLPBA 2004 training set",
                 "command": "python scripts/make_bundled_model.py",
-                "preset": preset, "training_data": {**training_data_record(train_path, corpus),
-                                                    "file": train_path.name},
+                "preset": preset, "recut": args.recut,
+                "training_data": {**training_data_record(train_path, corpus),
+                                  "file": train_path.name},
                 "train_seconds": round(seconds, 1), "compact": "OnlinePACRF.sparsify",
                 "licence": "model derived from GENIA annotations: CC BY 3.0, corpus "
                            "annotations (c) GENIA Project; see LICENSE-GENIA"}
@@ -115,8 +135,9 @@ def main():
     size = out.stat().st_size
     print(f"trained {preset} in {seconds:.0f} s; wrote {out} ({size / 1e6:.2f} MB); "
           f"compact model tags the {len(corpus.X)} training sentences as before")
-    print(json.dumps({"preset": preset, "dev": dev_rows, "train_seconds": round(seconds, 1),
-                      "model_bytes": size, "changed_training_sentences": changed}))
+    print(json.dumps({"preset": preset, "recut": args.recut, "dev": dev_rows,
+                      "train_seconds": round(seconds, 1), "model_bytes": size,
+                      "changed_training_sentences": changed}))
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ from skbioner.models import (
     MajorityTagger,
     OnlinePACRF,
     PairwiseSVMTagger,
+    RecutTagger,
 )
 from skbioner.pipelines import TunedTagger
 from skbioner.postprocess import (
@@ -93,6 +94,10 @@ CASES = {
         PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
                                                                           random_state=0)),
                             steps=[("consistency", LabelConsistency())]),
+        (X, Y), "predict", X, True),
+    "RecutTagger": Case(
+        RecutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2, random_state=0)),
+                    cuts=None),
         (X, Y), "predict", X, True),
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
     "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
@@ -225,7 +230,8 @@ def test_classes_are_the_labels_predict_returns(name):
                                          for p in "BI"}
 
 
-@pytest.mark.parametrize("name", ["OnlinePACRF", "MajorityTagger", "PostProcessedTagger"])
+@pytest.mark.parametrize("name", ["OnlinePACRF", "MajorityTagger", "PostProcessedTagger",
+                                  "RecutTagger"])
 def test_cross_val_predict_on_sequences(name):
     case = CASES[name]
     est = case.est if case.arg is X else make_pipeline(TokenFeaturizer(), case.est)

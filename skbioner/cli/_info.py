@@ -89,6 +89,9 @@ def render(info):
     if not meta:
         lines.append("(no training record: saved without metadata, or a pickle)")
     lines.append("pipeline: " + " -> ".join(f"{s['name']} ({s['class']})" for s in info["steps"]))
+    if "recut" in info:
+        lines.append(f"words re-cut at hyphens and slashes before tagging (RecutTagger, "
+                     f"cuts={info['recut']!r}), on gold tokens and raw text alike")
     lines.append(f"entity types: {', '.join(info['types']) or '-'}")
     if m.get("scheme") is not None:
         extra = m.get("extra_schemes")

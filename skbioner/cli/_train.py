@@ -90,6 +90,10 @@ def add_arguments(p):
                       help="the training entity names as dictionary features (jackknifed)")
     know.add_argument("--dictionary", metavar="FILE", default=None,
                       help="an open dictionary file as features (one name per line)")
+    p.add_argument("--recut", choices=("pieces", "jnlpba"), default=None,
+                   help="wrap the model in RecutTagger: words re-cut at hyphens and slashes the "
+                        "same way in training and tagging (pieces: at every one; jnlpba: by "
+                        "the JNLPBA cut table), so raw text tags as well as gold tokens")
     p.add_argument("--tune", action="store_true",
                    help="choose the model, scheme, epochs, feature cutoff and POS column on "
                         "held-out training documents (a few minutes), then train the winner; "
@@ -281,6 +285,11 @@ def run(args):
             raise ValueError("the knowledge modules need a model with features, not majority")
         model = add_knowledge(model, dictionary=args.dictionary, **knowledge)
         metadata.update(knowledge={**knowledge, "dictionary": args.dictionary})
+    if getattr(args, "recut", None):
+        from ..models import RecutTagger
+
+        model = RecutTagger(model, cuts=None if args.recut == "pieces" else args.recut)
+        metadata.update(recut=args.recut)
     metadata.update(model=args.model, scheme=args.scheme, params=list(args.param),
                     feature_params=list(args.feature_param),
                     pos=bool(args.pos or args.pos_jackknife), pos_jackknife=args.pos_jackknife,

@@ -8,6 +8,7 @@ from ._hmm_svm import HMMSVMTagger
 from ._linear_chain import ChainWeights, LabelSpace
 from ._online_crf import OnlinePACRF
 from ._pairwise_svm import PairwiseSVMTagger
+from ._recut import RecutTagger
 
 __all__ = [
     "CRFsuiteTagger",
@@ -20,6 +21,7 @@ __all__ = [
     "MajorityTagger",
     "OnlinePACRF",
     "PairwiseSVMTagger",
+    "RecutTagger",
     "SegmentFeaturizer",
     "check_features",
     "check_targets",

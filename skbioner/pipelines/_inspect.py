@@ -8,8 +8,14 @@ import scipy.sparse as sp
 __all__ = ["describe_model", "top_features"]
 
 
+def _unwrapped(model):
+    """The pipeline a :class:`~skbioner.models.RecutTagger` wraps; other models as they are."""
+    return model.tagger_ if hasattr(model, "split_tokens") else model
+
+
 def _parts(model):
     """``(steps, final)``: the ``(name, step)`` pairs before the model, and the model."""
+    model = _unwrapped(model)
     steps = list(getattr(model, "steps", [("model", model)]))
     return steps[:-1], steps[-1][1]
 
@@ -86,7 +92,9 @@ def describe_model(model):
         labels ``predict`` returns), ``"confidences"`` (whether entities get
         probabilities), and ``"features"`` when a featurizer leads the model
         (templates, groups, number of features, cutoff, the annotation
-        columns it reads).
+        columns it reads); ``"recut"`` (the ``cuts`` of a
+        :class:`~skbioner.models.RecutTagger`, whose pipeline the rest
+        describes).
 
     Examples
     --------
@@ -103,11 +111,14 @@ def describe_model(model):
     check_is_fitted(final)
     classes = [str(c) for c in getattr(final, "classes_", [])]
     types = sorted({c.split("-", 1)[1] for c in classes if c[:2] in ("B-", "I-")})
-    named = list(getattr(model, "steps", [("model", model)]))
+    named = list(getattr(_unwrapped(model), "steps", [("model", model)]))
     out = {"steps": [{"name": n, "class": type(s).__name__} for n, s in named],
            "types": types, "classes": classes,
            "confidences": hasattr(final, "predict_entities"),
            "model": _chain_summary(final)}
+    if hasattr(model, "split_tokens"):
+        cuts = model.cuts
+        out["recut"] = cuts if cuts is None or isinstance(cuts, str) else type(cuts).__name__
     for name in ("segmenter_", "classifier_"):
         if hasattr(final, name):
             out["model"][name.rstrip("_")] = _chain_summary(getattr(final, name))

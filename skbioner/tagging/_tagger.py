@@ -260,6 +260,18 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
         owners.append(len(prepared) - 1)
         sentences.extend(sents)
     confidence, min_confidence = options
+    if sentences and hasattr(model, "split_tokens"):
+        # a sub-word tagger (SubwordTagger): its own tagger tags the pieces of the tokens,
+        # so an entity may end inside a word (Tax-induced)
+        sentences, pieces = model.split_tokens(
+            sentences, [off for item in prepared if not isinstance(item, DocumentError)
+                        for off in item[2]])
+        model, at = model.tagger_, 0
+        for k, item in enumerate(prepared):
+            if not isinstance(item, DocumentError):
+                n = len(item[1])
+                prepared[k] = (item[0], sentences[at:at + n], pieces[at:at + n])
+                at += n
     spans = _predicted_spans(model, sentences, confidence, min_confidence) if sentences else []
     pos = 0
     for item in prepared:

@@ -6,7 +6,9 @@ into sentences and tokens the way the JNLPBA/GENIA corpus is tokenized,
 keeping every token's character offsets; :func:`align_tokens` locates the
 tokens of an already tokenized text in its raw text;
 :func:`tokenize_documents` turns documents annotated with character spans
-(brat, PubTator, BioC) into sentences and IOB2 labels.
+(brat, PubTator, BioC) into sentences and IOB2 labels; :func:`recut` joins
+tokens linked by a hyphen or slash back into words and cuts them again by
+one entity-blind rule (what :class:`skbioner.models.RecutTagger` tags).
 
 :class:`NumericNormalizer` rewrites every run of digits in a token as one
 representative numeral (NERBio, Tsai et al. 2006), so that ``IL-2`` and
@@ -16,6 +18,7 @@ mapping for one string.
 
 from ._cuts import CutTable, load_cut_table
 from ._normalize import NumericNormalizer, normalize_numerals
+from ._recut import recut
 from ._standoff import tokenize_documents
 from ._tokenize import (
     BioTokenizer,
@@ -34,6 +37,7 @@ __all__ = [
     "align_tokens",
     "load_cut_table",
     "normalize_numerals",
+    "recut",
     "split_sentences",
     "tokenize",
     "tokenize_documents",

@@ -172,8 +172,19 @@ class CutTable:
         self.entities = entities or {}
         self.min_count = min_count
         self.threshold = threshold
+        self._caches()
+
+    def _caches(self):
         self._decide = functools.lru_cache(maxsize=1 << 16)(self._decide_uncached)
         self._cuts = functools.lru_cache(maxsize=1 << 16)(self._cuts_uncached)
+
+    def __getstate__(self):
+        # the caches are rebuilt on loading (a model holding a table can be saved)
+        return {k: v for k, v in self.__dict__.items() if k not in ("_decide", "_cuts")}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._caches()
 
     def _decide_uncached(self, kind, left, right):
         for key in cut_keys(kind, left, right, self.entities):

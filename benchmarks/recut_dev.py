@@ -1,0 +1,100 @@
+"""Re-cut words on the development abstracts: token-level and raw-text F1 side by side.
+
+    python benchmarks/recut_dev.py --data ../shared/data/jnlpba
+    python benchmarks/recut_dev.py --data ../shared/data/jnlpba --variants none,jnlpba,pieces
+
+For each ``--variants`` value the ``--preset`` (default ``online-crf``, the bundled model's)
+is trained on the first 90% of train.iob2 (``skbioner.datasets.train_dev_split``): ``none``
+as it is, ``jnlpba`` wrapped in ``RecutTagger(cuts=table)`` (words joined at hyphens and
+slashes and cut again by the cut table of ``scripts/make_jnlpba_cuts.py``, counted on the
+same 90% with its defaults, as shipped), ``pieces`` in ``RecutTagger(cuts=None)`` (cut at
+every hyphen and slash).  The development abstracts (last 10%) are then tagged
+
+* from their gold tokens: token-level exact F1, the official way (a re-cut model's
+  entities mapped back onto the corpus tokens), and
+* from their raw text, rebuilt from the tokens as in ``benchmarks/cuts_dev.py`` (a space
+  between tokens except where the corpus cut a word), through ``skbioner.tag_documents``
+  with ``BioTokenizer(cuts=table)`` (the same 90% table): span F1 (type and both character
+  offsets must match).
+The test abstracts are for reporting only (``benchmarks/tag_raw.py --model ...``).
+Last line of stdout: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from cuts_dev import _cuts_script, rebuild  # benchmarks/ is on sys.path when a script runs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default="../shared/data/jnlpba")
+    ap.add_argument("--preset", default="online-crf")
+    ap.add_argument("--variants", default="none,jnlpba,pieces",
+                    help="comma-separated: none (no wrapper), jnlpba, pieces")
+    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="a model parameter of the preset (as skbioner train --param)")
+    ap.add_argument("--holdout", type=int, choices=range(10), default=None,
+                    help="hold out the K-th tenth of the training abstracts instead of the "
+                         "last (the development split is K=9); the test set is never read")
+    args = ap.parse_args()
+
+    from skbioner.cli._train import parse_params
+    from skbioner.datasets import train_dev_split
+    from skbioner.io import read_jnlpba
+    from skbioner.metrics import character_span_scores, entity_report
+    from skbioner.models import RecutTagger
+    from skbioner.pipelines import make_pipeline
+    from skbioner.tagging import tag_documents
+
+    corpus = read_jnlpba(Path(args.data) / "train.iob2")
+    if args.holdout is None:
+        tr, dev = train_dev_split(corpus.doc_ids)
+    else:  # another tenth of the training abstracts held out instead (a second opinion)
+        import numpy as np
+
+        order = list(dict.fromkeys(corpus.doc_ids))
+        k = int(args.holdout)
+        held = set(order[k * len(order) // 10:(k + 1) * len(order) // 10])
+        is_dev = np.fromiter((d in held for d in corpus.doc_ids), dtype=bool)
+        tr, dev = np.flatnonzero(~is_dev), np.flatnonzero(is_dev)
+    Xtr, ytr = [corpus.X[i] for i in tr], [corpus.y[i] for i in tr]
+    Xdev, ydev = [corpus.X[i] for i in dev], [corpus.y[i] for i in dev]
+    mk = _cuts_script()
+    docs, gold = rebuild(corpus, dev, mk._glued)
+    # the cut table counted on the training part only (the script's min_count and threshold),
+    # for the raw-text tokenizer and the re-cut models alike: dev's own cuts stay unseen
+    from skbioner.text import BioTokenizer
+    from skbioner.text._cuts import CutTable
+
+    entities = mk.entity_counts(Xtr, ytr)
+    table = CutTable(mk.count(Xtr, entities), 2, 0.6, entities)
+    tokenizer = BioTokenizer(cuts=table)
+    rows = {}
+    for chars in args.variants.split(","):
+        model = make_pipeline(args.preset, model_params=parse_params(args.param))
+        if chars != "none":
+            model = RecutTagger(model, cuts=None if chars == "pieces" else table)
+        t0 = time.perf_counter()
+        model.fit(Xtr, ytr)
+        seconds = time.perf_counter() - t0
+        tok = entity_report(ydev, model.predict(Xdev)).overall.exact.f1
+        pred = {r.id: [(e.type, e.start, e.end) for e in r.entities]
+                for r in tag_documents(model, docs, tokenizer=tokenizer, confidence=False)}
+        raw = character_span_scores(gold, pred)["overall"]
+        rows[chars] = {"train_seconds": round(seconds, 1), "token_level_f1": tok,
+                       "raw_text": raw, "gap": tok - raw["f1"]}
+        print(f"{chars:<7} token-level F1 {100 * tok:.2f}  raw span F1 "
+              f"{100 * raw['f1']:.2f} (P {100 * raw['precision']:.2f} R "
+              f"{100 * raw['recall']:.2f})  gap {100 * (tok - raw['f1']):+.2f}  "
+              f"trained in {seconds:.0f} s", flush=True)
+    print(json.dumps({"preset": args.preset, "params": args.param, "holdout": args.holdout,
+                      "dev_abstracts": len(docs), "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()

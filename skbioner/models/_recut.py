@@ -1,0 +1,246 @@
+"""A tagger that sees every sentence re-cut at hyphens and slashes by one rule."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.pipeline import Pipeline
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from .._sentence import check_sentences
+from .._validation import HasMethods, StrOptions, fit_context
+from ..base import LabelSequences, SequenceTaggerMixin
+from ..schemes import check_labels, labels_to_spans, spans_to_labels
+from ..text._cuts import CutTable
+from ..text._recut import recut
+
+__all__ = ["RecutTagger"]
+
+
+def _final(tagger):
+    """``(head, final)``: a pipeline's transformers (or None) and its last step."""
+    if isinstance(tagger, Pipeline):
+        return (tagger[:-1] if len(tagger) > 1 else None), tagger[-1]
+    return None, tagger
+
+
+def _has(method):
+    """``available_if`` check: the tagger's last step has ``method``."""
+    def check(self):
+        return hasattr(_final(getattr(self, "tagger_", self.tagger))[1], method)
+    return check
+
+
+class RecutTagger(SequenceTaggerMixin, BaseEstimator):
+    """A tagger that sees words cut at hyphens and slashes the same way, corpus or raw text.
+
+    The JNLPBA corpus cuts a word only where an entity boundary falls inside
+    it (``Tax -induced``, ``ATF / CREB``, but ``IL-2-induced``), so a
+    tagger trained on its tokens learns that a token such as ``-induced``
+    follows an entity, which raw text never says: scored on the corpus's
+    tokens it looks better than it tags raw text.  This wrapper re-cuts
+    every sentence with :func:`skbioner.text.recut` before its tagger sees
+    it: tokens linked by a hyphen or slash are joined back into words
+    (``Tax-induced``) and cut again by a rule that does not know the
+    entities (``cuts``).  It does so when fitting (each gold entity keeps
+    the new tokens inside it), when predicting (the predicted entities are
+    mapped back onto the input tokens, so on gold tokens it is scored as
+    any tagger) and when tagging raw text (:func:`skbioner.tag_documents`,
+    ``skbioner tag``), where the new tokens themselves are tagged
+    (:meth:`split_tokens`), so an entity may end inside a word.  Its
+    token-level and raw-text scores then measure the same thing.
+
+    Parameters
+    ----------
+    tagger : estimator or Pipeline
+        Maps sentences to IOB2 labels (e.g. a featurizer and
+        :class:`OnlinePACRF`); fitted on the re-cut sentences.
+    cuts : "jnlpba", CutTable or None, default=None
+        How the joined words are cut.  None: at every hyphen and slash (each
+        a token of its own: sub-word pieces), which changes nothing on a
+        corpus whose tokens already cut there (BioNLP13CG).  ``"jnlpba"``:
+        the learned table of ``BioTokenizer(cuts="jnlpba")``
+        (:func:`skbioner.text.load_cut_table`), which joins what the JNLPBA
+        corpus keeps whole (the bundled model; on BioNLP13CG it costs four
+        points, ``docs/benchmarks.md``); or a :class:`~skbioner.text.CutTable`.
+
+    Attributes
+    ----------
+    tagger_ : estimator or Pipeline
+        The fitted clone of ``tagger``.
+    classes_ : ndarray of str
+        The IOB2 labels (the tagger's ``classes_``).
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from skbioner.datasets import load_jnlpba_sample
+    >>> from skbioner.features import TokenFeaturizer
+    >>> from skbioner.models import OnlinePACRF, RecutTagger
+    >>> train = load_jnlpba_sample("train")
+    >>> model = RecutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(random_state=0)),
+    ...                     cuts="jnlpba")
+    >>> model = model.fit(train.X[:200], train.y[:200])
+    >>> len(model.predict([["Tax", "-induced", "IL-2", "gene"]])[0])
+    4
+    """
+
+    _parameter_constraints = {
+        "tagger": [HasMethods(["fit", "predict"])],
+        "cuts": [StrOptions({"jnlpba"}), CutTable, None],
+    }
+
+    def __init__(self, tagger, cuts=None):
+        self.tagger = tagger
+        self.cuts = cuts
+
+    @fit_context
+    def fit(self, X, y):
+        """Fit the tagger on the re-cut sentences, each entity on the new tokens inside it.
+
+        Parameters
+        ----------
+        X : list of Sentence
+            Training sentences.
+        y : list of list of str
+            IOB2 labels of their tokens.
+
+        Returns
+        -------
+        self : RecutTagger
+        """
+        X, y = check_sentences(X, y)
+        for i, labels in enumerate(y):
+            try:
+                check_labels(labels, "IOB2")
+            except ValueError as exc:
+                raise ValueError(f"y[{i}]: {exc}") from None
+        sents, owners = recut(X, self.cuts)
+        self.tagger_ = clone(self.tagger).fit(sents, _project(y, sents, owners))
+        classes = getattr(self.tagger_, "classes_", None)
+        if classes is None:
+            classes = getattr(_final(self.tagger_)[1], "classes_", None)
+        self.classes_ = np.asarray(classes, dtype=object) if classes is not None else None
+        return self
+
+    def split_tokens(self, X, offsets=None):
+        """The sentences as the tagger sees them (:func:`skbioner.text.recut`).
+
+        Parameters
+        ----------
+        X : list of Sentence
+        offsets : list of ndarray of shape (n_tokens, 2), optional
+            Character offsets of the tokens (raw-text tagging).
+
+        Returns
+        -------
+        sentences : list of Sentence
+            The re-cut sentences.
+        new_offsets : list of ndarray of shape (n_new, 2)
+            Only with ``offsets``: the new tokens' character offsets.
+        """
+        check_is_fitted(self, "tagger_")
+        if offsets is None:
+            return recut(X, self.cuts)[0]
+        sents, _, off = recut(X, self.cuts, offsets)
+        return sents, off
+
+    def predict(self, X):
+        """IOB2 labels of the input tokens (the entities of the re-cut tokens, mapped back).
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+        """
+        check_is_fitted(self, "tagger_")
+        X = check_sentences(X)
+        sents, owners = recut(X, self.cuts)
+        out = []
+        for sent, own, labs in zip(X, owners, self.tagger_.predict(sents), strict=True):
+            if own is None:
+                out.append(list(labs))
+                continue
+            spans = _back([(t, i, j, None) for t, i, j in labels_to_spans(labs)], own)
+            out.append(spans_to_labels([s[:3] for s in spans], len(sent), "IOB2"))
+        return LabelSequences(out)
+
+    @available_if(_has("predict_entities"))
+    def predict_entities(self, X):
+        """Entities of the input tokens, with the tagger's probabilities.
+
+        Entities that fall in the same input token are merged (type of the
+        first, the lower probability).
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, probability)`` in input-token
+            offsets (end excluded).
+        """
+        check_is_fitted(self, "tagger_")
+        X = check_sentences(X)
+        sents, owners = recut(X, self.cuts)
+        head, final = _final(self.tagger_)
+        spans = final.predict_entities(head.transform(sents) if head is not None else sents)
+        return [list(sp) if own is None else _back(sp, own)
+                for own, sp in zip(owners, spans, strict=True)]
+
+    @available_if(_has("predict_marginals"))
+    def predict_marginals(self, X):
+        """Per-token label probabilities: those of the first new token holding the token.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of ndarray of shape (n_tokens, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        check_is_fitted(self, "tagger_")
+        X = check_sentences(X)
+        sents, owners = recut(X, self.cuts)
+        head, final = _final(self.tagger_)
+        marg = final.predict_marginals(head.transform(sents) if head is not None else sents)
+        return [m if own is None else m[np.searchsorted(own[:, 1], np.arange(len(s)))]
+                for s, own, m in zip(X, owners, marg, strict=True)]
+
+
+def _project(y, sents, owners):
+    """Labels of the new tokens: each gold entity on the new tokens wholly inside it."""
+    out = []
+    for labs, sent, own in zip(y, sents, owners, strict=True):
+        if own is None:
+            out.append(labs)
+            continue
+        spans = []
+        for t, a, b in labels_to_spans(labs):
+            i = int(np.searchsorted(own[:, 0], a, side="left"))
+            j = int(np.searchsorted(own[:, 1], b - 1, side="right"))
+            if i < j:
+                spans.append((t, i, j))
+        out.append(spans_to_labels(spans, len(sent), "IOB2"))
+    return out
+
+
+def _back(spans, own):
+    """Spans of new tokens as spans of input tokens, overlapping ones merged."""
+    out = []
+    for t, i, j, p in spans:
+        a, b = int(own[i, 0]), int(own[j - 1, 1]) + 1
+        if out and a < out[-1][2]:
+            t0, a0, b0, p0 = out[-1]
+            out[-1] = (t0, a0, max(b, b0), p0 if p is None else min(p, p0))
+        else:
+            out.append((t, a, b, p))
+    return out

@@ -1,0 +1,209 @@
+"""Re-cut tokens at hyphens and slashes by a rule that does not know the entities.
+
+The JNLPBA corpus cuts a word where an entity ends inside it (``Tax -induced``,
+``ATF / CREB``) and keeps it whole otherwise (``IL-2``), so a tagger trained on
+its tokens learns that a token starting with ``-induced`` follows an entity: a
+clue that raw text does not give.  :func:`recut` joins the tokens linked by a
+hyphen or slash back into words (``Tax`` ``-induced`` -> ``Tax-induced``) and
+cuts every such word again by one rule, the same for the corpus's tokens and for
+raw text: at every hyphen and slash (sub-word pieces), or where a learned
+:class:`~skbioner.text.CutTable` says the corpus usually cuts.  Used by
+:class:`skbioner.models.RecutTagger`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import numpy as np
+
+from .._sentence import Sentence
+
+__all__ = ["recut"]
+
+#: The characters words are cut at (those of the cut table).
+CONNECTORS = "-/"
+#: Joins the tokens of a batch before one ``re.split``; a batch holding it falls
+#: back to cutting token by token.
+_SEP = "\x1f"  # a unit separator (numpy drops trailing NULs in comparisons)
+_SPLIT = re.compile(f"({_SEP}|[{re.escape(CONNECTORS)}])")
+_SPLIT_ONE = re.compile(f"([{re.escape(CONNECTORS)}])")
+
+
+def recut(X, cuts=None, offsets=None):
+    """Join the tokens linked by hyphens or slashes into words; cut them again by ``cuts``.
+
+    Every token is first cut into pieces before and after each hyphen and
+    slash (``IL-2`` -> ``IL`` ``-`` ``2``).  A run of pieces joined by a
+    hyphen or slash piece is a compound word (``Tax`` ``-`` ``induced``,
+    whatever spaces the text had); with ``cuts=None`` its pieces are the new
+    tokens, with a :class:`~skbioner.text.CutTable` the compound is cut
+    only where the table says (``Tax-induced`` -> ``Tax`` ``-induced`` if the
+    corpus usually cuts there).  The result depends on the words only, never
+    on where the input was cut.
+
+    Parameters
+    ----------
+    X : list of Sentence or list of list of str
+        Tokenised sentences (non-empty tokens).
+    cuts : None, "jnlpba" or CutTable, default=None
+        None: every piece is a token; ``"jnlpba"``: the table of
+        ``BioTokenizer(cuts="jnlpba")`` (:func:`~skbioner.text.load_cut_table`).
+    offsets : list of ndarray of shape (n_tokens, 2), optional
+        Character offsets of the tokens of each sentence (as
+        :meth:`BioTokenizer.tokenize_text` gives them); the new tokens'
+        offsets are then returned too (from the start of their first piece
+        to the end of their last).
+
+    Returns
+    -------
+    sentences : list of Sentence
+        The re-cut sentences, one per sentence of ``X``; a sentence that
+        comes out unchanged is the input object.  Annotation columns and the
+        document id follow (a new token takes the annotations of the input
+        token of its first piece).
+    owners : list of ndarray of shape (n_new, 2) or None
+        For each sentence, the first and the last input token each new token
+        comes from (both non-decreasing); None for an unchanged sentence.
+    new_offsets : list of ndarray of shape (n_new, 2)
+        Only with ``offsets``.
+
+    Examples
+    --------
+    >>> sents, owners = recut([["Tax", "-induced", "IL-2"]])
+    >>> list(sents[0]), owners[0].tolist()
+    (['Tax', '-', 'induced', 'IL', '-', '2'], [[0, 0], [1, 1], [1, 1], [2, 2], [2, 2], [2, 2]])
+    """
+    if isinstance(cuts, str):
+        from ._cuts import load_cut_table
+
+        cuts = load_cut_table(cuts)
+    X = list(X)
+    lengths = np.fromiter((len(s) for s in X), dtype=np.int64, count=len(X))
+    words = list(itertools.chain.from_iterable(X))
+    joined = _SEP.join(words)
+    pieces, owner, start, size, is_con = (_pieces(joined) if _SEP not in joined
+                                          else _pieces_each(words))
+    n = len(pieces)
+    # where each sentence's pieces end, and the last piece of each sentence
+    sent_end = np.searchsorted(owner, np.cumsum(lengths), side="left")
+    is_last = np.zeros(n, dtype=bool)
+    is_last[sent_end[sent_end > 0] - 1] = True
+    keep = np.ones(max(n - 1, 0), dtype=bool)  # a token boundary after piece i
+    if cuts is not None and n > 1:
+        keep = _table_boundaries(pieces, is_con, is_last, cuts)
+    first = np.flatnonzero(np.r_[True, keep | is_last[:-1]] if n else np.zeros(0, dtype=bool))
+    last = np.r_[first[1:], n] - 1  # first and last piece of each new token
+    if cuts is None:
+        text = pieces
+    else:  # Python only for the new tokens of several pieces
+        text = np.array(pieces, dtype=object)[first]
+        for k in np.flatnonzero(last > first).tolist():
+            text[k] = "".join(pieces[first[k]:last[k] + 1])
+        text = text.tolist()
+    own = np.stack([owner[first], owner[last]], axis=1)
+    base = np.r_[0, np.cumsum(lengths)]
+    tok_end = np.searchsorted(first, sent_end, side="left")  # new tokens per sentence
+    tok_start = np.r_[0, tok_end[:-1]]
+    # a sentence is unchanged when it has as many new tokens as tokens, each within one
+    # token (owners never decrease and every token has a piece: each is then a token)
+    within = np.r_[0, np.cumsum(own[:, 0] == own[:, 1])]
+    n_whole = within[tok_end] - within[tok_start]
+    unchanged = (n_whole == lengths) & (tok_end - tok_start == lengths)
+    if offsets is not None:
+        flat_off = (np.concatenate([np.asarray(o, dtype=np.int64).reshape(-1, 2)
+                                    for o in offsets]) if len(offsets)
+                    else np.zeros((0, 2), dtype=np.int64))
+        begin = flat_off[owner[first], 0] + start[first]
+        end = flat_off[owner[last], 0] + start[last] + size[last]
+        new_flat = np.stack([begin, end], axis=1)
+    out, owners, new_off = [], [], []
+    for k, sent in enumerate(X):
+        lo, hi = int(tok_start[k]), int(tok_end[k])
+        if unchanged[k]:
+            out.append(sent if isinstance(sent, Sentence) else Sentence(sent))
+            owners.append(None)
+            if offsets is not None:
+                new_off.append(np.asarray(offsets[k], dtype=np.int64))
+        else:
+            o = own[lo:hi] - base[k]
+            out.append(_sentence(sent, text[lo:hi], o[:, 0]))
+            owners.append(o)
+            if offsets is not None:
+                new_off.append(new_flat[lo:hi])
+    if offsets is not None:
+        return out, owners, new_off
+    return out, owners
+
+
+def _pieces(joined):
+    """Pieces, the index of their token and their start inside it, by one ``re.split``."""
+    parts = _SPLIT.split(joined)
+    arr = np.array(parts, dtype=object)
+    size = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
+    is_sep = arr == _SEP
+    pos = np.cumsum(size) - size  # start of each part in ``joined``
+    token = np.cumsum(is_sep) - is_sep  # the token each part belongs to
+    keep = (size > 0) & ~is_sep
+    token_start = np.r_[0, pos[is_sep] + 1]
+    owner = token[keep]
+    is_con = np.zeros(len(parts), dtype=bool)
+    is_con[1::2] = True  # the captured delimiters: a separator or a connector
+    is_con &= ~is_sep
+    return (arr[keep].tolist(), owner.astype(np.int64), pos[keep] - token_start[owner],
+            size[keep], is_con[keep])
+
+
+def _pieces_each(words):
+    """The same as :func:`_pieces`, token by token (the reference, and the fallback)."""
+    pieces, owner, start = [], [], []
+    for i, w in enumerate(words):
+        at = 0
+        for part in _SPLIT_ONE.split(w):
+            if part:
+                pieces.append(part)
+                owner.append(i)
+                start.append(at)
+            at += len(part)
+    size = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    is_con = np.fromiter((p in CONNECTORS for p in pieces), dtype=bool, count=len(pieces))
+    return (pieces, np.asarray(owner, dtype=np.int64), np.asarray(start, dtype=np.int64), size,
+            is_con)
+
+
+def _table_boundaries(pieces, is_con, is_last, table):
+    """Whether a token boundary follows each piece (but the last): the table's cuts.
+
+    Pieces joined by a connector piece form a compound; inside a compound the
+    boundaries are the table's cut points of the compound's text, outside
+    every piece boundary stays.
+    """
+    n = len(pieces)
+    link = (is_con[:-1] | is_con[1:]) & ~is_last[:-1]
+    keep = ~link
+    starts = np.flatnonzero(np.r_[True, keep])
+    ends = np.r_[starts[1:], n]
+    multi = ends - starts > 1
+    for a, b in zip(starts[multi].tolist(), ends[multi].tolist()):
+        cut_at = _compound_cuts(tuple(pieces[a:b]), table)
+        for k in cut_at:  # boundary after piece a + k
+            keep[a + k] = True
+    return keep
+
+
+def _compound_cuts(parts, table):
+    """Indices k (a boundary after piece k) where ``table`` cuts the compound ``parts``."""
+    cut = table.cuts("".join(parts))  # cached by the table
+    if not cut:
+        return ()
+    ends = itertools.accumulate(len(p) for p in parts[:-1])
+    return tuple(k for k, e in enumerate(ends) if e in cut)
+
+
+def _sentence(sent, words, first_owner):
+    if isinstance(sent, Sentence):
+        idx = first_owner.tolist()
+        cols = {name: [col[i] for i in idx] for name, col in sent.annotations.items()}
+        return Sentence(words, doc_id=sent.doc_id, **cols)
+    return Sentence(words)

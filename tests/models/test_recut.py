@@ -1,0 +1,127 @@
+"""RecutTagger: one entity-blind cut rule in fit, predict and raw-text tagging."""
+
+import numpy as np
+import pytest
+from sklearn.pipeline import make_pipeline
+
+from skbioner.datasets import load_jnlpba_sample
+from skbioner.features import TokenFeaturizer
+from skbioner.models import MajorityTagger, OnlinePACRF, RecutTagger
+from skbioner.models._recut import _project
+from skbioner.tagging import Document, tag_documents
+from skbioner.text import BioTokenizer, recut
+
+
+@pytest.fixture(scope="module")
+def train():
+    return load_jnlpba_sample("train")
+
+
+@pytest.fixture(scope="module")
+def fitted(train):
+    pipe = make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=3, random_state=0))
+    return {cuts: RecutTagger(pipe, cuts=cuts).fit(train.X[:400], train.y[:400])
+            for cuts in (None, "jnlpba")}
+
+
+def test_labels_are_projected_onto_the_new_tokens():
+    X = [["Tax", "-induced", "IL-2", "gene"]]
+    y = [["B-protein", "O", "B-protein", "O"]]
+    sents, owners = recut(X, None)
+    assert _project(y, sents, owners) == [
+        ["B-protein", "O", "O", "B-protein", "I-protein", "I-protein", "O"]]
+    # joined and not cut again (the table keeps anti-CD3 whole): the entity has no whole
+    # new token inside it, and is dropped rather than stretched over "anti-"
+    X, y = [["anti-", "CD3", "cells"]], [["O", "B-protein", "O"]]
+    sents, owners = recut(X, "jnlpba")
+    assert list(sents[0]) == ["anti-CD3", "cells"]
+    assert _project(y, sents, owners) == [["O", "O"]]
+
+
+@pytest.mark.parametrize("cuts", [None, "jnlpba"])
+def test_prediction_does_not_depend_on_the_input_cuts(fitted, train, cuts):
+    model = fitted[cuts]
+    joined = [["Tax-induced", "IL-2-dependent", "NF-kappaB/Rel", "activation", "in",
+               "anti-CD3", "-stimulated", "T", "cells"]]
+    cut = [["Tax", "-induced", "IL-2", "-dependent", "NF-kappaB", "/", "Rel", "activation",
+            "in", "anti-", "CD3", "-stimulated", "T", "cells"]]
+
+    # the words are the same, so the tagger sees the same tokens and says the same
+    inner = model.tagger_.predict(model.split_tokens(joined))
+    assert inner == model.tagger_.predict(model.split_tokens(cut))
+    assert len(model.predict(cut)[0]) == len(cut[0])
+
+
+def test_predict_is_the_tagger_on_the_new_tokens_mapped_back(fitted, train):
+    model = fitted[None]
+    X = train.X[400:460]
+    pred = model.predict(X)
+    assert [len(p) for p in pred] == [len(s) for s in X]
+    ents = model.predict_entities(X)
+    from skbioner.schemes import labels_to_spans
+
+    assert [[e[:3] for e in sent] for sent in ents] == [labels_to_spans(p) for p in pred]
+    marg = model.predict_marginals(X)
+    assert [m.shape for m in marg] == [(len(s), len(model.classes_)) for s in X]
+    assert all(np.allclose(m.sum(axis=1), 1) for m in marg)
+
+
+def test_raw_text_is_tagged_on_the_new_tokens(fitted):
+    model = fitted[None]
+    text = "Tax-induced IL-2 expression in anti-CD3-stimulated T cells."
+    docs = [Document("d", text, "<test>")]
+    a = next(iter(tag_documents(model, docs)))
+    # whatever the tokenizer cuts, the tagger sees the same pieces
+    b = next(iter(tag_documents(model, docs, tokenizer=BioTokenizer(cuts=None,
+                                                                   split_suffixes=False))))
+    assert [list(s) for s in a.sentences] == [list(s) for s in b.sentences]
+    assert "Tax" in [w for s in a.sentences for w in s]
+    assert [(e.start, e.end) for e in a.entities] == [(e.start, e.end) for e in b.entities]
+    for e in a.entities:
+        assert text[e.start:e.end] == e.text
+
+
+def test_methods_follow_the_tagger(train):
+    model = RecutTagger(MajorityTagger()).fit(train.X[:50], train.y[:50])
+    assert not hasattr(model, "predict_entities")
+    assert len(model.predict(train.X[:3])) == 3
+
+
+def test_cli_train_recut_then_tag_and_info(tmp_path, capsys):
+    from skbioner.cli import main
+    from skbioner.io import load_model
+
+    lines = []
+    for _ in range(20):
+        lines += ["Tax\tB-protein", "-induced\tO", "IL-2\tB-protein", "expression\tO", ".\tO", "",
+                  "anti-CD3\tO", "stimulated\tO", "T\tB-cell_type", "cells\tI-cell_type",
+                  ".\tO", ""]
+    train = tmp_path / "train.iob2"
+    train.write_text("\n".join(lines) + "\n")
+    model = tmp_path / "m.skops"
+    assert main(["train", "--train", str(train), "--recut", "pieces", "--param", "max_iter=3",
+                 "-q", "-o", str(model)]) == 0
+    loaded = load_model(model)
+    assert isinstance(loaded, RecutTagger) and loaded.cuts is None
+    doc = tmp_path / "d.txt"
+    doc.write_text("Tax-induced IL-2 expression.")
+    capsys.readouterr()
+    assert main(["tag", "--model", str(model), str(doc)]) == 0
+    out = capsys.readouterr().out
+    assert '"text": "Tax"' in out  # an entity ending inside the word Tax-induced
+    assert main(["info", str(model)]) == 0
+    assert "RecutTagger, cuts=None" in capsys.readouterr().out
+
+
+def test_a_model_with_its_own_cut_table_can_be_saved(train, tmp_path):
+    import pickle
+
+    from skbioner.io import load_model, save_model
+    from skbioner.text import load_cut_table
+
+    model = RecutTagger(MajorityTagger(), cuts=load_cut_table()).fit(train.X[:50], train.y[:50])
+    path = tmp_path / "m.skops"
+    save_model(model, path)
+    for loaded in (load_model(path), pickle.loads(pickle.dumps(model))):
+        assert loaded.cuts.cuts("Tax-induced") == [3]
+        assert loaded.predict(train.X[:5]) == model.predict(train.X[:5])

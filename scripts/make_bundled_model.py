@@ -37,9 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "skbioner" / "tagging" / "data" / "jnlpba.skops"
 #: The preset the development split chose (``--choose``): see skbioner/tagging/data/README.md.
 PRESET = "online-crf"
-#: Words re-cut at every hyphen and slash in training and tagging (``RecutTagger(cuts=None)``):
-#: chosen with benchmarks/recut_dev.py (three held-out tenths), see skbioner/tagging/data/README.md.
-RECUT = "pieces"
+#: No RecutTagger around the pipeline: on the dev split the re-cut model was no better on raw
+#: text (76.51 against 76.62 exact F1, benchmarks/recut_dev.py) and 2.1 points worse on the
+#: corpus's tokens; ``--recut pieces`` makes the re-cut variant (docs/benchmarks.md).
+RECUT = "off"
 
 
 def compact(model):

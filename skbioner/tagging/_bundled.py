@@ -8,9 +8,9 @@ from pathlib import Path
 
 __all__ = ["BUNDLED_MODEL", "load_model"]
 
-#: The model shipped with the package: the ``online-crf`` preset inside ``RecutTagger``,
-#: trained on the full JNLPBA 2004 training set, in the safe ``.skops`` format
-#: (``skbioner/tagging/data/README.md``: how it was made, its licence and its scores).
+#: The model shipped with the package: the ``online-crf`` preset trained on the full JNLPBA
+#: 2004 training set, in the safe ``.skops`` format (``skbioner/tagging/data/README.md``:
+#: how it was made, its licence and its scores).
 BUNDLED_MODEL = Path(__file__).resolve().parent / "data" / "jnlpba.skops"
 
 
@@ -18,11 +18,9 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
     """Load a model to tag with: the bundled JNLPBA model, or a model file.
 
     ``skbioner.load_model()`` returns the model bundled with the package, a
-    pipeline (featurizer and :class:`~skbioner.models.OnlinePACRF`) inside
-    :class:`~skbioner.models.RecutTagger` (words re-cut at hyphens and
-    slashes the same way on gold tokens and raw text), trained on the full
-    JNLPBA 2004 training set, that tags ``protein``, ``DNA``, ``RNA``,
-    ``cell_line`` and ``cell_type`` mentions in biomedical text;
+    pipeline (featurizer and :class:`~skbioner.models.OnlinePACRF`) trained
+    on the full JNLPBA 2004 training set that tags ``protein``, ``DNA``,
+    ``RNA``, ``cell_line`` and ``cell_type`` mentions in biomedical text;
     ``skbioner.load_model(path)`` loads a file as
     :func:`skbioner.io.load_model` does (safely: the ``.skops`` format runs
     no code from the file).  Chain weights stored sparse to save space
@@ -59,7 +57,7 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
     >>> import skbioner
     >>> model = skbioner.load_model()
     >>> model.predict([["IL-2", "gene", "expression", "in", "T", "cells"]])
-    [['B-DNA', 'I-DNA', 'O', 'O', 'B-cell_type', 'I-cell_type']]
+    [['B-protein', 'O', 'O', 'O', 'B-cell_type', 'I-cell_type']]
     """
     from ..io import load_model as _load
 

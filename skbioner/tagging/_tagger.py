@@ -261,7 +261,7 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
         sentences.extend(sents)
     confidence, min_confidence = options
     if sentences and hasattr(model, "split_tokens"):
-        # a sub-word tagger (SubwordTagger): its own tagger tags the pieces of the tokens,
+        # a RecutTagger: its own tagger tags the pieces of the tokens,
         # so an entity may end inside a word (Tax-induced)
         sentences, pieces = model.split_tokens(
             sentences, [off for item in prepared if not isinstance(item, DocumentError)

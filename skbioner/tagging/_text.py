@@ -60,8 +60,8 @@ def tag_text(text, model=None, *, confidence=True, min_confidence=None, batch_si
     >>> import skbioner
     >>> for e in skbioner.tag_text("The c-myc gene is expressed in HeLa cells."):
     ...     print(e.type, e.start, e.end, repr(e.text), round(e.confidence, 2))
-    DNA 4 14 'c-myc gene' 0.7
-    cell_line 31 41 'HeLa cells' 0.98
+    DNA 4 14 'c-myc gene' 0.65
+    cell_line 31 41 'HeLa cells' 0.99
     >>> [len(ents) for ents in skbioner.tag_text(["p53 binds DNA.", "", "No entity here."])]
     [1, 0, 0]
     """

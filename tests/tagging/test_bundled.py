@@ -9,18 +9,15 @@ import skbioner
 from skbioner.datasets import JNLPBA_TYPES, load_jnlpba, load_jnlpba_sample
 from skbioner.io import model_metadata
 from skbioner.metrics import entity_f1_score
-from skbioner.models import RecutTagger
 from skbioner.tagging import BUNDLED_MODEL
 from tests.conftest import data_path
 
 #: The bundled model's exact F1 on the bundled test sample (51 abstracts).  The file is
 #: fixed, so only floating-point summation order can move it (see tests/models/test_quality.py
 #: for the tolerance); the sample-trained online-crf pin there is 65.66.
-SAMPLE_TEST_F1 = 70.65
-#: On the full official test set (docs/first-hour.md, benchmarks/bundled_model.py): the
-#: model re-cuts the corpus's tokens (RecutTagger), so it no longer reads where the corpus
-#: cut words at entity boundaries (71.89 when it did; 70.05 from raw text, 69.68 before).
-TEST_F1 = 70.28
+SAMPLE_TEST_F1 = 71.87
+#: On the full official test set (docs/first-hour.md, benchmarks/bundled_model.py).
+TEST_F1 = 71.89
 
 
 @pytest.fixture(scope="module")
@@ -29,16 +26,13 @@ def model():
 
 
 def test_load_model_returns_the_bundled_jnlpba_tagger(model):
-    # the preset's pipeline inside RecutTagger: words re-cut the same way on gold tokens
-    # and on raw text
-    assert isinstance(model, RecutTagger) and model.cuts is None
-    assert [name for name, _ in model.tagger_.steps] == ["features", "model"]
+    assert [name for name, _ in model.steps] == ["features", "model"]
     assert sorted({c[2:] for c in model.classes_ if c != "O"}) == sorted(JNLPBA_TYPES)
     test = load_jnlpba_sample("test")
     assert 100 * entity_f1_score(test.y, model.predict(test.X)) == pytest.approx(
         SAMPLE_TEST_F1, abs=0.15)
     # loading densifies the weights stored sparse: tagging runs at full speed
-    assert not hasattr(model.tagger_[-1].coef_, "tocsr")
+    assert not hasattr(model[-1].coef_, "tocsr")
 
 
 def test_the_file_is_small_safe_and_says_what_it_was_trained_on():

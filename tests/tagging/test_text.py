@@ -27,10 +27,8 @@ def test_one_string_gives_entities_with_offsets_text_and_confidence():
 
 def test_confidences_are_the_models_entity_probabilities():
     model = skbioner.load_model()
-    # the bundled model is a RecutTagger: its pipeline tags the re-cut tokens
-    sents = model.split_tokens(BioTokenizer().tokenize_text(TEXT)[0])
-    pipe = model.tagger_
-    expected = [p for sent in pipe[-1].predict_entities(pipe[:-1].transform(sents))
+    sents, _ = BioTokenizer().tokenize_text(TEXT)
+    expected = [p for sent in model[-1].predict_entities(model[:-1].transform(sents))
                 for *_, p in sent]
     got = [e.confidence for e in skbioner.tag_text(TEXT, model)]
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)

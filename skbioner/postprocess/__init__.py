@@ -18,6 +18,7 @@ from ._base import (
 )
 from ._cascade import CascadedEntityRules
 from ._consistency import LabelConsistency
+from ._first_pass import FirstPassAnnotator, first_pass_groups
 from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "AbbreviationResolver",
     "CascadedEntityRules",
     "Document",
+    "FirstPassAnnotator",
     "LabelConsistency",
     "NameAlias",
     "Pattern",
@@ -34,5 +36,6 @@ __all__ = [
     "alias_score",
     "apply_steps",
     "find_abbreviations",
+    "first_pass_groups",
     "group_documents",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge"]
+__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge", "make_two_pass"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
 PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
@@ -301,3 +301,58 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     if alias:
         steps.append(("alias", NameAlias()))
     return PostProcessedTagger(tagger, steps) if steps else tagger
+
+
+def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first_params=None,
+                  annotator_params=None, **pipeline_options):
+    """A stacked preset: a first pass's output and the knowledge modules as features.
+
+    ``FirstPassAnnotator(make_pipeline(first))`` (out of fold on the
+    training data) -> the preset's featurizer with
+    :func:`~skbioner.postprocess.first_pass_groups` added -> the preset's
+    model.  ``docs/benchmarks.md`` ("HMM + SVM and knowledge modules")
+    measures it.
+
+    Parameters
+    ----------
+    model : str, default="hmm-svm"
+        Preset of the second pass (one of :data:`PRESETS` but ``majority``).
+    first : str or estimator, optional
+        The first pass: a preset name or any tagger taking sentences;
+        default: ``model``'s preset.
+    cv : int, default=5
+        Blocks of documents of the first pass's out-of-fold annotation.
+    model_params : dict, optional
+        Parameters of the second pass's model.
+    first_params : dict, optional
+        Model parameters of the first pass (when ``first`` is a preset name).
+    annotator_params : dict, optional
+        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+    **pipeline_options
+        Passed to :func:`make_pipeline` for both passes (``pos``,
+        ``feature_params``...).
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Steps ``first_pass``, the annotators, ``features`` and ``model``.
+    """
+    from sklearn.pipeline import Pipeline
+
+    from ..features import get_preset
+    from ..postprocess import FirstPassAnnotator, first_pass_groups
+
+    if model == "majority":
+        raise ValueError("the majority baseline has no featurizer to read the first pass")
+    first = model if first is None else first
+    if isinstance(first, str):
+        first = make_pipeline(first, model_params=first_params, **pipeline_options)
+    second = make_pipeline(model, model_params=model_params, **pipeline_options)
+    featurizer = second.named_steps["features"]
+    templates = featurizer.templates
+    if isinstance(templates, str):
+        templates = get_preset(templates)
+    featurizer.set_params(templates=list(templates) + first_pass_groups())
+    annotator = FirstPassAnnotator(first, cv=cv)
+    annotator.set_params(**dict(annotator_params or {}))
+    return Pipeline([("first_pass", annotator), *second.steps])

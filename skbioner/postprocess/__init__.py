@@ -10,6 +10,7 @@ corrected labels.
 from ._abbreviations import Abbreviation, AbbreviationResolver, alias_score, find_abbreviations
 from ._alias import NameAlias
 from ._base import (
+    STEP_CONFIDENCE,
     Document,
     PostProcessedTagger,
     PostprocessStep,
@@ -22,6 +23,7 @@ from ._first_pass import FirstPassAnnotator, first_pass_groups
 from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
+    "STEP_CONFIDENCE",
     "Abbreviation",
     "AbbreviationResolver",
     "CascadedEntityRules",

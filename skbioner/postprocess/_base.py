@@ -14,13 +14,18 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.pipeline import Pipeline
-from sklearn.utils.metaestimators import _BaseComposition
+from sklearn.utils.metaestimators import _BaseComposition, available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
-from ..schemes import check_labels, repair
+from ..schemes import check_labels, labels_to_spans, repair
+
+#: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
+#: created or changed (the steps are rules that override the tagger: a confidence
+#: threshold keeps what they decided, as ``predict`` does)
+STEP_CONFIDENCE = 1.0
 
 __all__ = ["Document", "PostprocessStep", "PostProcessedTagger", "apply_steps", "group_documents"]
 
@@ -158,6 +163,12 @@ def _final_outputs(tagger, X, want_marginals):
     return labels, marginals, final
 
 
+def _final_gives_entities(self):
+    tagger = getattr(self, "tagger_", self.tagger)
+    final = tagger[-1] if isinstance(tagger, Pipeline) else tagger
+    return hasattr(final, "predict_entities")
+
+
 class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     """A tagger whose predictions are corrected document by document.
 
@@ -291,6 +302,48 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         labels, marginals, final = _final_outputs(self.tagger_, X, want)
         classes = tuple(final.classes_) if marginals is not None else None
         return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes)
+
+    @available_if(_final_gives_entities)
+    def predict_entities(self, X):
+        """Entities after the steps, with the tagger's probability where it predicted them.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, confidence)`` of every entity of
+            :meth:`predict` (half-open token offsets).  An entity the tagger
+            predicted and the steps kept has the tagger's ``predict_entities``
+            probability; one a step created or changed (other boundaries or
+            class) has :data:`STEP_CONFIDENCE` (1.0).
+        """
+        check_is_fitted(self, "steps_")
+        X = check_sentences(X)
+        final, Xt = self.tagger_, X
+        if isinstance(final, Pipeline):
+            final = self.tagger_[-1]
+            Xt = self.tagger_[:-1].transform(X) if len(self.tagger_) > 1 else X
+        spans = final.predict_entities(Xt)
+        labels = []
+        for sent, found in zip(X, spans):
+            lab = ["O"] * len(sent)
+            for t, a, b, _ in found:
+                lab[a:b] = ["B-" + t] + ["I-" + t] * (b - a - 1)
+            labels.append(lab)
+        marginals = classes = None
+        if any(getattr(step, "uses_marginals", False) for _, step in self.steps_) \
+                and hasattr(final, "predict_marginals"):
+            marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
+        out = apply_steps([step for _, step in self.steps_], X, labels, marginals, classes)
+        result = []
+        for found, lab in zip(spans, out):
+            kept = {(t, a, b): p for t, a, b, p in found}
+            result.append([(t, a, b, kept.get((t, a, b), STEP_CONFIDENCE))
+                           for t, a, b in labels_to_spans(lab)])
+        return result
 
 
 def apply_steps(steps, X, labels, marginals=None, classes=None):

@@ -50,6 +50,10 @@ class Document:
         Column labels of :attr:`marginals`.
     index : tuple of int, default=()
         Position of each sentence in the ``X`` given to ``predict``.
+    retag : callable or None, default=None
+        ``retag(sentences) -> labels``: the tagger's IOB2 predictions for other
+        sentences (a step that tags a sentence without its parenthesised
+        part); None unless a step declares ``uses_tagger``.
     """
 
     doc_id: str | None
@@ -58,6 +62,7 @@ class Document:
     marginals: tuple | None = None
     classes: tuple | None = None
     index: tuple = ()
+    retag: object = None
 
     def outside_probability(self, i):
         """``p(O)`` of every token of sentence ``i`` (None without marginals).
@@ -117,6 +122,8 @@ class PostprocessStep(BaseEstimator):
 
     #: whether :meth:`correct` reads :attr:`Document.marginals`
     uses_marginals = False
+    #: whether :meth:`correct` calls :attr:`Document.retag`
+    uses_tagger = False
 
     def fit(self, X, y):
         """Learn from the training sentences ``X`` (with doc ids) and gold IOB2 ``y``.
@@ -301,7 +308,14 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         want = any(getattr(step, "uses_marginals", False) for _, step in self.steps_)
         labels, marginals, final = _final_outputs(self.tagger_, X, want)
         classes = tuple(final.classes_) if marginals is not None else None
-        return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes)
+        return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
+                           self._retag())
+
+    def _retag(self):
+        """The tagger's ``predict``, for steps that tag other sentences (or None)."""
+        if not any(getattr(step, "uses_tagger", False) for _, step in self.steps_):
+            return None
+        return self.tagger_.predict
 
     @available_if(_final_gives_entities)
     def predict_entities(self, X):
@@ -337,7 +351,8 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         if any(getattr(step, "uses_marginals", False) for _, step in self.steps_) \
                 and hasattr(final, "predict_marginals"):
             marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
-        out = apply_steps([step for _, step in self.steps_], X, labels, marginals, classes)
+        out = apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
+                          self._retag())
         result = []
         for found, lab in zip(spans, out):
             kept = {(t, a, b): p for t, a, b, p in found}
@@ -346,7 +361,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         return result
 
 
-def apply_steps(steps, X, labels, marginals=None, classes=None):
+def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
     """Run fitted post-processing steps over the documents of ``X``.
 
     What :meth:`PostProcessedTagger.predict` does after tagging; public so
@@ -364,6 +379,9 @@ def apply_steps(steps, X, labels, marginals=None, classes=None):
         The tagger's token marginals.
     classes : sequence of str, optional
         Columns of ``marginals``.
+    retag : callable, optional
+        The tagger's ``predict`` (:attr:`Document.retag`), for steps with
+        ``uses_tagger``.
 
     Returns
     -------
@@ -376,11 +394,11 @@ def apply_steps(steps, X, labels, marginals=None, classes=None):
     for doc_id, index in group_documents(X):
         doc = Document(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
                        None if marginals is None else tuple(marginals[i] for i in index),
-                       classes, tuple(index))
+                       classes, tuple(index), retag)
         for step in steps:
             new = _checked(step.correct(doc), doc, step)
             doc = Document(doc.doc_id, doc.sentences, tuple(new), doc.marginals, doc.classes,
-                           doc.index)
+                           doc.index, doc.retag)
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels

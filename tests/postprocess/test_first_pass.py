@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
 from skbioner import Sentence
@@ -16,6 +17,7 @@ from skbioner.postprocess import (
     AbbreviationResolver,
     FirstPassAnnotator,
     PostProcessedTagger,
+    apply_steps,
     first_pass_groups,
 )
 from skbioner.schemes import labels_to_spans
@@ -156,3 +158,41 @@ def test_tagging_gives_confidences_of_a_post_processed_model():
     confidences = [e.confidence for e in doc.entities]
     assert all(isinstance(c, float) and 0 <= c <= 1 for c in confidences)
     assert json.loads(json.dumps(confidences)) == confidences
+
+
+# -- AbbreviationResolver(strip_parentheses=True) ----------------------------------------
+
+
+class _ParenShy(BaseEstimator):
+    """Tags "T cell factor" as a protein, except right before a parenthesis."""
+
+    def fit(self, X, y):
+        self.fitted_ = True
+        return self
+
+    def predict(self, X):
+        out = []
+        for s in X:
+            lab = ["O"] * len(s)
+            for k in range(len(s) - 2):
+                if tuple(s[k:k + 3]) == ("T", "cell", "factor") and s[k + 3:k + 4] != ("(",):
+                    lab[k:k + 3] = ["B-protein", "I-protein", "I-protein"]
+            out.append(lab)
+        return out
+
+
+def test_strip_parentheses_tags_the_sentence_without_the_short_form():
+    X = [Sentence("the T cell factor ( TCF ) binds DNA".split(), doc_id="a"),
+         Sentence("TCF binds".split(), doc_id="a")]
+    y = [["O"] * 9, ["O"] * 2]
+    plain = PostProcessedTagger(_ParenShy(), [("abbr", AbbreviationResolver())]).fit(X, y)
+    assert plain.predict(X) == y  # the tagger misses the long form: nothing to resolve
+    strip = PostProcessedTagger(
+        _ParenShy(), [("abbr", AbbreviationResolver(strip_parentheses=True))]).fit(X, y)
+    out = strip.predict(X)
+    assert out[0] == ["O", "B-protein", "I-protein", "I-protein", "O", "B-protein", "O", "O",
+                      "O"]
+    assert out[1] == ["B-protein", "O"]  # remembered for the rest of the document
+    # as a plain step (no tagger to ask) it works as without the option
+    step = AbbreviationResolver(strip_parentheses=True).fit(X, y)
+    assert apply_steps([step], X, y) == y

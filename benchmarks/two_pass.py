@@ -48,9 +48,28 @@ from skbioner.postprocess import (
 VARIANTS = {
     "label": ("label", "conf"),
     "label+memory": ("label", "conf", "memory"),
+    "label+memory+docdict": ("label", "conf", "memory", "docdict"),
+    "label+docdict": ("label", "conf", "docdict"),
     "label+modules": ("label", "conf", "abbr", "cascade", "abbreviations", "alias"),
-    "all": ("label", "conf", "memory", "abbr", "cascade", "abbreviations", "alias"),
+    "all-but-docdict": ("label", "conf", "memory", "abbr", "cascade", "abbreviations",
+                        "alias"),
+    "all": ("label", "conf", "memory", "docdict", "abbr", "cascade", "abbreviations",
+            "alias"),
 }
+
+
+def add_derived(X):
+    """Columns a cache made before they existed, derived from its ``fp_label``."""
+    from skbioner.postprocess import group_documents
+    from skbioner.postprocess._first_pass import _doc_dictionary
+
+    if not X or X[0].has("fp_docdict"):
+        return X
+    cols = [{} for _ in X]
+    for _, index in group_documents(X):
+        _doc_dictionary([X[i] for i in index], [X[i].column("fp_label") for i in index],
+                        [cols[i] for i in index])
+    return [s.with_annotations(**c) for s, c in zip(X, cols)]
 
 
 def scores(y, pred):
@@ -103,7 +122,7 @@ def main():
     if cache is not None and cache.exists():
         with open(cache, "rb") as fh:
             saved = pickle.load(fh)
-        A_train, A_eval = saved["train"], saved["eval"]
+        A_train, A_eval = add_derived(saved["train"]), add_derived(saved["eval"])
         result["first_seconds"] = saved["seconds"]
     else:
         first = make_pipeline(args.first, model_params=parse_params(args.first_param))

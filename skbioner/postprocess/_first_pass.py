@@ -26,6 +26,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import SentenceTransformerMixin
+from ..schemes import labels_to_spans
 from ._abbreviations import AbbreviationResolver, find_abbreviations
 from ._alias import NameAlias
 from ._base import Document, _final_outputs, group_documents
@@ -92,6 +93,10 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
     * ``fp_memory`` (``memory``): the class the same word (lower-cased) has
       most often at its *other* occurrences in the document (``O`` when
       outside; ``-`` when the word occurs once);
+    * ``fp_docdict`` (``doc_dictionary``): the entities the first pass
+      found in the document, as a dictionary (each string with its most
+      frequent class) matched longest-first over the document's sentences:
+      ``B-<class>``, ``I-<class>`` or ``O``;
     * ``fp_abbr`` (``abbreviations``): on the pairs of
       :func:`~skbioner.postprocess.find_abbreviations`, ``S-<class>`` on a
       short form and its later occurrences, ``L-<class>`` on the long form,
@@ -127,6 +132,8 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         Lower edges of the confidence bins, decreasing.
     memory : bool, default=True
         Add ``fp_memory``.
+    doc_dictionary : bool, default=True
+        Add ``fp_docdict``.
     abbreviations : bool, default=True
         Add ``fp_abbr``.
     n_jobs : int or None, default=None
@@ -167,18 +174,20 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         "confidence": ["boolean"],
         "confidence_bins": [tuple, list],
         "memory": ["boolean"],
+        "doc_dictionary": ["boolean"],
         "abbreviations": ["boolean"],
         "n_jobs": [Integral, None],
     }
 
     def __init__(self, tagger, steps=None, cv=5, confidence=True, confidence_bins=(0.9, 0.6),
-                 memory=True, abbreviations=True, n_jobs=None):
+                 memory=True, doc_dictionary=True, abbreviations=True, n_jobs=None):
         self.tagger = tagger
         self.steps = steps
         self.cv = cv
         self.confidence = confidence
         self.confidence_bins = confidence_bins
         self.memory = memory
+        self.doc_dictionary = doc_dictionary
         self.abbreviations = abbreviations
         self.n_jobs = n_jobs
 
@@ -272,6 +281,8 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
             names.append("conf")
         if self.memory:
             names.append("memory")
+        if self.doc_dictionary:
+            names.append("docdict")
         if self.abbreviations:
             names.append("abbr")
         names += [name for name, _ in self.steps_]
@@ -313,6 +324,8 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
             doc_cols = [cols[i] for i in index]
             if self.memory:
                 _memory(sents, doc_labels, doc_cols)
+            if self.doc_dictionary:
+                _doc_dictionary(sents, doc_labels, doc_cols)
             if self.abbreviations:
                 _abbreviation_column(sents, doc_labels, doc_cols)
             doc = Document(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
@@ -343,6 +356,31 @@ def _memory(sents, labels, cols):
                 value = cache[key] = occ.most_common(1)[0][0] if occ else "-"
             values.append(value)
         c[PREFIX + "memory"] = tuple(values)
+
+
+def _doc_dictionary(sents, labels, cols, max_len=8):
+    """``fp_docdict``: the document's first-pass entities matched longest-first."""
+    by_string = {}
+    for s, lab in zip(sents, labels):
+        for t, a, b in labels_to_spans(lab):
+            if b - a <= max_len:
+                by_string.setdefault(tuple(w.lower() for w in s[a:b]), Counter())[t] += 1
+    entries = {k: c.most_common(1)[0][0] for k, c in by_string.items()}
+    lengths = sorted({len(k) for k in entries}, reverse=True)
+    for s, c in zip(sents, cols):
+        words = [w.lower() for w in s]
+        values = ["O"] * len(words)
+        k = 0
+        while k < len(words):
+            for n in lengths:
+                t = entries.get(tuple(words[k:k + n])) if k + n <= len(words) else None
+                if t is not None:
+                    values[k:k + n] = ["B-" + t] + ["I-" + t] * (n - 1)
+                    k += n
+                    break
+            else:
+                k += 1
+        c[PREFIX + "docdict"] = tuple(values)
 
 
 def _abbreviation_column(sents, labels, cols):

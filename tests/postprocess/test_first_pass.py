@@ -36,7 +36,8 @@ def _doc():
 def test_columns_of_a_document():
     X, y = _doc()
     ann = FirstPassAnnotator(MajorityTagger(), steps=[], cv=2).fit(X, y)
-    assert ann.annotation_names_ == ("fp_label", "fp_memory", "fp_abbr")  # no marginals
+    # no marginals: no confidence column
+    assert ann.annotation_names_ == ("fp_label", "fp_memory", "fp_docdict", "fp_abbr")
     a, b, c = ann.transform(X)
     # the memorising tagger tags "T cell factor" as a protein, not TCF (never seen tagged)
     assert a.column("fp_label")[1:4] == ("B-protein", "I-protein", "I-protein")
@@ -48,12 +49,21 @@ def test_columns_of_a_document():
     # memory: the class of the word's other occurrences in the document; "-" if none
     assert a.column("fp_memory")[0] == "O" and a.column("fp_memory")[1] == "-"
     assert c.column("fp_memory")[0] == c.column("fp_label")[3][2:]  # IL-2's other occurrence
+    # the document's entities as a dictionary, matched longest first, in every sentence
+    assert a.column("fp_docdict")[1:4] == ("B-protein", "I-protein", "I-protein")
+    first, second = ann.transform([Sentence("T cell factor".split(), doc_id="z"),
+                                   Sentence("the t cell factor was".split(), doc_id="z")])
+    assert second.column("fp_label")[1] == "O"  # the memorising tagger: case matters
+    assert second.column("fp_docdict") == ("O", "B-protein", "I-protein", "I-protein", "O")
+    (alone,) = ann.transform([Sentence("the t cell factor was".split(), doc_id="y")])
+    assert alone.column("fp_docdict") == ("O",) * 5  # another document
 
 
 def test_step_columns_hold_the_changes_the_steps_propose():
     X, y = _doc()
     ann = FirstPassAnnotator(MajorityTagger(), steps=[("abbreviations", AbbreviationResolver())],
-                             memory=False, abbreviations=False, cv=2).fit(X, y)
+                             memory=False, doc_dictionary=False, abbreviations=False,
+                             cv=2).fit(X, y)
     a, b, _ = ann.transform(X)
     assert ann.annotation_names_ == ("fp_label", "fp_abbreviations")
     assert a.column("fp_abbreviations")[5] == "B-protein"  # TCF gets its long form's class

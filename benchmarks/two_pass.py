@@ -111,6 +111,8 @@ def main():
     ap.add_argument("--steps-after", action="store_true",
                     help="also score the three post-processing steps after each second pass")
     ap.add_argument("--cache", default=None, metavar="PKL")
+    ap.add_argument("--first-only", action="store_true",
+                    help="only run the first pass and write --cache (no scores)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     X_train, y_train, X_eval, y_eval = load(args)
@@ -139,6 +141,8 @@ def main():
                 pickle.dump({"train": A_train, "eval": A_eval,
                              "seconds": result["first_seconds"]}, fh)
     print("first pass:", result["first_seconds"], flush=True)
+    if args.first_only:
+        return
     groups = [s.doc_id for s in X_eval]
     one = [list(s.column("fp_label")) for s in A_eval]
     result["one_pass"] = scores(y_eval, one)

@@ -51,10 +51,10 @@ VARIANTS = {
     "label+memory+docdict": ("label", "conf", "memory", "docdict"),
     "label+docdict": ("label", "conf", "docdict"),
     "label+modules": ("label", "conf", "abbr", "cascade", "abbreviations", "alias"),
-    "all-but-docdict": ("label", "conf", "memory", "abbr", "cascade", "abbreviations",
-                        "alias"),
-    "all": ("label", "conf", "memory", "docdict", "abbr", "cascade", "abbreviations",
-            "alias"),
+    # FirstPassAnnotator's defaults (the runs of 2026-11-23 before fp_docdict called it "all")
+    "default": ("label", "conf", "memory", "abbr", "cascade", "abbreviations", "alias"),
+    "default+docdict": ("label", "conf", "memory", "docdict", "abbr", "cascade",
+                        "abbreviations", "alias"),
 }
 
 

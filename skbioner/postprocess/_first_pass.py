@@ -93,7 +93,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
     * ``fp_memory`` (``memory``): the class the same word (lower-cased) has
       most often at its *other* occurrences in the document (``O`` when
       outside; ``-`` when the word occurs once);
-    * ``fp_docdict`` (``doc_dictionary``): the entities the first pass
+    * ``fp_docdict`` (``doc_dictionary``, off by default): the entities the first pass
       found in the document, as a dictionary (each string with its most
       frequent class) matched longest-first over the document's sentences:
       ``B-<class>``, ``I-<class>`` or ``O``;
@@ -132,8 +132,9 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         Lower edges of the confidence bins, decreasing.
     memory : bool, default=True
         Add ``fp_memory``.
-    doc_dictionary : bool, default=True
-        Add ``fp_docdict``.
+    doc_dictionary : bool, default=False
+        Add ``fp_docdict`` (off: on the JNLPBA development split it lowered
+        the two-pass OnlinePACRF from 80.07 to 79.57, ``benchmarks/two_pass.py``).
     abbreviations : bool, default=True
         Add ``fp_abbr``.
     n_jobs : int or None, default=None
@@ -180,7 +181,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
     }
 
     def __init__(self, tagger, steps=None, cv=5, confidence=True, confidence_bins=(0.9, 0.6),
-                 memory=True, doc_dictionary=True, abbreviations=True, n_jobs=None):
+                 memory=True, doc_dictionary=False, abbreviations=True, n_jobs=None):
         self.tagger = tagger
         self.steps = steps
         self.cv = cv

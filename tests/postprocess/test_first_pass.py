@@ -35,7 +35,7 @@ def _doc():
 
 def test_columns_of_a_document():
     X, y = _doc()
-    ann = FirstPassAnnotator(MajorityTagger(), steps=[], cv=2).fit(X, y)
+    ann = FirstPassAnnotator(MajorityTagger(), steps=[], doc_dictionary=True, cv=2).fit(X, y)
     # no marginals: no confidence column
     assert ann.annotation_names_ == ("fp_label", "fp_memory", "fp_docdict", "fp_abbr")
     a, b, c = ann.transform(X)
@@ -62,8 +62,7 @@ def test_columns_of_a_document():
 def test_step_columns_hold_the_changes_the_steps_propose():
     X, y = _doc()
     ann = FirstPassAnnotator(MajorityTagger(), steps=[("abbreviations", AbbreviationResolver())],
-                             memory=False, doc_dictionary=False, abbreviations=False,
-                             cv=2).fit(X, y)
+                             memory=False, abbreviations=False, cv=2).fit(X, y)
     a, b, _ = ann.transform(X)
     assert ann.annotation_names_ == ("fp_label", "fp_abbreviations")
     assert a.column("fp_abbreviations")[5] == "B-protein"  # TCF gets its long form's class

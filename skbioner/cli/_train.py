@@ -90,6 +90,9 @@ def add_arguments(p):
                       help="the training entity names as dictionary features (jackknifed)")
     know.add_argument("--dictionary", metavar="FILE", default=None,
                       help="an open dictionary file as features (one name per line)")
+    know.add_argument("--two-pass", action="store_true",
+                      help="stack the model on its own first pass (out of fold): the "
+                           "modules as features of a second pass (6 trainings)")
     p.add_argument("--tune", action="store_true",
                    help="choose the model, scheme, epochs, feature cutoff and POS column on "
                         "held-out training documents (a few minutes), then train the winner; "
@@ -272,6 +275,13 @@ def run(args):
                                   verbose)
     model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,
                         annotators)
+    if getattr(args, "two_pass", False):
+        from ..pipelines import add_first_pass
+
+        if args.model == "majority":
+            raise ValueError("--two-pass needs a model with features, not majority")
+        model = add_first_pass(model)
+        metadata["two_pass"] = True
     knowledge = {k: getattr(args, k, False) for k in ("abbreviations", "alias", "cascade_rules",
                                                        "closed_dictionary")}
     if any(knowledge.values()) or getattr(args, "dictionary", None):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge", "make_two_pass"]
+__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge", "add_first_pass",
+           "make_two_pass"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
 PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
@@ -303,6 +304,56 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     return PostProcessedTagger(tagger, steps) if steps else tagger
 
 
+def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
+    """``tagger`` stacked on a first pass: the knowledge modules as its features.
+
+    Puts a :class:`~skbioner.postprocess.FirstPassAnnotator` (out of fold on
+    the training data) in front of ``tagger``'s steps and adds
+    :func:`~skbioner.postprocess.first_pass_groups` to its featurizer's
+    templates.
+
+    Parameters
+    ----------
+    tagger : Pipeline
+        A pipeline with a ``features`` step (a preset of :func:`make_pipeline`).
+    first : estimator, optional
+        The first pass (any tagger taking sentences); default: a clone of
+        ``tagger``.
+    cv : int, default=5
+        Blocks of documents of the first pass's out-of-fold annotation.
+    **annotator_params
+        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Steps ``first_pass`` and ``tagger``'s (its featurizer a copy with the
+        first-pass groups).
+    """
+    from sklearn.base import clone
+    from sklearn.pipeline import Pipeline
+
+    from ..features import get_preset
+    from ..postprocess import FirstPassAnnotator, first_pass_groups
+
+    names = [n for n, _ in getattr(tagger, "steps", ())]
+    if "features" not in names:
+        raise ValueError("add_first_pass needs a pipeline with a 'features' step to read the "
+                         "first pass")
+    first = clone(tagger) if first is None else first
+    steps = []
+    for name, step in tagger.steps:
+        if name == "features":
+            step = clone(step)
+            templates = step.templates
+            if isinstance(templates, str):
+                templates = get_preset(templates)
+            step.set_params(templates=list(templates) + first_pass_groups())
+        steps.append((name, step))
+    annotator = FirstPassAnnotator(first, cv=cv, **annotator_params)
+    return Pipeline([("first_pass", annotator), *steps])
+
+
 def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first_params=None,
                   annotator_params=None, **pipeline_options):
     """A stacked preset: a first pass's output and the knowledge modules as features.
@@ -310,8 +361,8 @@ def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first
     ``FirstPassAnnotator(make_pipeline(first))`` (out of fold on the
     training data) -> the preset's featurizer with
     :func:`~skbioner.postprocess.first_pass_groups` added -> the preset's
-    model.  ``docs/benchmarks.md`` ("HMM + SVM and knowledge modules")
-    measures it.
+    model (:func:`add_first_pass`).  ``docs/benchmarks.md`` ("HMM + SVM and
+    knowledge modules") measures it.
 
     Parameters
     ----------
@@ -337,22 +388,10 @@ def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first
     sklearn.pipeline.Pipeline
         Steps ``first_pass``, the annotators, ``features`` and ``model``.
     """
-    from sklearn.pipeline import Pipeline
-
-    from ..features import get_preset
-    from ..postprocess import FirstPassAnnotator, first_pass_groups
-
     if model == "majority":
         raise ValueError("the majority baseline has no featurizer to read the first pass")
     first = model if first is None else first
     if isinstance(first, str):
         first = make_pipeline(first, model_params=first_params, **pipeline_options)
     second = make_pipeline(model, model_params=model_params, **pipeline_options)
-    featurizer = second.named_steps["features"]
-    templates = featurizer.templates
-    if isinstance(templates, str):
-        templates = get_preset(templates)
-    featurizer.set_params(templates=list(templates) + first_pass_groups())
-    annotator = FirstPassAnnotator(first, cv=cv)
-    annotator.set_params(**dict(annotator_params or {}))
-    return Pipeline([("first_pass", annotator), *second.steps])
+    return add_first_pass(second, first, cv=cv, **dict(annotator_params or {}))

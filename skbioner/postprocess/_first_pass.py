@@ -110,7 +110,8 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
       recognised earlier in the document, Zhou & Su's ``ENTITYnLm``).
 
     ``fit_transform`` (what a ``Pipeline`` calls on the training data)
-    annotates the training sentences out of fold: the documents are cut into
+    annotates the training sentences out of fold: the documents (the
+    sentences, when there are fewer than ``cv`` documents) are cut into
     ``cv`` contiguous blocks and each block gets the columns of a tagger
     (and steps) fitted on the other blocks; ``transform`` uses the tagger
     fitted on all of them.  :func:`first_pass_groups` are the feature groups
@@ -255,12 +256,16 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         self._validate_params()
         steps = self._check()
         X, y = check_sentences(X, y)
-        docs = group_documents(X)
+        units = [index for _, index in group_documents(X)]
+        if len(units) < self.cv:  # too few documents: blocks of sentences
+            units = [[i] for i in range(len(X))]
+        if len(units) < 2:
+            raise ValueError("FirstPassAnnotator.fit_transform needs at least 2 sentences")
         fold = np.zeros(len(X), dtype=np.int64)
-        n_blocks = min(self.cv, len(docs))
-        for k, part in enumerate(np.array_split(np.arange(len(docs)), n_blocks)):
+        n_blocks = min(self.cv, len(units))
+        for k, part in enumerate(np.array_split(np.arange(len(units)), n_blocks)):
             for d in part:
-                fold[docs[d][1]] = k
+                fold[units[d]] = k
         jobs = [(self.tagger, steps, [X[i] for i in np.flatnonzero(fold != k)],
                  [y[i] for i in np.flatnonzero(fold != k)]) for k in range(n_blocks)]
         jobs.append((self.tagger, steps, X, y))

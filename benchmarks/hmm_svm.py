@@ -18,9 +18,9 @@ the paper's) from such lines:
 
 ``--systems`` trains several systems one after the other *in one process* (so their
 training and tagging times are comparable) and scores each alone and with the three
-steps: a preset name (``online-crf``, ``hmm-svm``...) or ``two-pass:PRESET`` (the preset
-stacked on its own out-of-fold first pass, ``make_two_pass``); ``--two-pass-param`` sets
-``FirstPassAnnotator`` parameters (``cv=5``...):
+steps: a preset name (``online-crf``, ``hmm-svm``...), ``two-pass:PRESET`` (the preset
+stacked on its own out-of-fold first pass, ``make_two_pass``) or ``two-pass:FIRST>SECOND``;
+``--two-pass-param`` sets ``FirstPassAnnotator`` parameters (``cv=5``...):
 
     python benchmarks/hmm_svm.py --data ../shared/data/jnlpba --split test \
         --systems online-crf two-pass:hmm-svm two-pass:online-crf --out systems.jsonl
@@ -91,24 +91,34 @@ def build(model, features, open_dictionary, params=None, feature_params=None):
     return add_knowledge(pipe, closed_dictionary=closed, dictionary=opened)
 
 
-def build_system(name, params):
-    """A preset, or ``two-pass:PRESET`` (the preset over its own first pass)."""
+def build_system(name, params, first_params):
+    """A preset, ``two-pass:PRESET`` (over its own first pass) or ``two-pass:FIRST>SECOND``.
+
+    ``params`` go to a second pass's model if it is ``hmm-svm``; ``first_params`` to
+    an ``hmm-svm`` first pass and to a plain ``hmm-svm`` system.
+    """
+    def own(preset, values):
+        return values if preset == "hmm-svm" else {}
+
     if name.startswith("two-pass:"):
-        model = name.split(":", 1)[1]
-        return make_two_pass(model, model_params=params, first_params=params,
-                             annotator_params=None)
-    return make_pipeline(name, model_params=params)
+        spec = name.split(":", 1)[1]
+        first, _, second = spec.rpartition(">")
+        first = first or second
+        return make_two_pass(second, first, model_params=own(second, params),
+                             first_params=own(first, first_params))
+    return make_pipeline(name, model_params=own(name, first_params))
 
 
 def systems(args, X_train, y_train, X_eval, y_eval):
     """Train each system of ``--systems`` in this process; F1 alone / with steps, times."""
     result = {"benchmark": "hmm_svm_systems", "split": args.split, "params": args.param,
+              "first_params": args.first_param,
               "two_pass_params": args.two_pass_param,
               "train_docs": len({s.doc_id for s in X_train}), "systems": {}}
     fitted = {name: make().fit(X_train, y_train) for name, make in STEPS.items()}
     groups = [s.doc_id for s in X_eval]
     for name in args.systems:
-        pipe = build_system(name, parse_params(args.param))
+        pipe = build_system(name, parse_params(args.param), parse_params(args.first_param))
         if name.startswith("two-pass:"):
             pipe.named_steps["first_pass"].set_params(**parse_params(args.two_pass_param))
         t0 = time.perf_counter()
@@ -293,6 +303,9 @@ def main():
     ap.add_argument("--table", nargs="+", default=None, metavar="JSONL")
     ap.add_argument("--systems", nargs="+", default=None, metavar="SYSTEM",
                     help="train these (PRESET or two-pass:PRESET) in one process")
+    ap.add_argument("--first-param", action="append", default=[], metavar="KEY=VALUE",
+                    help="with --systems: parameter of hmm-svm first passes and one-pass "
+                         "hmm-svm systems (--param: of hmm-svm second passes)")
     ap.add_argument("--two-pass-param", action="append", default=[], metavar="KEY=VALUE",
                     help="FirstPassAnnotator parameter of the two-pass systems")
     args = ap.parse_args()

@@ -276,11 +276,18 @@ def run(args):
     model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,
                         annotators)
     if getattr(args, "two_pass", False):
+        from sklearn.base import clone
+
         from ..pipelines import add_first_pass
+        from ..pipelines._presets import TWO_PASS_PARAMS
 
         if args.model == "majority":
             raise ValueError("--two-pass needs a model with features, not majority")
-        model = add_first_pass(model)
+        first = clone(model)
+        given = parse_params(args.param)  # the preset's second-pass settings, unless given
+        model[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(args.model, {}).items()
+                                if k not in given})
+        model = add_first_pass(model, first)
         metadata["two_pass"] = True
     knowledge = {k: getattr(args, k, False) for k in ("abbreviations", "alias", "cascade_rules",
                                                        "closed_dictionary")}

@@ -28,6 +28,12 @@ NERBIO_NUMERALS = "digit"
 _FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3},
              "pairwise-svm": {"templates": "kazama", "min_count": 3}}
 
+#: Model settings of a preset used as the second pass of :func:`make_two_pass` (and
+#: ``skbioner train --two-pass``): HMMSVMTagger's prior and tag-model weights, best on the
+#: development split's grid for every first-pass column set (benchmarks/two_pass.py:
+#: 79.21 against 79.00 at the one-pass preset's 0.6 / 1.0).
+TWO_PASS_PARAMS = {"hmm-svm": {"prior_weight": 0.4, "transition_weight": 0.5}}
+
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
 #: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
 HMM_STATES = 40
@@ -374,7 +380,7 @@ def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first
     cv : int, default=5
         Blocks of documents of the first pass's out-of-fold annotation.
     model_params : dict, optional
-        Parameters of the second pass's model.
+        Parameters of the second pass's model (over :data:`TWO_PASS_PARAMS`).
     first_params : dict, optional
         Model parameters of the first pass (when ``first`` is a preset name).
     annotator_params : dict, optional
@@ -393,5 +399,6 @@ def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first
     first = model if first is None else first
     if isinstance(first, str):
         first = make_pipeline(first, model_params=first_params, **pipeline_options)
-    second = make_pipeline(model, model_params=model_params, **pipeline_options)
+    params = {**TWO_PASS_PARAMS.get(model, {}), **dict(model_params or {})}
+    second = make_pipeline(model, model_params=params, **pipeline_options)
     return add_first_pass(second, first, cv=cv, **dict(annotator_params or {}))

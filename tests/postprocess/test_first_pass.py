@@ -205,3 +205,11 @@ def test_strip_parentheses_tags_the_sentence_without_the_short_form():
     # as a plain step (no tagger to ask) it works as without the option
     step = AbbreviationResolver(strip_parentheses=True).fit(X, y)
     assert apply_steps([step], X, y) == y
+
+
+def test_two_pass_hmm_svm_uses_the_second_pass_weights():
+    pipe = make_two_pass("hmm-svm")
+    assert (pipe[-1].prior_weight, pipe[-1].transition_weight) == (0.4, 0.5)
+    first = pipe.named_steps.first_pass.tagger[-1]
+    assert (first.prior_weight, first.transition_weight) == (0.6, 1.0)  # the one-pass preset
+    assert make_two_pass("hmm-svm", model_params={"prior_weight": 1.0})[-1].prior_weight == 1.0

@@ -12,7 +12,9 @@ tags them once to warm up, and then, on command, runs one timed pass: ``tag`` --
 decode with confidences, entities), or ``tokenize`` -- ``BioTokenizer().tokenize_text``
 alone.  The processes take turns pass by pass (the order alternating each round), so both
 see nearly the same load; the medians and the best passes are compared.  Set
-``NUMBA_NUM_THREADS=1`` for one core.  Last line of stdout: one JSON object.
+``NUMBA_NUM_THREADS=1`` for one core; ``--clock cpu`` rates each pass by the process's
+CPU seconds instead of wall-clock seconds (on a loaded machine a pass also waits for a
+core, which CPU time does not count).  Last line of stdout: one JSON object.
 """
 
 from __future__ import annotations
@@ -41,15 +43,15 @@ for d in docs:
 print(json.dumps({"ready": n}), flush=True)
 for line in sys.stdin:
     cmd = line.strip()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     if cmd == "tag":
         k = sum(r.n_tokens for r in tag_documents(model, docs))
     elif cmd == "tokenize":
         k = sum(len(s) for d in docs for s in tok.tokenize_text(d.text)[0])
     else:
         break
-    dt = time.perf_counter() - t0
-    print(json.dumps({"tokens": k, "seconds": dt,
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0
+    print(json.dumps({"tokens": k, "seconds": dt, "cpu_seconds": dc,
                       "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}),
           flush=True)
 """
@@ -62,6 +64,10 @@ def main():
     ap.add_argument("--model", default="bundled", help="'bundled' or a model file")
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--what", default="tag,tokenize")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="wall-clock seconds per pass, or the process's CPU seconds (less "
+                         "sensitive to other jobs on a loaded machine; set NUMBA_NUM_THREADS=1 "
+                         "so that CPU seconds are one core's)")
     args = ap.parse_args()
     checkouts = [os.path.abspath(c) for c in args.checkouts.split(",")]
     model = args.model if args.model == "bundled" else os.path.abspath(args.model)
@@ -74,6 +80,7 @@ def main():
     for c, p in procs.items():
         print(f"{c}: {json.loads(p.stdout.readline())['ready']} tokens per pass", flush=True)
     what = args.what.split(",")
+    clock = "cpu_seconds" if args.clock == "cpu" else "seconds"
     rates = {w: {c: [] for c in checkouts} for w in what}
     rss = {}
     try:
@@ -85,7 +92,7 @@ def main():
                     p.stdin.write(w + "\n")
                     p.stdin.flush()
                     res = json.loads(p.stdout.readline())
-                    rates[w][c].append(res["tokens"] / res["seconds"])
+                    rates[w][c].append(res["tokens"] / res[clock])
                     rss[c] = res["rss_mb"]
             print(f"round {r + 1}: " + "  ".join(
                 f"{w} " + " / ".join(f"{rates[w][c][-1]:,.0f}" for c in checkouts)
@@ -109,6 +116,7 @@ def main():
         print(f"{w + ' ratio':<24}{med[b] / med[a]:>11.2f}x{best[b] / best[a]:>11.2f}x   "
               f"(median of the per-round ratios {statistics.median(ratios):.2f}x)")
     print(json.dumps({"checkouts": checkouts, "model": args.model, "rounds": args.rounds,
+                      "clock": args.clock,
                       "rates": rates, "summary": summary, "peak_rss_mb": rss}))
 
 

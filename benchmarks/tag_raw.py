@@ -45,8 +45,8 @@ def _tag(model_ref, directory, n_jobs, batch_size, repeat=1):
     t0 = time.perf_counter()
     out, errors, n_tokens = {}, [], 0
     first = None  # (seconds, tokens) when the first result arrived: worker start-up included
-    for res in tag_documents(model_ref, _documents(directory, repeat), n_jobs=n_jobs,
-                             batch_size=batch_size):
+    kw = {} if batch_size is None else {"batch_size": batch_size}
+    for res in tag_documents(model_ref, _documents(directory, repeat), n_jobs=n_jobs, **kw):
         if first is None:
             first = (time.perf_counter() - t0, n_tokens)
         if isinstance(res, DocumentError):
@@ -63,7 +63,8 @@ def main():
     ap.add_argument("--data", default="../shared/data/jnlpba")
     ap.add_argument("--model", help="a saved model, or 'bundled' (default: train the "
                                     "cascaded model)")
-    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--batch-size", type=int, default=None,
+                    help="documents per predict call (default: tag_documents's)")
     ap.add_argument("--jobs", default="1,2", help="comma-separated n_jobs values to time")
     ap.add_argument("--repeat", type=int, default=10,
                     help="stream the abstracts this many times for the throughput runs (the "

@@ -58,8 +58,7 @@ class Sentence(tuple):
     def __new__(cls, words: Iterable[str] = (), *, doc_id: str | None = None,
                 **annotations: Iterable[str]):
         self = super().__new__(cls, words)
-        if doc_id is not None and not isinstance(doc_id, str):
-            raise TypeError(f"doc_id must be a str or None, got {type(doc_id).__name__}")
+        _check_doc_id(doc_id)
         cols = {}
         for name, values in annotations.items():
             values = tuple(values)
@@ -161,7 +160,11 @@ class Sentence(tuple):
         Sentence
             A new sentence with the same words and annotation columns.
         """
-        return Sentence(self, doc_id=doc_id, **self._cols)
+        _check_doc_id(doc_id)
+        new = tuple.__new__(Sentence, self)  # words and columns were checked already
+        new._cols = dict(self._cols)
+        new.doc_id = doc_id
+        return new
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={list(v)!r}" for k, v in self._cols.items())
@@ -178,6 +181,11 @@ class Sentence(tuple):
         return not self.__eq__(other)
 
     __hash__ = tuple.__hash__
+
+
+def _check_doc_id(doc_id):
+    if doc_id is not None and not isinstance(doc_id, str):
+        raise TypeError(f"doc_id must be a str or None, got {type(doc_id).__name__}")
 
 
 def _rebuild(words, cols, doc_id=None):

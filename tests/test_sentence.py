@@ -42,3 +42,15 @@ def test_readers_and_annotators_carry_the_document(tmp_path):
     assert [s.doc_id for s in tagged] == sample.doc_ids[:3]
     normed = NumericNormalizer().fit_transform(sample.X[:3])
     assert [s.doc_id for s in normed] == sample.doc_ids[:3]
+
+
+def test_with_doc_id_keeps_words_and_columns_and_checks_the_id():
+    from skbioner import Sentence
+
+    s = Sentence(["IL-2", "gene"], doc_id="a", pos=["NN", "NN"])
+    t = s.with_doc_id("b")
+    assert (t.doc_id, s.doc_id) == ("b", "a")
+    assert list(t) == ["IL-2", "gene"] and t.column("pos") == ("NN", "NN") and t == s
+    assert isinstance(t, Sentence) and t.annotations is not s.annotations
+    with pytest.raises(TypeError, match="doc_id"):
+        s.with_doc_id(3)

@@ -45,6 +45,8 @@ HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL
 # skbioner.tagging.OUTPUT_FORMATS, repeated so that building the parser (``skbioner --help``)
 # imports nothing heavy; tests/cli/test_start.py checks that the two agree.
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
+# skbioner.tagging.BATCH_SIZE, repeated for the same reason
+BATCH_SIZE = 128
 
 
 def add_arguments(p):
@@ -66,7 +68,7 @@ def add_arguments(p):
                    help="auto: .jsonl/.ndjson files are JSONL, other files plain text")
     p.add_argument("--n-jobs", type=int, default=1, metavar="N",
                    help="worker processes (joblib); -1 uses every core")
-    p.add_argument("--batch-size", type=int, default=32, metavar="DOCS",
+    p.add_argument("--batch-size", type=int, default=BATCH_SIZE, metavar="DOCS",
                    help="documents per predict call / parallel task")
     p.add_argument("--max-token-length", type=int, default=1000, metavar="CHARS",
                    help="documents with a longer token are reported, not tagged")

@@ -15,6 +15,7 @@ from ._marginals import (
     chain_marginals_csr,
     emission_scores,
     opening_marginals,
+    segment_probabilities,
     span_probabilities,
 )
 from ._viterbi import NEG, sequence_score, viterbi, viterbi_batch, viterbi_csr, viterbi_ids
@@ -28,6 +29,7 @@ __all__ = [
     "greedy_decode",
     "history_rows",
     "opening_marginals",
+    "segment_probabilities",
     "sequence_score",
     "span_probabilities",
     "viterbi",

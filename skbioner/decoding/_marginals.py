@@ -8,12 +8,17 @@ temperature 1).  This module computes, per sentence, ``log Z``, the token
 marginals ``p(y_i = l)`` and the probability that an entity span is one of
 the segments of ``y``.
 
-The recursions keep ``log alpha`` and ``log beta`` and compute each step as
-a product in linear space shifted by the step's maximum (one ``exp`` per
-label, ``L * L`` multiply-adds, one ``log`` per label), so nothing underflows
-however long the sentence is.  Transitions are exponentiated once, shifted
-by their maximum; an allowed transition more than ~700 below the best one
-counts as forbidden.
+The recursions run in linear space, scaled (Rabiner 1989): each token's
+scores are exponentiated once, shifted by the row maximum, the forward
+vector is normalised to sum 1 at every step and the backward vector scaled
+by the same factors, so nothing underflows however long the sentence is,
+and the logs of the scale factors give ``log Z``.  Per token that is one
+``exp`` per label and a multiply-add per *allowed* transition (a scheme's
+forbidden transitions are skipped).  Transitions are exponentiated once,
+shifted by their maximum; an allowed transition more than ~700 below the
+best one counts as forbidden, and so does a partial path whose score falls
+that far below the best one at some token (scores hundreds of nats apart
+are exact; the tests check against enumeration).
 """
 
 from __future__ import annotations
@@ -22,68 +27,100 @@ import numpy as np
 from numba import njit, prange
 
 from ..schemes import segment_table
-from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite
+from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite, weights
 
 __all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening_marginals",
-           "span_probabilities", "SegmentTable"]
+           "segment_probabilities", "span_probabilities", "SegmentTable"]
 
 
 @njit(cache=True, nogil=True)
-def _log_or_neg(v):
-    return np.log(v) if v > 0.0 else NEG
+def _scaled_forward_backward(scores, sme, tmax, tptr_in, tidx_in, tval_in, tptr_out,
+                             tidx_out, tval_out, estart, eend, E, M, A, B, C):
+    """Scaled forward-backward of one sentence in linear space; return log Z.
 
-
-@njit(cache=True, nogil=True)
-def _forward_backward_one(scores, etrans, tmax, start, end, la, lb):
-    """Fill ``la`` (log alpha) and ``lb`` (log beta); return log Z.
-
-    ``la[t, s]``: log-sum of the scores of all prefixes ending in ``s`` at
-    ``t`` (its own token score included); ``lb[t, s]``: log-sum of all
-    suffixes after ``t`` given ``s`` at ``t`` (end score included).
+    Forward step ``t``: ``pred[s]``, the normalised mass reaching label ``s``
+    through the allowed transitions (``tptr_in`` / ``tidx_in`` /
+    ``tval_in``: the predecessors of each label with ``exp(trans - tmax)``;
+    ``*_out``: the successors), then ``E[t, s] = exp(scores[t, s] - M[t])``
+    for the labels it reaches (0 for the others, which no path has), with
+    ``M[t]`` the best score among them (at the last token: among those that
+    may end a sentence) — one ``exp`` per reachable label, the only
+    transcendental work per token, and no underflow however far below the
+    token's best label the reachable ones score.  ``A[t]`` is the forward
+    vector normalised to sum 1 by ``C[t]``, ``B[t]`` the backward vector
+    scaled by the same factors, so the token marginals are ``A * B``.  The
+    constant shifts (``M`` summed, ``tmax`` per step, ``sme``: start and end
+    maxima) are added back to ``log Z``.  Returns NEG (and zero vectors) when
+    no label sequence is allowed.
     """
     n, L = scores.shape
+    shift = sme + (n - 1) * tmax
+    pred = np.empty(L)
+    dead = False
+    for t in range(n):
+        m = -np.inf
+        for s in range(L):
+            if t == 0:
+                acc = estart[s]
+            else:
+                acc = 0.0
+                for k in range(tptr_in[s], tptr_in[s + 1]):
+                    acc += A[t - 1, tidx_in[k]] * tval_in[k]
+            if t == n - 1 and eend[s] <= 0.0:
+                acc = 0.0
+            pred[s] = acc
+            if acc > 0.0 and scores[t, s] > m:
+                m = scores[t, s]
+        if m == -np.inf:
+            dead = True
+            break
+        M[t] = m
+        shift += m
+        c = 0.0
+        for s in range(L):
+            if pred[s] > 0.0:
+                e = np.exp(scores[t, s] - m)
+                E[t, s] = e
+                A[t, s] = pred[s] * e
+                c += A[t, s]
+            else:
+                E[t, s] = 0.0
+                A[t, s] = 0.0
+        if c <= 0.0:
+            dead = True
+            break
+        for s in range(L):
+            A[t, s] /= c
+        C[t] = c
+    zfinal = 0.0
+    if not dead:
+        for s in range(L):
+            zfinal += A[n - 1, s] * eend[s]
+    if dead or zfinal <= 0.0:
+        A[:, :] = 0.0
+        B[:, :] = 0.0
+        C[:] = 1.0
+        return NEG
+    for s in range(L):
+        B[n - 1, s] = eend[s] / zfinal
     w = np.empty(L)
-    for s in range(L):
-        la[0, s] = start[s] + scores[0, s]
-    for t in range(1, n):
-        m = la[t - 1, 0]
-        for p in range(1, L):
-            if la[t - 1, p] > m:
-                m = la[t - 1, p]
-        for p in range(L):
-            w[p] = np.exp(la[t - 1, p] - m)
-        for s in range(L):
-            acc = 0.0
-            for p in range(L):
-                acc += w[p] * etrans[p, s]
-            la[t, s] = _log_or_neg(acc) + m + tmax + scores[t, s]
-    for s in range(L):
-        lb[n - 1, s] = end[s]
     for t in range(n - 2, -1, -1):
-        m = scores[t + 1, 0] + lb[t + 1, 0]
-        for q in range(1, L):
-            v = scores[t + 1, q] + lb[t + 1, q]
-            if v > m:
-                m = v
         for q in range(L):
-            w[q] = np.exp(scores[t + 1, q] + lb[t + 1, q] - m)
+            w[q] = E[t + 1, q] * B[t + 1, q]
+        ct = C[t + 1]
         for s in range(L):
             acc = 0.0
-            for q in range(L):
-                acc += etrans[s, q] * w[q]
-            lb[t, s] = _log_or_neg(acc) + m + tmax
-    m = la[n - 1, 0] + end[0]
-    for s in range(1, L):
-        if la[n - 1, s] + end[s] > m:
-            m = la[n - 1, s] + end[s]
-    acc = 0.0
-    for s in range(L):
-        acc += np.exp(la[n - 1, s] + end[s] - m)
-    return np.log(acc) + m
+            for k in range(tptr_out[s], tptr_out[s + 1]):
+                acc += tval_out[k] * w[tidx_out[k]]
+            B[t, s] = acc / ct
+    total = np.log(zfinal) + shift
+    for t in range(n):
+        total += np.log(C[t])
+    return total
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _marginals_kernel(scores, offsets, etrans, tmax, start, end, out, logz):
+def _marginals_kernel(scores, offsets, sme, tmax, tin, tout, estart, eend, out, logz):
     L = scores.shape[1]
     for i in prange(offsets.shape[0] - 1):
         a, b = offsets[i], offsets[i + 1]
@@ -91,85 +128,83 @@ def _marginals_kernel(scores, offsets, etrans, tmax, start, end, out, logz):
         if n == 0:
             logz[i] = 0.0
             continue
-        la = np.empty((n, L))
-        lb = np.empty((n, L))
-        z = _forward_backward_one(scores[a:b], etrans, tmax, start, end, la, lb)
-        logz[i] = z
+        E = np.empty((n, L))
+        M = np.empty(n)
+        A = np.empty((n, L))
+        B = np.empty((n, L))
+        C = np.ones(n)
+        logz[i] = _scaled_forward_backward(scores[a:b], sme, tmax, tin[0], tin[1], tin[2], tout[0],
+                                           tout[1], tout[2], estart, eend, E, M, A, B, C)
         for t in range(n):
             for s in range(L):
-                out[a + t, s] = np.exp(la[t, s] + lb[t, s] - z)
+                out[a + t, s] = A[t, s] * B[t, s]
 
 
 @njit(cache=True, nogil=True)
-def _lse_add(acc, v):
-    """log(exp(acc) + exp(v)) with NEG as the empty sum."""
-    if v <= NEG:
-        return acc
-    if acc <= NEG:
-        return v
-    if acc > v:
-        return acc + np.log1p(np.exp(v - acc))
-    return v + np.log1p(np.exp(acc - v))
-
-
-@njit(cache=True, nogil=True)
-def _span_logprob(scores, trans, start, end, la, lb, z, s, e, cands, inside, boundary):
-    """log p(the chain's segmentation has the entity segment [s, e) of this type).
+def _span_prob(scores, trans, tmax, etrans, estart, E, M, A, B, C, s, e, cands, inside,
+               boundary):
+    """p(the chain's segmentation has the entity segment [s, e) of this type).
 
     The first label ``b`` and the last label ``c`` range over ``cands`` (the
     labels of the entity's type), inner labels are ``inside``; ``b`` must
     open a segment after the previous label, ``c`` close it before the next,
-    and no boundary may fall inside.
+    and no boundary may fall inside.  In the scaled quantities of
+    :func:`_scaled_forward_backward`: ``left(b) * inner * right(c)`` divided
+    by the scale factors ``C[s] .. C[min(e, n-1)]``; the inner path's product
+    is summed in log space (no underflow however long the span).
     """
     n = scores.shape[0]
     L = scores.shape[1]
-    total = NEG
+    lscale = 0.0
+    for t in range(s, min(e, n - 1) + 1):
+        lscale += np.log(C[t])
+    total = 0.0
     for bi in range(cands.shape[0]):
         b = cands[bi]
         if b < 0:
             continue
         if s == 0:
-            left = start[b]
+            left = estart[b]
         else:
-            left = NEG
+            left = 0.0
             for a in range(L):
                 if boundary[a, b]:
-                    left = _lse_add(left, la[s - 1, a] + trans[a, b])
-        if left <= NEG:
+                    left += A[s - 1, a] * etrans[a, b]
+        if left <= 0.0:
             continue
         for ci in range(cands.shape[0]):
             c = cands[ci]
             if c < 0 or (e - s == 1 and c != b):
                 continue
-            # score of b .. inside .. c over tokens s .. e-1
-            inner = scores[s, b]
+            # log of the path b .. inside .. c over tokens s .. e-1 (shifted as E is)
+            inner = scores[s, b] - M[s]
             ok = True
             prev = b
             for t in range(s + 1, e):
                 cur = c if t == e - 1 else inside
-                if cur < 0 or boundary[prev, cur]:
+                if cur < 0 or boundary[prev, cur] or trans[prev, cur] <= NEG:
                     ok = False
                     break
-                inner += trans[prev, cur] + scores[t, cur]
+                inner += trans[prev, cur] - tmax + scores[t, cur] - M[t]
                 prev = cur
             if not ok:
                 continue
             if e == n:
-                right = end[c]
+                right = B[n - 1, c]  # eend[c] / zfinal
             else:
-                right = NEG
+                right = 0.0
                 for d in range(L):
                     if boundary[c, d]:
-                        right = _lse_add(right, trans[c, d] + scores[e, d] + lb[e, d])
-            total = _lse_add(total, left + inner + right)
-    if total <= NEG:
-        return NEG
-    return total - z
+                        right += etrans[c, d] * E[e, d] * B[e, d]
+            if right <= 0.0:
+                continue
+            total += np.exp(np.log(left) + inner + np.log(right) - lscale)
+    return total
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _spans_kernel(scores, offsets, trans, etrans, tmax, start, end, span_ptr, span_start,
-                  span_end, span_type, cands, inside, boundary, out):
+def _spans_kernel(scores, offsets, trans, tmax, etrans, sme, tin, tout, estart, eend,
+                  span_ptr, span_start, span_end, span_type, cands, inside, boundary, out):
     L = scores.shape[1]
     for i in prange(offsets.shape[0] - 1):
         k0, k1 = span_ptr[i], span_ptr[i + 1]
@@ -177,47 +212,106 @@ def _spans_kernel(scores, offsets, trans, etrans, tmax, start, end, span_ptr, sp
             continue
         a, b = offsets[i], offsets[i + 1]
         n = b - a
-        la = np.empty((n, L))
-        lb = np.empty((n, L))
+        E = np.empty((n, L))
+        M = np.empty(n)
+        A = np.empty((n, L))
+        B = np.empty((n, L))
+        C = np.ones(n)
         sc = scores[a:b]
-        z = _forward_backward_one(sc, etrans, tmax, start, end, la, lb)
+        z = _scaled_forward_backward(sc, sme, tmax, tin[0], tin[1], tin[2], tout[0], tout[1],
+                                     tout[2], estart, eend, E, M, A, B, C)
         for k in range(k0, k1):
+            if z <= NEG:
+                out[k] = 0.0
+                continue
             t = span_type[k]
-            lp = _span_logprob(sc, trans, start, end, la, lb, z, span_start[k], span_end[k],
-                               cands[t], inside[t], boundary)
-            out[k] = np.exp(lp) if lp > NEG else 0.0
+            out[k] = min(_span_prob(sc, trans, tmax, etrans, estart, E, M, A, B, C,
+                                    span_start[k], span_end[k], cands[t], inside[t], boundary),
+                         1.0)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _opening_kernel(scores, offsets, etrans, tmax, trans, start, end, boundary, out):
+def _opening_kernel(scores, offsets, sme, tmax, tin, tout, etrans, estart, eend, boundary, out):
     L = scores.shape[1]
     for i in prange(offsets.shape[0] - 1):
         a, b = offsets[i], offsets[i + 1]
         n = b - a
         if n == 0:
             continue
-        la = np.empty((n, L))
-        lb = np.empty((n, L))
-        sc = scores[a:b]
-        z = _forward_backward_one(sc, etrans, tmax, start, end, la, lb)
+        E = np.empty((n, L))
+        M = np.empty(n)
+        A = np.empty((n, L))
+        B = np.empty((n, L))
+        C = np.ones(n)
+        z = _scaled_forward_backward(scores[a:b], sme, tmax, tin[0], tin[1], tin[2], tout[0],
+                                     tout[1], tout[2], estart, eend, E, M, A, B, C)
+        if z <= NEG:
+            continue
         for s in range(L):
-            out[a, s] = np.exp(la[0, s] + lb[0, s] - z)
+            out[a, s] = A[0, s] * B[0, s]
         for t in range(1, n):
             for s in range(L):
-                acc = NEG
+                acc = 0.0
                 for p in range(L):
                     if boundary[p, s]:
-                        acc = _lse_add(acc, la[t - 1, p] + trans[p, s])
-                out[a + t, s] = np.exp(acc + sc[t, s] + lb[t, s] - z) if acc > NEG else 0.0
+                        acc += A[t - 1, p] * etrans[p, s]
+                out[a + t, s] = acc * E[t, s] * B[t, s] / C[t]
+
+
+@njit(cache=True, nogil=True)
+def _segments_kernel(codes, offsets, label_type, boundary, out):
+    """Entity segments of coded label sequences; ``out`` None counts them.
+
+    A segment starts at a sentence's first token and wherever
+    ``boundary[previous, current]``; it is an entity when its first label
+    has a type (``label_type >= 0``).  Writes ``(sentence, type, start,
+    end)`` rows into ``out`` (when given) and returns the number of rows.
+    """
+    k = 0
+    for i in range(offsets.shape[0] - 1):
+        a, b = offsets[i], offsets[i + 1]
+        t = a
+        while t < b:
+            e = t + 1
+            while e < b and not boundary[codes[e - 1], codes[e]]:
+                e += 1
+            typ = label_type[codes[t]]
+            if typ >= 0:
+                if out is not None:
+                    out[k, 0] = i
+                    out[k, 1] = typ
+                    out[k, 2] = t - a
+                    out[k, 3] = e - a
+                k += 1
+            t = e
+    return k
 
 
 # ---------------------------------------------------------------------------
 # Python boundary
 
 
-def _exp_trans(trans):
+def _linear_chain(trans, start, end):
+    """The chain's constants in the linear space of the scaled recursions.
+
+    Transitions, start and end scores are exponentiated once, each shifted
+    by its maximum (an allowed transition more than ~700 below the best one
+    counts as forbidden); the allowed transitions are listed per label as
+    predecessors (``tin``) and successors (``tout``), CSR-like
+    ``(ptr, index, value)`` triples, so the recursions visit only them.
+    """
     tmax = float(trans.max()) if trans.size else 0.0
-    return np.exp(trans - tmax), tmax
+    etrans = np.exp(trans - tmax)
+    smax, emax = float(start.max()), float(end.max())
+    estart, eend = np.exp(start - smax), np.exp(end - emax)
+
+    def lists(m):
+        rows, cols = np.nonzero(m > 0.0)
+        ptr = np.zeros(m.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=m.shape[0]), out=ptr[1:])
+        return ptr, cols.astype(np.int64), np.ascontiguousarray(m[rows, cols])
+
+    return etrans, tmax, smax + emax, lists(etrans.T), lists(etrans), estart, eend
 
 
 def chain_marginals(scores, offsets, trans, start, end):
@@ -244,10 +338,10 @@ def chain_marginals(scores, offsets, trans, start, end):
         raise ValueError(f"scores must be 2D, got shape {scores.shape}")
     offsets = check_offsets(offsets, scores.shape[0])
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
-    etrans, tmax = _exp_trans(trans)
+    _, tmax, sme, tin, tout, estart, eend = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
     logz = np.zeros(offsets.size - 1)
-    _marginals_kernel(scores, offsets, etrans, tmax, start, end, out, logz)
+    _marginals_kernel(scores, offsets, sme, tmax, tin, tout, estart, eend, out, logz)
     return out, logz
 
 
@@ -288,14 +382,15 @@ def emission_scores(matrix, coef):
     matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
         Feature rows of the stacked tokens.
     coef : ndarray of shape (n_features, n_labels)
-        Per-feature label weights.
+        Per-feature label weights (float32 ones are read as they are; the
+        sums are float64 either way).
 
     Returns
     -------
     ndarray of float64, shape (n_tokens_total, n_labels)
         Per-token label scores.
     """
-    coef = np.ascontiguousarray(coef, dtype=np.float64)
+    coef = weights(coef)
     if matrix.shape[1] != coef.shape[0]:
         raise ValueError(f"matrix has {matrix.shape[1]} features, coef {coef.shape[0]}")
     return csr_scores(matrix.indptr, matrix.indices, matrix.data, 0, matrix.shape[0], coef)
@@ -340,6 +435,36 @@ class SegmentTable:
                 self.inside[k] = inner[0]
         self.boundary = boundary
 
+    def segments(self, codes, offsets):
+        """The entity segments of label sequences coded as indices into ``labels``.
+
+        The compiled form of :func:`skbioner.schemes.labels_to_spans`: the
+        same repair policy (``boundary`` encodes it completely), for every
+        sentence at once.
+
+        Parameters
+        ----------
+        codes : ndarray of int, shape (n_tokens_total,)
+            Index into :attr:`labels` of each token's label.
+        offsets : ndarray of int, shape (n_sentences + 1,)
+            Sentence ``i`` occupies ``codes[offsets[i]:offsets[i + 1]]``.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_segments, 4)
+            ``(sentence, type, start, end)`` rows, sorted by sentence and
+            start: ``type`` indexes :attr:`types`, ``start``/``end`` are
+            half-open token offsets within the sentence.
+        """
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        offsets = check_offsets(offsets, codes.shape[0])
+        if codes.size and (codes.min() < 0 or codes.max() >= len(self.labels)):
+            raise ValueError(f"codes must index the {len(self.labels)} labels")
+        n = _segments_kernel(codes, offsets, self.label_type, self.boundary, None)
+        out = np.empty((n, 4), dtype=np.int64)
+        _segments_kernel(codes, offsets, self.label_type, self.boundary, out)
+        return out
+
 
 def span_probabilities(scores, offsets, trans, start, end, spans, table):
     """Probability of each entity span under the chain's distribution.
@@ -362,31 +487,54 @@ def span_probabilities(scores, offsets, trans, start, end, spans, table):
     -------
     ndarray of float64, shape (n_spans,)
     """
+    spans = list(spans)
+    type_index = {t: k for k, t in enumerate(table.types)}
+    try:
+        rows = np.array([(i, type_index[t], a, b) for i, t, a, b in spans],
+                        dtype=np.int64).reshape(len(spans), 4)
+    except KeyError as exc:
+        raise ValueError(f"span type {exc.args[0]!r} is not a type of the chain's labels "
+                         f"{list(table.types)}") from None
+    return segment_probabilities(scores, offsets, trans, start, end, rows, table)
+
+
+def segment_probabilities(scores, offsets, trans, start, end, segments, table):
+    """:func:`span_probabilities` of segments given as rows of integers.
+
+    Parameters
+    ----------
+    scores, offsets, trans, start, end
+        As in :func:`chain_marginals`.
+    segments : ndarray of int, shape (n_spans, 4)
+        ``(sentence, type, start, end)`` rows sorted by sentence, ``type``
+        an index into ``table.types`` (as :meth:`SegmentTable.segments`
+        returns them).
+    table : SegmentTable
+        Of the chain's labels.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_spans,)
+    """
     scores = finite(scores)
     offsets = check_offsets(offsets, scores.shape[0])
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
     n_sent = offsets.size - 1
-    spans = list(spans)
-    type_index = {t: k for k, t in enumerate(table.types)}
-    sent = np.fromiter((s[0] for s in spans), dtype=np.int64, count=len(spans))
-    if spans and (sent.min() < 0 or sent.max() >= n_sent or np.any(np.diff(sent) < 0)):
+    segments = np.asarray(segments, dtype=np.int64).reshape(-1, 4)
+    sent, typ, s0, s1 = (np.ascontiguousarray(segments[:, j]) for j in range(4))
+    if sent.size and (sent.min() < 0 or sent.max() >= n_sent or np.any(np.diff(sent) < 0)):
         raise ValueError("spans must be sorted by sentence, with sentences in range")
-    try:
-        typ = np.fromiter((type_index[s[1]] for s in spans), dtype=np.int64, count=len(spans))
-    except KeyError as exc:
-        raise ValueError(f"span type {exc.args[0]!r} is not a type of the chain's labels "
-                         f"{list(table.types)}") from None
-    s0 = np.fromiter((s[2] for s in spans), dtype=np.int64, count=len(spans))
-    s1 = np.fromiter((s[3] for s in spans), dtype=np.int64, count=len(spans))
+    if typ.size and (typ.min() < 0 or typ.max() >= len(table.types)):
+        raise ValueError(f"span types must index the chain's types {list(table.types)}")
     lengths = np.diff(offsets)
-    if spans and (np.any(s0 < 0) or np.any(s1 <= s0) or np.any(s1 > lengths[sent])):
+    if sent.size and (np.any(s0 < 0) or np.any(s1 <= s0) or np.any(s1 > lengths[sent])):
         raise ValueError("span offsets must satisfy 0 <= start < end <= sentence length")
     span_ptr = np.zeros(n_sent + 1, dtype=np.int64)
     np.cumsum(np.bincount(sent, minlength=n_sent), out=span_ptr[1:])
-    etrans, tmax = _exp_trans(trans)
-    out = np.zeros(len(spans))
-    _spans_kernel(scores, offsets, trans, etrans, tmax, start, end, span_ptr, s0, s1, typ,
-                  table.cands, table.inside, table.boundary, out)
+    etrans, tmax, sme, tin, tout, estart, eend = _linear_chain(trans, start, end)
+    out = np.zeros(sent.size)
+    _spans_kernel(scores, offsets, trans, tmax, etrans, sme, tin, tout, estart, eend, span_ptr,
+                  s0, s1, typ, table.cands, table.inside, table.boundary, out)
     return out
 
 
@@ -411,7 +559,8 @@ def opening_marginals(scores, offsets, trans, start, end, table):
     scores = finite(scores)
     offsets = check_offsets(offsets, scores.shape[0])
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
-    etrans, tmax = _exp_trans(trans)
+    etrans, tmax, sme, tin, tout, estart, eend = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
-    _opening_kernel(scores, offsets, etrans, tmax, trans, start, end, table.boundary, out)
+    _opening_kernel(scores, offsets, sme, tmax, tin, tout, etrans, estart, eend,
+                    table.boundary, out)
     return out

@@ -118,6 +118,28 @@ def _viterbi_dense_kernel(scores, offsets, trans, start, end, out, best):
         best[s] = _viterbi_one(scores[a:b], trans, start, end, out[a:b])
 
 
+def weights(coef):
+    """``coef`` as the compiled kernels read it: C-contiguous float32 or float64.
+
+    Float32 weights (a shipped model's: :meth:`~skbioner.models.OnlinePACRF.sparsify`
+    rounds them) are kept as they are, at half the memory traffic; every product is
+    summed in float64 either way, so the scores are the same as with the weights cast
+    to float64.  Anything else becomes float64.
+
+    Parameters
+    ----------
+    coef : array-like of shape (n_features, n_labels)
+
+    Returns
+    -------
+    ndarray of float32 or float64
+    """
+    coef = np.asarray(coef)
+    if coef.dtype != np.float32:
+        return np.ascontiguousarray(coef, dtype=np.float64)
+    return np.ascontiguousarray(coef)
+
+
 @njit(cache=True, nogil=True)
 def csr_scores(indptr, indices, data, a, n, coef):
     """Scores ``(n, L)`` of CSR rows ``a:a + n`` times ``coef`` (float64 sums)."""
@@ -128,7 +150,7 @@ def csr_scores(indptr, indices, data, a, n, coef):
             f = indices[p]
             v = np.float64(data[p])
             for lab in range(L):
-                scores[i, lab] += v * coef[f, lab]
+                scores[i, lab] += v * np.float64(coef[f, lab])
     return scores
 
 
@@ -256,14 +278,14 @@ def viterbi_csr(matrix, offsets, coef, trans, start, end):
     matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
     offsets : ndarray of int, shape (n_sentences + 1,)
     coef : ndarray of shape (n_features, n_labels)
-        Finite weights.
+        Finite weights (float32 ones are read as they are, see :func:`weights`).
     trans, start, end : as in :func:`viterbi`.
 
     Returns
     -------
     paths : ndarray of int32, shape (n_tokens_total,)
     """
-    coef = np.ascontiguousarray(coef, dtype=np.float64)
+    coef = weights(coef)
     if matrix.format != "csr":
         raise TypeError(f"matrix must be CSR, got {matrix.format!r}")
     if matrix.shape[1] != coef.shape[0]:

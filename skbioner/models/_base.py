@@ -23,12 +23,12 @@ from ..decoding import (
     chain_marginals,
     emission_scores,
     opening_marginals,
-    span_probabilities,
+    segment_probabilities,
     viterbi_batch,
     viterbi_csr,
 )
 from ..features import SentenceFeatures
-from ..schemes import is_valid_label, labels_to_spans, scheme_labels
+from ..schemes import is_valid_label, scheme_labels
 
 __all__ = ["check_features", "check_targets", "label_types", "ChainScores", "ChainTaggerMixin",
            "LikelihoodTerms", "best_temperature", "holdout_split"]
@@ -409,14 +409,17 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         raw = self._chain_scores(X)
         raw_scores = raw.dense()
         paths = viterbi_batch(raw_scores, raw.offsets, raw.trans, raw.start, raw.end)
-        labels = space.decode(paths, raw.offsets, well_formed=self._well_formed())
+        table = self._segment_table()
+        # the segments of the paths, read by labels_to_spans's policy (compiled): the
+        # spans of predict's IOB2 labels, well formed or not
+        segments = table.segments(paths, raw.offsets)
         problem, scores = self._probability_problem(raw, raw_scores)
-        spans = [(i, t, s, e) for i, lab in enumerate(labels) for t, s, e in labels_to_spans(lab)]
-        probs = span_probabilities(scores, problem.offsets, problem.trans,
-                                   problem.start, problem.end, spans, self._segment_table())
-        out = [[] for _ in labels]
-        for (i, t, s, e), p in zip(spans, probs.tolist()):
-            out[i].append((t, s, e, p))
+        probs = segment_probabilities(scores, problem.offsets, problem.trans, problem.start,
+                                      problem.end, segments, table)
+        out = [[] for _ in range(raw.offsets.size - 1)]
+        types = table.types
+        for (i, t, s, e), p in zip(segments.tolist(), probs.tolist()):
+            out[i].append((types[t], s, e, p))
         return out
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._documents import Document, DocumentError
-from ._tagger import _check_min_confidence, _model_of, tag_documents
+from ._tagger import BATCH_SIZE, _check_min_confidence, _model_of, tag_documents
 
 __all__ = ["tag_text"]
 
 
-def tag_text(text, model=None, *, confidence=True, min_confidence=None, batch_size=32,
+def tag_text(text, model=None, *, confidence=True, min_confidence=None, batch_size=BATCH_SIZE,
              tokenizer=None):
     """Find the entities of raw text: one string, or many (streamed).
 
@@ -33,7 +33,7 @@ def tag_text(text, model=None, *, confidence=True, min_confidence=None, batch_si
     min_confidence : float or None, default=None
         Keep only the entities at least this probable (more precision,
         less recall); needs a model that gives confidences.
-    batch_size : int, default=32
+    batch_size : int, default=128
         Texts tagged per model call when ``text`` is an iterable.
     tokenizer : BioTokenizer, optional
 

@@ -29,3 +29,10 @@ def test_tag_output_formats_agree_with_tagging():
     from skbioner.tagging import OUTPUT_FORMATS as TAGGING
 
     assert OUTPUT_FORMATS == TAGGING
+
+
+def test_tag_batch_size_default_agrees_with_tagging():
+    from skbioner.cli._tag import BATCH_SIZE
+    from skbioner.tagging._tagger import BATCH_SIZE as TAGGING
+
+    assert BATCH_SIZE == TAGGING

@@ -95,6 +95,30 @@ def test_long_sentence_does_not_underflow(rng):
     np.testing.assert_allclose(marg.sum(axis=1), 1.0, atol=1e-9)
 
 
+@pytest.mark.parametrize("scale, trans_scale", [(30.0, 30.0), (100.0, 100.0)])
+def test_extreme_scores_equal_enumeration(rng, scale, trans_scale):
+    """Scores and transitions hundreds of nats apart (a sharp model, a low temperature):
+    the scaled recursions neither underflow nor divide by a vanished scale factor.
+    (Paths more than ~700 nats below the best at some token count as impossible, as
+    they did in the log-space recursion before: both fail alike from about 300.)"""
+    labels, scores, trans, start, end = masked_chain(rng, "BIES", ["A"], 4)
+    scores, trans = scores * scale, trans * trans_scale
+    paths, p, log_z = enumerate_paths(scores, trans, start, end)
+    brute = np.zeros(scores.shape)
+    spans = {}
+    for path, q in zip(paths, p):
+        brute[np.arange(4), list(path)] += q
+        for span in labels_to_spans([labels[i] for i in path], "BIES"):
+            spans[span] = spans.get(span, 0.0) + q
+    marg, lz = chain_marginals(scores, [0, 4], trans, start, end)
+    assert np.all(np.isfinite(marg)) and lz[0] == pytest.approx(log_z, rel=1e-9)
+    np.testing.assert_allclose(marg, brute, atol=1e-9)
+    want = sorted(spans)
+    got = span_probabilities(scores, [0, 4], trans, start, end, [(0, *w) for w in want],
+                             SegmentTable(labels))
+    np.testing.assert_allclose(got, [spans[w] for w in want], atol=1e-9)
+
+
 def test_span_input_errors():
     table = SegmentTable(scheme_labels("IOB2", ["A"]))
     z = np.zeros((2, 3))
@@ -122,3 +146,22 @@ def test_opening_marginals_equal_enumeration(rng, scheme):
                 brute[i, lab] += q
     got = opening_marginals(scores, [0, n], trans, start, end, table)
     np.testing.assert_allclose(got, brute, atol=1e-10)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_segments_of_codes_equal_labels_to_spans(rng, scheme):
+    """The compiled reading of coded paths is labels_to_spans's repair policy, ill-formed
+    sequences included, sentence by sentence."""
+    labels = scheme_labels(scheme, ["A", "B"])
+    table = SegmentTable(labels)
+    lengths = rng.integers(0, 9, size=60)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    codes = rng.integers(0, len(labels), size=offsets[-1])
+    got = table.segments(codes, offsets)
+    want = [(i, table.types.index(t), s, e)
+            for i, (a, b) in enumerate(zip(offsets[:-1], offsets[1:]))
+            for t, s, e in labels_to_spans([labels[c] for c in codes[a:b]], scheme)]
+    assert [tuple(r) for r in got.tolist()] == want
+    assert len(want) > 30
+    with pytest.raises(ValueError, match="index"):
+        table.segments(np.array([len(labels)]), [0, 1])

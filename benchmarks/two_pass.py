@@ -110,6 +110,10 @@ def main():
     ap.add_argument("--variant", action="append", default=None, choices=sorted(VARIANTS))
     ap.add_argument("--steps-after", action="store_true",
                     help="also score the three post-processing steps after each second pass")
+    ap.add_argument("--grid-prior", type=float, nargs="+", default=[0.4, 0.6, 0.8, 1.0],
+                    help="second-pass HMMSVMTagger prior weights scored on dev")
+    ap.add_argument("--grid-transition", type=float, nargs="+", default=[0.5, 1.0, 1.5],
+                    help="second-pass HMMSVMTagger tag-model weights scored on dev")
     ap.add_argument("--cache", default=None, metavar="PKL")
     ap.add_argument("--first-only", action="store_true",
                     help="only run the first pass and write --cache (no scores)")
@@ -175,8 +179,8 @@ def main():
             Xt = second[:-1].transform(Ev)
             chosen = (model.prior_weight, model.transition_weight)
             grid = {}
-            for pw in (0.4, 0.6, 0.8, 1.0):
-                for tw in (0.5, 1.0, 1.5):
+            for pw in args.grid_prior:
+                for tw in args.grid_transition:
                     model.set_params(prior_weight=pw, transition_weight=tw)
                     grid[f"{pw}/{tw}"] = round(scores(y_eval, model.predict(Xt))["f1"], 2)
             model.set_params(prior_weight=chosen[0], transition_weight=chosen[1])

@@ -16,6 +16,15 @@ the paper's) from such lines:
     python benchmarks/hmm_svm.py ... --model online-crf --features base
     python benchmarks/hmm_svm.py --table hmm_svm.jsonl
 
+``--systems`` trains several systems one after the other *in one process* (so their
+training and tagging times are comparable) and scores each alone and with the three
+steps: a preset name (``online-crf``, ``hmm-svm``...), ``two-pass:PRESET`` (the preset
+stacked on its own out-of-fold first pass, ``make_two_pass``) or ``two-pass:FIRST>SECOND``;
+``--two-pass-param`` sets ``FirstPassAnnotator`` parameters (``cv=5``...):
+
+    python benchmarks/hmm_svm.py --data ../shared/data/jnlpba --split test \
+        --systems online-crf two-pass:hmm-svm two-pass:online-crf --out systems.jsonl
+
 Feature settings: ``base`` (the preset's features), ``pos`` (+ the bundled GENIA POS
 tagger's column; the training sentences are tagged by the bundled model, which has seen
 GENIA abstracts: see the report), ``closed`` (+ the training entity names, out of fold on
@@ -38,7 +47,7 @@ from pathlib import Path
 from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.metrics import entity_report, paired_bootstrap
-from skbioner.pipelines import add_knowledge, make_annotators, make_pipeline
+from skbioner.pipelines import add_knowledge, make_annotators, make_pipeline, make_two_pass
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
@@ -82,6 +91,59 @@ def build(model, features, open_dictionary, params=None, feature_params=None):
     return add_knowledge(pipe, closed_dictionary=closed, dictionary=opened)
 
 
+def build_system(name, params, first_params):
+    """A preset, ``two-pass:PRESET`` (over its own first pass) or ``two-pass:FIRST>SECOND``.
+
+    ``params`` go to a second pass's model if it is ``hmm-svm``; ``first_params`` to
+    an ``hmm-svm`` first pass and to a plain ``hmm-svm`` system.
+    """
+    def own(preset, values):
+        return values if preset == "hmm-svm" else {}
+
+    if name.startswith("two-pass:"):
+        spec = name.split(":", 1)[1]
+        first, _, second = spec.rpartition(">")
+        first = first or second
+        return make_two_pass(second, first, model_params=own(second, params),
+                             first_params=own(first, first_params))
+    return make_pipeline(name, model_params=own(name, first_params))
+
+
+def systems(args, X_train, y_train, X_eval, y_eval):
+    """Train each system of ``--systems`` in this process; F1 alone / with steps, times."""
+    result = {"benchmark": "hmm_svm_systems", "split": args.split, "params": args.param,
+              "first_params": args.first_param,
+              "two_pass_params": args.two_pass_param,
+              "train_docs": len({s.doc_id for s in X_train}), "systems": {}}
+    fitted = {name: make().fit(X_train, y_train) for name, make in STEPS.items()}
+    groups = [s.doc_id for s in X_eval]
+    for name in args.systems:
+        pipe = build_system(name, parse_params(args.param), parse_params(args.first_param))
+        if name.startswith("two-pass:"):
+            pipe.named_steps["first_pass"].set_params(**parse_params(args.two_pass_param))
+        t0 = time.perf_counter()
+        pipe.fit(X_train, y_train)
+        train_s = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        pred = [list(p) for p in pipe.predict(X_eval)]
+        tag_s = time.perf_counter() - t0
+        entry = {"train_seconds": round(train_s, 1), "tag_seconds": round(tag_s, 2),
+                 "alone": scores(y_eval, pred)}
+        for variant in ("abbreviations", "all-steps"):
+            out = apply_steps([fitted[n] for n in VARIANTS[variant]], X_eval, pred)
+            entry[variant] = scores(y_eval, out)
+            entry[variant]["p_value"] = paired_bootstrap(
+                y_eval, pred, out, groups=groups, n_resamples=2000, random_state=0).p_value
+        result["systems"][name] = entry
+        print(f"{name:22s} F1 {entry['alone']['f1']:.2f} (+abbr {entry['abbreviations']['f1']:.2f}"
+              f", +steps {entry['all-steps']['f1']:.2f}) train {train_s:.1f} s tag {tag_s:.2f} s",
+              flush=True)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(result) + "\n")
+    print(json.dumps(result))
+
+
 def run(args):
     corpus = load_jnlpba(args.data, "train")
     X, y = corpus.X, corpus.y
@@ -101,6 +163,8 @@ def run(args):
             if len(seen) <= args.max_train_docs:
                 keep.append(i)
         X_train, y_train = [X_train[i] for i in keep], [y_train[i] for i in keep]
+    if args.systems:
+        return systems(args, X_train, y_train, X_eval, y_eval)
     cache = Path(args.pred_cache) if args.pred_cache else None
     model = None
     if cache is not None and cache.exists():  # re-score the steps on saved predictions
@@ -237,6 +301,13 @@ def main():
                     help="save the tagger's predictions here, or read them if the file "
                          "exists (the steps are then scored without training)")
     ap.add_argument("--table", nargs="+", default=None, metavar="JSONL")
+    ap.add_argument("--systems", nargs="+", default=None, metavar="SYSTEM",
+                    help="train these (PRESET or two-pass:PRESET) in one process")
+    ap.add_argument("--first-param", action="append", default=[], metavar="KEY=VALUE",
+                    help="with --systems: parameter of hmm-svm first passes and one-pass "
+                         "hmm-svm systems (--param: of hmm-svm second passes)")
+    ap.add_argument("--two-pass-param", action="append", default=[], metavar="KEY=VALUE",
+                    help="FirstPassAnnotator parameter of the two-pass systems")
     args = ap.parse_args()
     if args.table:
         table(args.table)

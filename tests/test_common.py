@@ -48,6 +48,7 @@ from skbioner.pipelines import TunedTagger
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
+    FirstPassAnnotator,
     LabelConsistency,
     NameAlias,
     PatternPostProcessor,
@@ -102,6 +103,8 @@ CASES = {
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
     "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
     "DictionaryMatcher(jackknife)": Case(DictionaryMatcher(jackknife=3), (X, Y), "transform", X),
+    "FirstPassAnnotator": Case(FirstPassAnnotator(MajorityTagger(), cv=2), (X, Y), "transform",
+                               X),
     "POSTagger": Case(POSTagger(), (X,), "transform", X),
     "HMMStateClusterer": Case(HMMStateClusterer(n_states=4, max_iter=2, tol=None,
                                                 random_state=0), (X,), "transform", X),

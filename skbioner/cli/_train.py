@@ -90,6 +90,9 @@ def add_arguments(p):
                       help="the training entity names as dictionary features (jackknifed)")
     know.add_argument("--dictionary", metavar="FILE", default=None,
                       help="an open dictionary file as features (one name per line)")
+    know.add_argument("--two-pass", action="store_true",
+                      help="stack the model on its own first pass (out of fold): the "
+                           "modules as features of a second pass (6 trainings)")
     p.add_argument("--recut", choices=("pieces", "jnlpba"), default=None,
                    help="wrap the model in RecutTagger: words re-cut at hyphens and slashes the "
                         "same way in training and tagging (pieces: at every one; jnlpba: by "
@@ -276,6 +279,20 @@ def run(args):
                                   verbose)
     model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,
                         annotators)
+    if getattr(args, "two_pass", False):
+        from sklearn.base import clone
+
+        from ..pipelines import add_first_pass
+        from ..pipelines._presets import TWO_PASS_PARAMS
+
+        if args.model == "majority":
+            raise ValueError("--two-pass needs a model with features, not majority")
+        first = clone(model)
+        given = parse_params(args.param)  # the preset's second-pass settings, unless given
+        model[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(args.model, {}).items()
+                                if k not in given})
+        model = add_first_pass(model, first)
+        metadata["two_pass"] = True
     knowledge = {k: getattr(args, k, False) for k in ("abbreviations", "alias", "cascade_rules",
                                                        "closed_dictionary")}
     if any(knowledge.values()) or getattr(args, "dictionary", None):

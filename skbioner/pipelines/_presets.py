@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge"]
+__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge", "add_first_pass",
+           "make_two_pass"]
 
 #: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
 PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
@@ -26,6 +27,12 @@ NERBIO_NUMERALS = "digit"
 #: Featurizer settings of presets that do not use the default (Chan/Settles, cutoff 3).
 _FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3},
              "pairwise-svm": {"templates": "kazama", "min_count": 3}}
+
+#: Model settings of a preset used as the second pass of :func:`make_two_pass` (and
+#: ``skbioner train --two-pass``): HMMSVMTagger's prior and tag-model weights, best on the
+#: development split's grid for every first-pass column set (benchmarks/two_pass.py:
+#: 79.21 against 79.00 at the one-pass preset's 0.6 / 1.0).
+TWO_PASS_PARAMS = {"hmm-svm": {"prior_weight": 0.4, "transition_weight": 0.5}}
 
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
 #: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
@@ -301,3 +308,97 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     if alias:
         steps.append(("alias", NameAlias()))
     return PostProcessedTagger(tagger, steps) if steps else tagger
+
+
+def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
+    """``tagger`` stacked on a first pass: the knowledge modules as its features.
+
+    Puts a :class:`~skbioner.postprocess.FirstPassAnnotator` (out of fold on
+    the training data) in front of ``tagger``'s steps and adds
+    :func:`~skbioner.postprocess.first_pass_groups` to its featurizer's
+    templates.
+
+    Parameters
+    ----------
+    tagger : Pipeline
+        A pipeline with a ``features`` step (a preset of :func:`make_pipeline`).
+    first : estimator, optional
+        The first pass (any tagger taking sentences); default: a clone of
+        ``tagger``.
+    cv : int, default=5
+        Blocks of documents of the first pass's out-of-fold annotation.
+    **annotator_params
+        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Steps ``first_pass`` and ``tagger``'s (its featurizer a copy with the
+        first-pass groups).
+    """
+    from sklearn.base import clone
+    from sklearn.pipeline import Pipeline
+
+    from ..features import get_preset
+    from ..postprocess import FirstPassAnnotator, first_pass_groups
+
+    names = [n for n, _ in getattr(tagger, "steps", ())]
+    if "features" not in names:
+        raise ValueError("add_first_pass needs a pipeline with a 'features' step to read the "
+                         "first pass")
+    first = clone(tagger) if first is None else first
+    steps = []
+    for name, step in tagger.steps:
+        if name == "features":
+            step = clone(step)
+            templates = step.templates
+            if isinstance(templates, str):
+                templates = get_preset(templates)
+            step.set_params(templates=list(templates) + first_pass_groups())
+        steps.append((name, step))
+    annotator = FirstPassAnnotator(first, cv=cv, **annotator_params)
+    return Pipeline([("first_pass", annotator), *steps])
+
+
+def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first_params=None,
+                  annotator_params=None, **pipeline_options):
+    """A stacked preset: a first pass's output and the knowledge modules as features.
+
+    ``FirstPassAnnotator(make_pipeline(first))`` (out of fold on the
+    training data) -> the preset's featurizer with
+    :func:`~skbioner.postprocess.first_pass_groups` added -> the preset's
+    model (:func:`add_first_pass`).  ``docs/benchmarks.md`` ("HMM + SVM and
+    knowledge modules") measures it.
+
+    Parameters
+    ----------
+    model : str, default="hmm-svm"
+        Preset of the second pass (one of :data:`PRESETS` but ``majority``).
+    first : str or estimator, optional
+        The first pass: a preset name or any tagger taking sentences;
+        default: ``model``'s preset.
+    cv : int, default=5
+        Blocks of documents of the first pass's out-of-fold annotation.
+    model_params : dict, optional
+        Parameters of the second pass's model (over :data:`TWO_PASS_PARAMS`).
+    first_params : dict, optional
+        Model parameters of the first pass (when ``first`` is a preset name).
+    annotator_params : dict, optional
+        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+    **pipeline_options
+        Passed to :func:`make_pipeline` for both passes (``pos``,
+        ``feature_params``...).
+
+    Returns
+    -------
+    sklearn.pipeline.Pipeline
+        Steps ``first_pass``, the annotators, ``features`` and ``model``.
+    """
+    if model == "majority":
+        raise ValueError("the majority baseline has no featurizer to read the first pass")
+    first = model if first is None else first
+    if isinstance(first, str):
+        first = make_pipeline(first, model_params=first_params, **pipeline_options)
+    params = {**TWO_PASS_PARAMS.get(model, {}), **dict(model_params or {})}
+    second = make_pipeline(model, model_params=params, **pipeline_options)
+    return add_first_pass(second, first, cv=cv, **dict(annotator_params or {}))

@@ -10,6 +10,7 @@ corrected labels.
 from ._abbreviations import Abbreviation, AbbreviationResolver, alias_score, find_abbreviations
 from ._alias import NameAlias
 from ._base import (
+    STEP_CONFIDENCE,
     Document,
     PostProcessedTagger,
     PostprocessStep,
@@ -18,13 +19,16 @@ from ._base import (
 )
 from ._cascade import CascadedEntityRules
 from ._consistency import LabelConsistency
+from ._first_pass import FirstPassAnnotator, first_pass_groups
 from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
+    "STEP_CONFIDENCE",
     "Abbreviation",
     "AbbreviationResolver",
     "CascadedEntityRules",
     "Document",
+    "FirstPassAnnotator",
     "LabelConsistency",
     "NameAlias",
     "Pattern",
@@ -34,5 +38,6 @@ __all__ = [
     "alias_score",
     "apply_steps",
     "find_abbreviations",
+    "first_pass_groups",
     "group_documents",
 ]

@@ -29,8 +29,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._sentence import Sentence
 from .._validation import StrOptions
-from ..schemes import labels_to_spans
+from ..schemes import labels_to_spans, repair
 from ._base import Document, PostprocessStep
 
 __all__ = ["Abbreviation", "AbbreviationResolver", "alias_score", "find_abbreviations"]
@@ -408,6 +409,14 @@ class AbbreviationResolver(PostprocessStep):
     0.28 F1 over ``True``; ``benchmarks/hmm_svm.py``).
     cross_sentence : bool, default=True
         Let a long form start in the previous sentence.
+    strip_parentheses : bool, default=False
+        Zhou & Su's order: a sentence with ``long form (SF)`` pairs is first
+        tagged again without its parenthesised short forms (the tagger's
+        ``predict`` on the shortened sentence, through
+        :attr:`Document.retag`; the parentheses' tokens are then outside),
+        and the pairs are resolved on those labels.  Needs a
+        :class:`~skbioner.postprocess.PostProcessedTagger` (without a
+        tagger, the step works as with False).
 
     Attributes
     ----------
@@ -420,15 +429,50 @@ class AbbreviationResolver(PostprocessStep):
         "unresolved": [StrOptions({"keep", "clear"})],
         "remember": ["boolean", StrOptions({"relabel"})],
         "cross_sentence": ["boolean"],
+        "strip_parentheses": ["boolean"],
     }
 
     def __init__(self, adjust_long_form=True, long_from_short=False, unresolved="clear",
-                 remember="relabel", cross_sentence=True):
+                 remember="relabel", cross_sentence=True, strip_parentheses=False):
         self.adjust_long_form = adjust_long_form
         self.long_from_short = long_from_short
         self.unresolved = unresolved
         self.remember = remember
         self.cross_sentence = cross_sentence
+        self.strip_parentheses = strip_parentheses
+
+    @property
+    def uses_tagger(self):
+        """Whether :meth:`correct` tags sentences again (``strip_parentheses``)."""
+        return bool(self.strip_parentheses)
+
+    def _retagged(self, doc, words, labels, pairs):
+        """``labels`` with the sentences holding ``(SF)`` tagged again without them."""
+        cut = {}
+        for ab in pairs:
+            si, sa, sb = ab.short
+            if ab.order != "long-short" or _overlapping(labels[si], sa - 1, sa):
+                continue
+            close = next((k for k in range(sb, len(words[si])) if words[si][k] in _CLOSE), None)
+            if close is not None:
+                cut.setdefault(si, set()).update(range(sa - 1, close + 1))
+        if not cut:
+            return labels
+        order = sorted(cut)
+        keep = {si: [k for k in range(len(words[si])) if k not in cut[si]] for si in order}
+        short = []
+        for si in order:
+            s = doc.sentences[si]
+            cols = getattr(s, "annotations", {})
+            short.append(Sentence([s[k] for k in keep[si]], doc_id=doc.doc_id,
+                                  **{c: [v[k] for k in keep[si]] for c, v in cols.items()}))
+        labels = [list(lab) for lab in labels]
+        for si, new in zip(order, doc.retag(short)):
+            lab = ["O"] * len(words[si])
+            for k, t in zip(keep[si], new):
+                lab[k] = t
+            labels[si] = repair(lab, "IOB2")
+        return labels
 
     def correct(self, doc: Document):
         """Resolve the document's abbreviations.
@@ -445,7 +489,10 @@ class AbbreviationResolver(PostprocessStep):
         words = [list(s) for s in doc.sentences]
         memory = {}
         defined = set()
-        for ab in find_abbreviations(words, cross_sentence=self.cross_sentence):
+        pairs = find_abbreviations(words, cross_sentence=self.cross_sentence)
+        if self.strip_parentheses and doc.retag is not None and pairs:
+            labels = self._retagged(doc, words, labels, pairs)
+        for ab in pairs:
             si, sa, sb = ab.short
             defined.add(ab.short)
             paren = sa - 1 if ab.order == "long-short" else sb

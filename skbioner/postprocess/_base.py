@@ -14,13 +14,18 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.pipeline import Pipeline
-from sklearn.utils.metaestimators import _BaseComposition
+from sklearn.utils.metaestimators import _BaseComposition, available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
-from ..schemes import check_labels, repair
+from ..schemes import check_labels, labels_to_spans, repair
+
+#: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
+#: created or changed (the steps are rules that override the tagger: a confidence
+#: threshold keeps what they decided, as ``predict`` does)
+STEP_CONFIDENCE = 1.0
 
 __all__ = ["Document", "PostprocessStep", "PostProcessedTagger", "apply_steps", "group_documents"]
 
@@ -45,6 +50,10 @@ class Document:
         Column labels of :attr:`marginals`.
     index : tuple of int, default=()
         Position of each sentence in the ``X`` given to ``predict``.
+    retag : callable or None, default=None
+        ``retag(sentences) -> labels``: the tagger's IOB2 predictions for other
+        sentences (a step that tags a sentence without its parenthesised
+        part); None unless a step declares ``uses_tagger``.
     """
 
     doc_id: str | None
@@ -53,6 +62,7 @@ class Document:
     marginals: tuple | None = None
     classes: tuple | None = None
     index: tuple = ()
+    retag: object = None
 
     def outside_probability(self, i):
         """``p(O)`` of every token of sentence ``i`` (None without marginals).
@@ -112,6 +122,8 @@ class PostprocessStep(BaseEstimator):
 
     #: whether :meth:`correct` reads :attr:`Document.marginals`
     uses_marginals = False
+    #: whether :meth:`correct` calls :attr:`Document.retag`
+    uses_tagger = False
 
     def fit(self, X, y):
         """Learn from the training sentences ``X`` (with doc ids) and gold IOB2 ``y``.
@@ -156,6 +168,12 @@ def _final_outputs(tagger, X, want_marginals):
     if want_marginals and hasattr(final, "predict_marginals"):
         marginals = final.predict_marginals(Xt)
     return labels, marginals, final
+
+
+def _final_gives_entities(self):
+    tagger = getattr(self, "tagger_", self.tagger)
+    final = tagger[-1] if isinstance(tagger, Pipeline) else tagger
+    return hasattr(final, "predict_entities")
 
 
 class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
@@ -290,10 +308,60 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         want = any(getattr(step, "uses_marginals", False) for _, step in self.steps_)
         labels, marginals, final = _final_outputs(self.tagger_, X, want)
         classes = tuple(final.classes_) if marginals is not None else None
-        return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes)
+        return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
+                           self._retag())
+
+    def _retag(self):
+        """The tagger's ``predict``, for steps that tag other sentences (or None)."""
+        if not any(getattr(step, "uses_tagger", False) for _, step in self.steps_):
+            return None
+        return self.tagger_.predict
+
+    @available_if(_final_gives_entities)
+    def predict_entities(self, X):
+        """Entities after the steps, with the tagger's probability where it predicted them.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, confidence)`` of every entity of
+            :meth:`predict` (half-open token offsets).  An entity the tagger
+            predicted and the steps kept has the tagger's ``predict_entities``
+            probability; one a step created or changed (other boundaries or
+            class) has :data:`STEP_CONFIDENCE` (1.0).
+        """
+        check_is_fitted(self, "steps_")
+        X = check_sentences(X)
+        final, Xt = self.tagger_, X
+        if isinstance(final, Pipeline):
+            final = self.tagger_[-1]
+            Xt = self.tagger_[:-1].transform(X) if len(self.tagger_) > 1 else X
+        spans = final.predict_entities(Xt)
+        labels = []
+        for sent, found in zip(X, spans):
+            lab = ["O"] * len(sent)
+            for t, a, b, _ in found:
+                lab[a:b] = ["B-" + t] + ["I-" + t] * (b - a - 1)
+            labels.append(lab)
+        marginals = classes = None
+        if any(getattr(step, "uses_marginals", False) for _, step in self.steps_) \
+                and hasattr(final, "predict_marginals"):
+            marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
+        out = apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
+                          self._retag())
+        result = []
+        for found, lab in zip(spans, out):
+            kept = {(t, a, b): p for t, a, b, p in found}
+            result.append([(t, a, b, kept.get((t, a, b), STEP_CONFIDENCE))
+                           for t, a, b in labels_to_spans(lab)])
+        return result
 
 
-def apply_steps(steps, X, labels, marginals=None, classes=None):
+def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
     """Run fitted post-processing steps over the documents of ``X``.
 
     What :meth:`PostProcessedTagger.predict` does after tagging; public so
@@ -311,6 +379,9 @@ def apply_steps(steps, X, labels, marginals=None, classes=None):
         The tagger's token marginals.
     classes : sequence of str, optional
         Columns of ``marginals``.
+    retag : callable, optional
+        The tagger's ``predict`` (:attr:`Document.retag`), for steps with
+        ``uses_tagger``.
 
     Returns
     -------
@@ -323,11 +394,11 @@ def apply_steps(steps, X, labels, marginals=None, classes=None):
     for doc_id, index in group_documents(X):
         doc = Document(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
                        None if marginals is None else tuple(marginals[i] for i in index),
-                       classes, tuple(index))
+                       classes, tuple(index), retag)
         for step in steps:
             new = _checked(step.correct(doc), doc, step)
             doc = Document(doc.doc_id, doc.sentences, tuple(new), doc.marginals, doc.classes,
-                           doc.index)
+                           doc.index, doc.retag)
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels

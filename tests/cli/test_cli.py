@@ -243,3 +243,41 @@ def test_train_hmm_svm_with_knowledge_modules(tmp_path, capsys):
     assert main(["train", "--train", str(train), "--model", "online-crf", "--abbreviations",
                  "-o", str(tmp_path / "o.skops")]) == 0
     capsys.readouterr()
+
+
+def test_train_two_pass(tmp_path, capsys):
+    """--two-pass stacks the model on its own out-of-fold first pass; the file loads safely."""
+    from skbioner.io import load_model, model_metadata
+    from skbioner.postprocess import FirstPassAnnotator
+
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    out = tmp_path / "m.skops"
+    assert main(["train", "--train", str(train), "--model", "online-crf", "--param",
+                 "max_iter=2", "--two-pass", "--abbreviations", "-o", str(out)]) == 0
+    model = load_model(out)
+    first = model.tagger_.named_steps["first_pass"]
+    assert isinstance(first, FirstPassAnnotator) and first.annotation_names_[0] == "fp_label"
+    assert model_metadata(out)["two_pass"] is True
+    pred = tmp_path / "pred.iob2"
+    assert main(["predict", str(out), str(train), "-o", str(pred)]) == 0
+    assert pred.read_text().count("\n") == TRAIN.count("\n")
+    capsys.readouterr()
+
+
+def test_train_two_pass_hmm_svm_uses_the_second_pass_weights(tmp_path, capsys):
+    from skbioner.io import load_model
+
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    out = tmp_path / "m.skops"
+    assert main(["train", "--train", str(train), "--model", "hmm-svm", "--param", "cv=2",
+                 "--param", "n_jobs=1", "--two-pass", "-o", str(out)]) == 0
+    model = load_model(out)
+    assert (model[-1].prior_weight, model[-1].transition_weight) == (0.4, 0.5)
+    first = model.named_steps["first_pass"].tagger_[-1]
+    assert (first.prior_weight, first.cv) == (0.6, 2)  # the one-pass preset, with --param
+    assert main(["train", "--train", str(train), "--model", "hmm-svm", "--param", "cv=2",
+                 "--param", "prior_weight=1.0", "--two-pass", "-o", str(out)]) == 0
+    assert load_model(out)[-1].prior_weight == 1.0  # a given --param wins
+    capsys.readouterr()

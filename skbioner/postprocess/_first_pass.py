@@ -1,0 +1,417 @@
+"""``FirstPassAnnotator``: a first-pass tagger's output as features of a second pass (stacking).
+
+Zhou & Su (2004) use their knowledge modules as *features* of the tagger:
+an abbreviation gets the class of its long form, a candidate that is an
+alias of an entity recognised earlier in the document gets ``ENTITYnLm``,
+a cascade pattern (``ENTITY`` + head noun ...) is a feature, not a rewrite.
+Those features need the entities of the document, so they come from a first
+pass.  :class:`FirstPassAnnotator` runs any tagger of the suite, derives
+per-token annotation columns from its output and from the document-level
+steps of :mod:`skbioner.postprocess`, and a second tagger reads them through
+the featurizer (:func:`first_pass_groups`).  On the training data the first
+pass is run out of fold (``cv`` blocks of documents, as
+``cross_val_predict``), so the second pass learns from columns as noisy as
+the ones it sees at prediction.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_is_fitted
+
+from .._sentence import check_sentences
+from .._validation import HasMethods, Integral, Interval, Real, fit_context
+from ..base import SentenceTransformerMixin
+from ..schemes import labels_to_spans
+from ._abbreviations import AbbreviationResolver, find_abbreviations
+from ._alias import NameAlias
+from ._base import Document, _final_outputs, group_documents
+from ._cascade import CascadedEntityRules
+
+__all__ = ["FirstPassAnnotator", "first_pass_groups"]
+
+#: prefix of every column the annotator adds
+PREFIX = "fp_"
+
+
+def first_pass_groups(window=1, label_window=2):
+    """Feature groups reading :class:`FirstPassAnnotator`'s columns.
+
+    Parameters
+    ----------
+    window : int, default=1
+        Every ``fp_*`` column at offsets ``-window..window``.
+    label_window : int, default=2
+        The first-pass label (``fp_label``) at ``-label_window..label_window``
+        as well, and its bigram at ``(-1, 0)``.
+
+    Returns
+    -------
+    list of FeatureGroup
+        To append to a featurizer's ``templates``
+        (``get_preset("chan") + first_pass_groups()``).
+    """
+    from ..features import FeatureGroup
+
+    groups = [FeatureGroup("first_pass", "dictionary", tuple(range(-window, window + 1)),
+                           {"prefix": PREFIX})]
+    far = tuple(o for o in range(-label_window, label_window + 1) if abs(o) > window)
+    if far:
+        groups.append(FeatureGroup("first_pass_label", "annotation", far,
+                                   {"column": PREFIX + "label", "label": "fpl"},
+                                   optional=True))
+    groups.append(FeatureGroup("first_pass_bigram", "conjunction", (-1, 0),
+                               {"of": PREFIX + "label"}))
+    return groups
+
+
+def _default_steps():
+    return [("cascade", CascadedEntityRules()), ("abbreviations", AbbreviationResolver()),
+            ("alias", NameAlias())]
+
+
+def _confidence_bin(p, bins):
+    for k, edge in enumerate(bins):
+        if p >= edge:
+            return str(k)
+    return str(len(bins))
+
+
+class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
+    """Columns from a first-pass tagger and the knowledge modules, for a second pass.
+
+    For every sentence it adds the columns (values per token):
+
+    * ``fp_label``: the first pass's IOB2 label;
+    * ``fp_conf`` (``confidence``; a tagger with ``predict_marginals``):
+      the label with the bin of its marginal probability
+      (``B-protein/0``: at least ``confidence_bins[0]``, ...);
+    * ``fp_memory`` (``memory``): the class the same word (lower-cased) has
+      most often at its *other* occurrences in the document (``O`` when
+      outside; ``-`` when the word occurs once);
+    * ``fp_docdict`` (``doc_dictionary``, off by default): the entities the first pass
+      found in the document, as a dictionary (each string with its most
+      frequent class) matched longest-first over the document's sentences:
+      ``B-<class>``, ``I-<class>`` or ``O``;
+    * ``fp_abbr`` (``abbreviations``): on the pairs of
+      :func:`~skbioner.postprocess.find_abbreviations`, ``S-<class>`` on a
+      short form and its later occurrences, ``L-<class>`` on the long form,
+      the class being the first pass's class of the long form (``none``);
+    * ``fp_<name>`` for each post-processing step of ``steps``: the label
+      the step proposes where it changes the first pass's (``-``
+      elsewhere).  The default steps are
+      :class:`~skbioner.postprocess.CascadedEntityRules` (a cascade-pattern
+      match), :class:`~skbioner.postprocess.AbbreviationResolver` and
+      :class:`~skbioner.postprocess.NameAlias` (an alias of an entity
+      recognised earlier in the document, Zhou & Su's ``ENTITYnLm``).
+
+    ``fit_transform`` (what a ``Pipeline`` calls on the training data)
+    annotates the training sentences out of fold: the documents (the
+    sentences, when there are fewer than ``cv`` documents) are cut into
+    ``cv`` contiguous blocks and each block gets the columns of a tagger
+    (and steps) fitted on the other blocks; ``transform`` uses the tagger
+    fitted on all of them.  :func:`first_pass_groups` are the feature groups
+    that read the columns.
+
+    Parameters
+    ----------
+    tagger : estimator
+        Any tagger of the suite taking sentences (a ``Pipeline`` featurizer
+        -> model, ``make_pipeline("online-crf")``...).  Cloned.
+    steps : list of (str, PostprocessStep) or None, default=None
+        Steps whose proposed changes become columns; None: cascade rules,
+        abbreviations and alias with their defaults; ``[]``: none.
+    cv : int, default=5
+        Blocks of documents of the out-of-fold annotation.
+    confidence : bool, default=True
+        Add ``fp_conf``.
+    confidence_bins : tuple of float, default=(0.9, 0.6)
+        Lower edges of the confidence bins, decreasing.
+    memory : bool, default=True
+        Add ``fp_memory``.
+    doc_dictionary : bool, default=False
+        Add ``fp_docdict`` (off: on the JNLPBA development split it lowered
+        the two-pass OnlinePACRF from 80.07 to 79.57, ``benchmarks/two_pass.py``).
+    abbreviations : bool, default=True
+        Add ``fp_abbr``.
+    n_jobs : int or None, default=None
+        Folds fitted in parallel (joblib).
+
+    Attributes
+    ----------
+    tagger_ : estimator
+        The first pass fitted on all the training data.
+    steps_ : list of (str, PostprocessStep)
+        The steps fitted on all the training data.
+    annotation_names_ : tuple of str
+        The columns added.
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import Pipeline
+    >>> from skbioner.datasets import load_jnlpba_sample
+    >>> from skbioner.features import TokenFeaturizer, get_preset
+    >>> from skbioner.models import OnlinePACRF
+    >>> from skbioner.pipelines import make_pipeline
+    >>> from skbioner.postprocess import FirstPassAnnotator, first_pass_groups
+    >>> train = load_jnlpba_sample("train")
+    >>> first = make_pipeline("online-crf", model_params={"max_iter": 2})
+    >>> two_pass = Pipeline([
+    ...     ("first_pass", FirstPassAnnotator(first, cv=2)),
+    ...     ("features", TokenFeaturizer(templates=get_preset("chan") + first_pass_groups())),
+    ...     ("model", OnlinePACRF(max_iter=2, random_state=0))])
+    >>> two_pass = two_pass.fit(train.X[:100], train.y[:100])
+    >>> len(two_pass.predict(train.X[:3]))
+    3
+    """
+
+    _parameter_constraints = {
+        "tagger": [HasMethods(["fit", "predict"])],
+        "steps": [list, tuple, None],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "confidence": ["boolean"],
+        "confidence_bins": [tuple, list],
+        "memory": ["boolean"],
+        "doc_dictionary": ["boolean"],
+        "abbreviations": ["boolean"],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(self, tagger, steps=None, cv=5, confidence=True, confidence_bins=(0.9, 0.6),
+                 memory=True, doc_dictionary=False, abbreviations=True, n_jobs=None):
+        self.tagger = tagger
+        self.steps = steps
+        self.cv = cv
+        self.confidence = confidence
+        self.confidence_bins = confidence_bins
+        self.memory = memory
+        self.doc_dictionary = doc_dictionary
+        self.abbreviations = abbreviations
+        self.n_jobs = n_jobs
+
+    # -- fitting -------------------------------------------------------------
+
+    def _steps(self):
+        steps = _default_steps() if self.steps is None else list(self.steps)
+        for item in steps:
+            if not (isinstance(item, tuple) and len(item) == 2 and hasattr(item[1], "correct")):
+                raise TypeError(f"steps must be (name, PostprocessStep) pairs, got {item!r:.80}")
+        return steps
+
+    def _check(self):
+        bins = tuple(float(b) for b in self.confidence_bins)
+        if any(not isinstance(b, Real) or not 0 <= b <= 1 for b in bins) or \
+                list(bins) != sorted(bins, reverse=True):
+            raise ValueError(f"confidence_bins must be decreasing probabilities, got {bins}")
+        return self._steps()
+
+    @staticmethod
+    def _fit_one(tagger, steps, X, y):
+        fitted = clone(tagger).fit(X, y)
+        return fitted, [(name, clone(step).fit(X, y)) for name, step in steps]
+
+    @fit_context
+    def fit(self, X, y):
+        """Fit the first-pass tagger and the steps on all of ``X``.
+
+        Parameters
+        ----------
+        X : list of Sentence
+            Training sentences (document ids in ``doc_id``).
+        y : list of list of str
+            IOB2 labels.
+
+        Returns
+        -------
+        self : FirstPassAnnotator
+        """
+        steps = self._check()
+        X, y = check_sentences(X, y)
+        self.tagger_, self.steps_ = self._fit_one(self.tagger, steps, X, y)
+        self.annotation_names_ = self._names()
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit on all of ``X``, then annotate ``X`` out of fold.
+
+        Parameters
+        ----------
+        X : list of Sentence
+        y : list of list of str
+            IOB2 labels (required).
+
+        Returns
+        -------
+        list of Sentence
+            ``X`` with the columns :attr:`annotation_names_`, each block of
+            documents annotated by a tagger fitted on the other blocks.
+        """
+        if y is None:
+            raise ValueError("FirstPassAnnotator.fit_transform needs y (the first pass is "
+                             "trained out of fold)")
+        self._validate_params()
+        steps = self._check()
+        X, y = check_sentences(X, y)
+        units = [index for _, index in group_documents(X)]
+        if len(units) < self.cv:  # too few documents: blocks of sentences
+            units = [[i] for i in range(len(X))]
+        if len(units) < 2:
+            raise ValueError("FirstPassAnnotator.fit_transform needs at least 2 sentences")
+        fold = np.zeros(len(X), dtype=np.int64)
+        n_blocks = min(self.cv, len(units))
+        for k, part in enumerate(np.array_split(np.arange(len(units)), n_blocks)):
+            for d in part:
+                fold[units[d]] = k
+        jobs = [(self.tagger, steps, [X[i] for i in np.flatnonzero(fold != k)],
+                 [y[i] for i in np.flatnonzero(fold != k)]) for k in range(n_blocks)]
+        jobs.append((self.tagger, steps, X, y))
+        fitted = Parallel(n_jobs=self.n_jobs)(delayed(self._fit_one)(*job) for job in jobs)
+        self.tagger_, self.steps_ = fitted[-1]
+        self.annotation_names_ = self._names()
+        out = [None] * len(X)
+        for k in range(n_blocks):
+            inside = np.flatnonzero(fold == k)
+            tagger, fold_steps = fitted[k]
+            for i, s in zip(inside, self._annotate(tagger, fold_steps, [X[i] for i in inside])):
+                out[i] = s
+        return out
+
+    def _names(self):
+        names = ["label"]
+        final = self.tagger_[-1] if hasattr(self.tagger_, "steps") else self.tagger_
+        if self.confidence and hasattr(final, "predict_marginals"):
+            names.append("conf")
+        if self.memory:
+            names.append("memory")
+        if self.doc_dictionary:
+            names.append("docdict")
+        if self.abbreviations:
+            names.append("abbr")
+        names += [name for name, _ in self.steps_]
+        return tuple(PREFIX + n for n in names)
+
+    # -- annotating ----------------------------------------------------------
+
+    def transform(self, X):
+        """Add the first-pass columns to every sentence.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of Sentence
+            New sentences with the columns :attr:`annotation_names_`.
+        """
+        check_is_fitted(self, "tagger_")
+        return self._annotate(self.tagger_, self.steps_, check_sentences(X))
+
+    def _annotate(self, tagger, steps, X):
+        want = PREFIX + "conf" in self.annotation_names_
+        labels, marginals, final = _final_outputs(tagger, X, want)
+        labels = [list(lab) for lab in labels]
+        classes = list(final.classes_) if marginals is not None else None
+        cols = [{PREFIX + "label": tuple(lab)} for lab in labels]
+        if marginals is not None:
+            where = {c: k for k, c in enumerate(classes)}
+            bins = tuple(float(b) for b in self.confidence_bins)
+            for i, lab in enumerate(labels):
+                p = marginals[i][np.arange(len(lab)), [where[t] for t in lab]] if lab else []
+                cols[i][PREFIX + "conf"] = tuple(
+                    f"{t}/{_confidence_bin(q, bins)}" for t, q in zip(lab, p))
+        for doc_id, index in group_documents(X):
+            sents = [X[i] for i in index]
+            doc_labels = [labels[i] for i in index]
+            doc_cols = [cols[i] for i in index]
+            if self.memory:
+                _memory(sents, doc_labels, doc_cols)
+            if self.doc_dictionary:
+                _doc_dictionary(sents, doc_labels, doc_cols)
+            if self.abbreviations:
+                _abbreviation_column(sents, doc_labels, doc_cols)
+            doc = Document(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
+                           None, None, tuple(index))
+            for name, step in steps:
+                new = step.correct(doc)
+                for c, old, lab in zip(doc_cols, doc_labels, new):
+                    c[PREFIX + name] = tuple(b if a != b else "-" for a, b in zip(old, lab))
+        return [s.with_annotations(**c) for s, c in zip(X, cols)]
+
+
+def _memory(sents, labels, cols):
+    """``fp_memory``: the majority class of the word's other occurrences in the document."""
+    seen = {}
+    for s, lab in zip(sents, labels):
+        for w, t in zip(s, lab):
+            seen.setdefault(w.lower(), Counter())[t[2:] if t != "O" else "O"] += 1
+    cache = {}
+    for s, lab, c in zip(sents, labels, cols):
+        values = []
+        for w, t in zip(s, lab):
+            key = (w.lower(), t[2:] if t != "O" else "O")
+            value = cache.get(key)
+            if value is None:
+                occ = seen[key[0]].copy()
+                occ[key[1]] -= 1  # the other occurrences
+                occ = +occ
+                value = cache[key] = occ.most_common(1)[0][0] if occ else "-"
+            values.append(value)
+        c[PREFIX + "memory"] = tuple(values)
+
+
+def _doc_dictionary(sents, labels, cols, max_len=8):
+    """``fp_docdict``: the document's first-pass entities matched longest-first."""
+    by_string = {}
+    for s, lab in zip(sents, labels):
+        for t, a, b in labels_to_spans(lab):
+            if b - a <= max_len:
+                by_string.setdefault(tuple(w.lower() for w in s[a:b]), Counter())[t] += 1
+    entries = {k: c.most_common(1)[0][0] for k, c in by_string.items()}
+    lengths = sorted({len(k) for k in entries}, reverse=True)
+    for s, c in zip(sents, cols):
+        words = [w.lower() for w in s]
+        values = ["O"] * len(words)
+        k = 0
+        while k < len(words):
+            for n in lengths:
+                t = entries.get(tuple(words[k:k + n])) if k + n <= len(words) else None
+                if t is not None:
+                    values[k:k + n] = ["B-" + t] + ["I-" + t] * (n - 1)
+                    k += n
+                    break
+            else:
+                k += 1
+        c[PREFIX + "docdict"] = tuple(values)
+
+
+def _abbreviation_column(sents, labels, cols):
+    """``fp_abbr``: ``S-``/``L-`` and the long form's first-pass class."""
+    values = [["-"] * len(s) for s in sents]
+    memory = {}
+    defined = set()
+    for ab in find_abbreviations([list(s) for s in sents]):
+        typ = AbbreviationResolver._long_form_type(labels, ab.long) or "none"
+        si, sa, sb = ab.short
+        defined.add((si, sa))
+        for k in range(sa, sb):
+            values[si][k] = "S-" + typ
+        for li, la, lb in ab.long:
+            for k in range(la, lb):
+                values[li][k] = "L-" + typ
+        memory[tuple(sents[si][sa:sb])] = typ
+    if memory:
+        for si, s in enumerate(sents):
+            for k in range(len(s)):
+                for key, typ in memory.items():
+                    if s[k] == key[0] and tuple(s[k:k + len(key)]) == key \
+                            and (si, k) not in defined and values[si][k] == "-":
+                        for j in range(k, k + len(key)):
+                            values[si][j] = "S-" + typ
+    for c, v in zip(cols, values):
+        c[PREFIX + "abbr"] = tuple(v)
+

@@ -1,0 +1,215 @@
+"""FirstPassAnnotator (stacking) and PostProcessedTagger.predict_entities."""
+
+import json
+
+import pytest
+from sklearn.base import BaseEstimator
+from sklearn.pipeline import Pipeline
+
+from skbioner import Sentence
+from skbioner.datasets import load_jnlpba_sample
+from skbioner.features import TokenFeaturizer
+from skbioner.metrics import entity_f1_score
+from skbioner.models import MajorityTagger, OnlinePACRF
+from skbioner.pipelines import add_knowledge, make_pipeline, make_two_pass
+from skbioner.postprocess import (
+    STEP_CONFIDENCE,
+    AbbreviationResolver,
+    FirstPassAnnotator,
+    PostProcessedTagger,
+    apply_steps,
+    first_pass_groups,
+)
+from skbioner.schemes import labels_to_spans
+
+
+def _doc():
+    X = [Sentence("the T cell factor ( TCF ) binds".split(), doc_id="a"),
+         Sentence("TCF and the IL-2 gene".split(), doc_id="a"),
+         Sentence("IL-2 binds the IL-2 gene".split(), doc_id="b")]
+    y = [["O", "B-protein", "I-protein", "I-protein", "O", "O", "O", "O"],
+         ["O", "O", "O", "B-DNA", "I-DNA"],
+         ["B-protein", "O", "O", "B-DNA", "I-DNA"]]
+    return X, y
+
+
+def test_columns_of_a_document():
+    X, y = _doc()
+    ann = FirstPassAnnotator(MajorityTagger(), steps=[], doc_dictionary=True, cv=2).fit(X, y)
+    # no marginals: no confidence column
+    assert ann.annotation_names_ == ("fp_label", "fp_memory", "fp_docdict", "fp_abbr")
+    a, b, c = ann.transform(X)
+    # the memorising tagger tags "T cell factor" as a protein, not TCF (never seen tagged)
+    assert a.column("fp_label")[1:4] == ("B-protein", "I-protein", "I-protein")
+    assert a.column("fp_abbr") == ("-", "L-protein", "L-protein", "L-protein", "-",
+                                   "S-protein", "-", "-")
+    # the short form's later occurrence in the same document is remembered
+    assert b.column("fp_abbr")[0] == "S-protein"
+    assert c.column("fp_abbr") == ("-",) * 5  # another document
+    # memory: the class of the word's other occurrences in the document; "-" if none
+    assert a.column("fp_memory")[0] == "O" and a.column("fp_memory")[1] == "-"
+    assert c.column("fp_memory")[0] == c.column("fp_label")[3][2:]  # IL-2's other occurrence
+    # the document's entities as a dictionary, matched longest first, in every sentence
+    assert a.column("fp_docdict")[1:4] == ("B-protein", "I-protein", "I-protein")
+    first, second = ann.transform([Sentence("T cell factor".split(), doc_id="z"),
+                                   Sentence("the t cell factor was".split(), doc_id="z")])
+    assert second.column("fp_label")[1] == "O"  # the memorising tagger: case matters
+    assert second.column("fp_docdict") == ("O", "B-protein", "I-protein", "I-protein", "O")
+    (alone,) = ann.transform([Sentence("the t cell factor was".split(), doc_id="y")])
+    assert alone.column("fp_docdict")[1] == "O"  # another document: no "t cell factor"
+
+
+def test_step_columns_hold_the_changes_the_steps_propose():
+    X, y = _doc()
+    ann = FirstPassAnnotator(MajorityTagger(), steps=[("abbreviations", AbbreviationResolver())],
+                             memory=False, abbreviations=False, cv=2).fit(X, y)
+    a, b, _ = ann.transform(X)
+    assert ann.annotation_names_ == ("fp_label", "fp_abbreviations")
+    assert a.column("fp_abbreviations")[5] == "B-protein"  # TCF gets its long form's class
+    assert a.column("fp_abbreviations")[:5] == ("-",) * 5  # the long form was right already
+
+
+def test_training_columns_are_out_of_fold():
+    X, y = _doc()
+    ann = FirstPassAnnotator(MajorityTagger(), steps=[], cv=2)
+    oof = ann.fit_transform(X, y)
+    full = ann.transform(X)
+    # document a's "T cell factor" is only in document a: out of fold it is unknown
+    assert full[0].column("fp_label")[1] == "B-protein"
+    assert oof[0].column("fp_label")[1] == "O"
+    assert [s.words for s in oof] == [s.words for s in X]
+    with pytest.raises(ValueError, match="needs y"):
+        FirstPassAnnotator(MajorityTagger()).fit_transform(X)
+
+
+def test_confidence_bins():
+    X, y = _doc()
+    first = make_pipeline("online-crf", model_params={"max_iter": 2, "calibrate": False})
+    ann = FirstPassAnnotator(first, steps=[], confidence_bins=(1.0, 0.0), cv=2).fit(X, y)
+    out = ann.transform(X)
+    assert "fp_conf" in ann.annotation_names_
+    for s in out:  # every probability is >= 0: bin 1 (or bin 0 when exactly 1)
+        assert all(v.split("/")[0] == lab and v.split("/")[1] in "01"
+                   for v, lab in zip(s.column("fp_conf"), s.column("fp_label")))
+    with pytest.raises(ValueError, match="decreasing"):
+        FirstPassAnnotator(first, confidence_bins=(0.5, 0.9)).fit(X, y)
+
+
+def test_two_pass_learns_from_the_first_pass():
+    """The second pass beats a featureless tagger that only reads the first pass: the
+    columns carry the first pass's knowledge (and the pipeline predicts end to end)."""
+    train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
+    X, y = train.X[:600], train.y[:600]
+    first = make_pipeline("online-crf", model_params={"max_iter": 3})
+    two = Pipeline([
+        ("first_pass", FirstPassAnnotator(first, cv=3)),
+        ("features", TokenFeaturizer(templates=first_pass_groups())),  # first-pass columns only
+        ("model", OnlinePACRF(max_iter=3, random_state=0))]).fit(X, y)
+    one = first.fit(X, y)
+    f_one = entity_f1_score(test.y, one.predict(test.X))
+    f_two = entity_f1_score(test.y, two.predict(test.X))
+    assert f_two > 0.8 * f_one  # the columns alone nearly reproduce the first pass
+
+
+def test_make_two_pass_builds_the_stacked_pipeline():
+    pipe = make_two_pass("online-crf", cv=3, model_params={"max_iter": 2},
+                         first_params={"max_iter": 4})
+    assert [n for n, _ in pipe.steps] == ["first_pass", "features", "model"]
+    assert pipe.named_steps.first_pass.cv == 3
+    names = {g.name for g in pipe.named_steps.features.templates}
+    assert {"first_pass", "w"} <= names
+    first = pipe.named_steps.first_pass.tagger
+    assert first[-1].max_iter == 4 and pipe[-1].max_iter == 2
+
+
+# -- PostProcessedTagger.predict_entities ------------------------------------------------
+
+
+def test_post_processed_entities_keep_the_taggers_probabilities():
+    train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
+    base = make_pipeline("online-crf", model_params={"max_iter": 3})
+    pp = add_knowledge(base, abbreviations=True, alias=True).fit(train.X[:400], train.y[:400])
+    ents = pp.predict_entities(test.X[:300])
+    pred = pp.predict(test.X[:300])
+    assert [[e[:3] for e in s] for s in ents] == [list(labels_to_spans(p)) for p in pred]
+    tagger = pp.tagger_[:-1].transform(test.X[:300])
+    raw = pp.tagger_[-1].predict_entities(tagger)
+    n_kept = n_made = 0
+    for found, mine in zip(raw, ents):
+        kept = {e[:3]: e[3] for e in found}
+        for t, a, b, p in mine:
+            if (t, a, b) in kept:
+                assert p == kept[(t, a, b)]
+                n_kept += 1
+            else:
+                assert p == STEP_CONFIDENCE
+                n_made += 1
+    assert n_kept > 100 and n_made > 0  # the steps changed something here
+
+
+def test_predict_entities_only_when_the_tagger_has_it():
+    pp = PostProcessedTagger(MajorityTagger(), [("abbr", AbbreviationResolver())])
+    assert not hasattr(pp, "predict_entities")
+    assert hasattr(add_knowledge(make_pipeline("online-crf"), alias=True), "predict_entities")
+
+
+def test_tagging_gives_confidences_of_a_post_processed_model():
+    """What ``skbioner tag`` writes: a number, not null, for every entity."""
+    from skbioner.tagging import Document as RawDocument
+    from skbioner.tagging import tag_documents
+
+    train = load_jnlpba_sample("train")
+    pp = add_knowledge(make_pipeline("online-crf", model_params={"max_iter": 2}),
+                       abbreviations=True).fit(train.X[:200], train.y[:200])
+    text = "The interleukin 2 receptor (IL-2R) binds IL-2R in human T cells."
+    (doc,) = tag_documents(pp, [RawDocument("d", text, "test")])
+    assert doc.entities
+    confidences = [e.confidence for e in doc.entities]
+    assert all(isinstance(c, float) and 0 <= c <= 1 for c in confidences)
+    assert json.loads(json.dumps(confidences)) == confidences
+
+
+# -- AbbreviationResolver(strip_parentheses=True) ----------------------------------------
+
+
+class _ParenShy(BaseEstimator):
+    """Tags "T cell factor" as a protein, except right before a parenthesis."""
+
+    def fit(self, X, y):
+        self.fitted_ = True
+        return self
+
+    def predict(self, X):
+        out = []
+        for s in X:
+            lab = ["O"] * len(s)
+            for k in range(len(s) - 2):
+                if tuple(s[k:k + 3]) == ("T", "cell", "factor") and s[k + 3:k + 4] != ("(",):
+                    lab[k:k + 3] = ["B-protein", "I-protein", "I-protein"]
+            out.append(lab)
+        return out
+
+
+def test_strip_parentheses_tags_the_sentence_without_the_short_form():
+    X = [Sentence("the T cell factor ( TCF ) binds DNA".split(), doc_id="a"),
+         Sentence("TCF binds".split(), doc_id="a")]
+    y = [["O"] * 9, ["O"] * 2]
+    plain = PostProcessedTagger(_ParenShy(), [("abbr", AbbreviationResolver())]).fit(X, y)
+    assert plain.predict(X) == y  # the tagger misses the long form: nothing to resolve
+    strip = PostProcessedTagger(
+        _ParenShy(), [("abbr", AbbreviationResolver(strip_parentheses=True))]).fit(X, y)
+    out = strip.predict(X)
+    assert out[0] == ["O", "B-protein", "I-protein", "I-protein", "O", "B-protein", "O", "O",
+                      "O"]
+    assert out[1] == ["B-protein", "O"]  # remembered for the rest of the document
+    # as a plain step (no tagger to ask) it works as without the option
+    step = AbbreviationResolver(strip_parentheses=True).fit(X, y)
+    assert apply_steps([step], X, y) == y
+
+
+def test_two_pass_hmm_svm_uses_the_second_pass_weights():
+    pipe = make_two_pass("hmm-svm")
+    assert (pipe[-1].prior_weight, pipe[-1].transition_weight) == (0.4, 0.5)
+    first = pipe.named_steps.first_pass.tagger[-1]
+    assert (first.prior_weight, first.transition_weight) == (0.6, 1.0)  # the one-pass preset
+    assert make_two_pass("hmm-svm", model_params={"prior_weight": 1.0})[-1].prior_weight == 1.0

@@ -321,10 +321,20 @@ def full(args):
         if name != "online-crf" and args.svm_abstracts:
             idx = _abstracts(docs, args.svm_abstracts)
             Xm, ym = [X[i] for i in idx], [y[i] for i in idx]
-        m.fit(f.fit_transform(Xm, ym), ym)
-        fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
+        saved = None
+        if name != "online-crf" and args.svm_model:
+            # a model trained by ``growth --save`` (its training time is in that run's JSON)
+            import joblib
+
+            saved = joblib.load(args.svm_model)
+            m, fit_s, fit_cpu, ym = saved["model"], float("nan"), float("nan"), []
+            if len(saved["y_test"]) != len(yte):
+                raise SystemExit("--svm-model was saved with another test set")
+        else:
+            m.fit(f.fit_transform(Xm, ym), ym)
+            fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
         t0 = time.perf_counter()
-        pred = m.predict(f.transform(Xte))
+        pred = m.predict(saved["featurized_test"] if saved else f.transform(Xte))
         tag_s = time.perf_counter() - t0
         rows[name] = {"test": _official(yte, pred), "train_seconds": round(fit_s, 1),
                       "train_cpu_seconds_this_process": round(fit_cpu, 1),
@@ -333,7 +343,7 @@ def full(args):
         print(name, rows[name], flush=True)
     assert OnlinePACRF and PairwiseSVMTagger
     return {"experiment": "full", "abstracts": n or "all", "kernel": args.kernel,
-            "svm_abstracts": args.svm_abstracts or n or "all",
+            "svm_abstracts": args.svm_abstracts or n or "all", "svm_model": args.svm_model,
             "test_sentences": len(yte),
             "light_templates": args.light,
             "split": args.split, "rows": rows, "params": _params(args)}
@@ -367,6 +377,8 @@ def main(argv=None):
                        help="libsvm kernel cache (MB) per binary SVM")
         q.add_argument("--no-shrinking", action="store_true")
         q.add_argument("--verbose", type=int, default=0)
+        q.add_argument("--svm-model", default="",
+                       help="full: tag with a model saved by growth --save instead of training")
         q.add_argument("--svm-abstracts", type=int, default=0,
                        help="full: the SVM on the first N training abstracts only "
                             "(the CRF on all of them)")

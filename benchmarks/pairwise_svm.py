@@ -327,7 +327,7 @@ def full(args):
             import joblib
 
             saved = joblib.load(args.svm_model)
-            m, fit_s, fit_cpu, ym = saved["model"], float("nan"), float("nan"), []
+            m, fit_s, fit_cpu, ym = saved["model"], None, None, []
             if len(saved["y_test"]) != len(yte):
                 raise SystemExit("--svm-model was saved with another test set")
         else:
@@ -336,8 +336,9 @@ def full(args):
         t0 = time.perf_counter()
         pred = m.predict(saved["featurized_test"] if saved else f.transform(Xte))
         tag_s = time.perf_counter() - t0
-        rows[name] = {"test": _official(yte, pred), "train_seconds": round(fit_s, 1),
-                      "train_cpu_seconds_this_process": round(fit_cpu, 1),
+        rows[name] = {"test": _official(yte, pred),
+                      "train_seconds": None if saved else round(fit_s, 1),
+                      "train_cpu_seconds_this_process": None if saved else round(fit_cpu, 1),
                       "train_tokens": sum(map(len, ym)), "tag_seconds": round(tag_s, 1),
                       "tokens_per_s": round(n_tok / tag_s), "load_average": os.getloadavg()}
         print(name, rows[name], flush=True)

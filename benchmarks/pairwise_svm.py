@@ -1,15 +1,17 @@
 """Pairwise class-split SVM tagger (Kazama et al. 2002) on JNLPBA: the paper's experiments.
 
-One sub-command per experiment (each run fits the 10-minute budget of a shared 2-core
-machine; the annotated corpora are prepared once and cached):
+One sub-command per experiment (the annotated corpora are prepared once and cached):
 
     python benchmarks/pairwise_svm.py prepare --data ../shared/data --cache svm-cache.joblib
-    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos
+    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos \
+        --test-sentences 1000 --save model.joblib
     python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split none
+    python benchmarks/pairwise_svm.py tag --cache svm-cache.joblib --model model.joblib
     python benchmarks/pairwise_svm.py ablation --cache svm-cache.joblib --variants best,-cache
     python benchmarks/pairwise_svm.py speed --cache svm-cache.joblib --abstracts 100
     python benchmarks/pairwise_svm.py decoding --cache svm-cache.joblib --abstracts 100
-    python benchmarks/pairwise_svm.py full --cache svm-cache.joblib
+    python benchmarks/pairwise_svm.py full --cache svm-cache.joblib --abstracts 0 \
+        --svm-model model.joblib
 
 ``prepare``: POS column (the bundled GENIA tagger; training sentences tagged out of fold,
 ``POSTagger(jackknife=5)`` over the GENIA POS training corpus, whose abstracts are JNLPBA
@@ -18,15 +20,20 @@ presets, fitted on the unlabeled corpus) of the training and test sets, cached.
 
 ``growth``: the paper's class-splitting experiment: the first 590 training abstracts
 (``--fraction`` of them), polynomial kernel d=2, ``kazama`` features, with and without
-splitting ``O`` by part of speech; training seconds and official exact F1 on the test set.
+splitting ``O`` by part of speech; training seconds (wall and CPU of the process, which
+includes the training threads) and official exact F1 on the test set (``--test-sentences``:
+its first N sentences); ``--save`` keeps the model and the featurized whole test set for
+``tag`` (the whole test set later) and ``full --svm-model``.
 
 ``ablation``: the paper's Table 3 layout on the development split (the last 10% of the
 training abstracts), the model trained on the first ``--abstracts`` training abstracts.
 
 ``speed``: tagging tokens/s of the test set with fast winner finding and support-vector
 caching each on and off (outputs checked identical).  ``decoding``: greedy vs Viterbi over
-the pairwise-coupled probabilities, F1 and speed.  ``full``: the fast path on all of the
-training set beside ``OnlinePACRF`` (the CLI's default), official exact/left/right F1.
+the pairwise-coupled probabilities, F1 and speed.  ``full``: an SVM (trained here on the
+first ``--svm-abstracts``, or loaded with ``--svm-model``) beside ``OnlinePACRF`` (the CLI's
+default) trained on the first ``--abstracts`` (0: all), official exact/left/right F1 on the
+test set.
 
 Last line of stdout: one JSON object.
 """

@@ -1,15 +1,17 @@
 """Pairwise class-split SVM tagger (Kazama et al. 2002) on JNLPBA: the paper's experiments.
 
-One sub-command per experiment (each run fits the 10-minute budget of a shared 2-core
-machine; the annotated corpora are prepared once and cached):
+One sub-command per experiment (the annotated corpora are prepared once and cached):
 
     python benchmarks/pairwise_svm.py prepare --data ../shared/data --cache svm-cache.joblib
-    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos
+    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos \
+        --test-sentences 1000 --save model.joblib
     python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split none
+    python benchmarks/pairwise_svm.py tag --cache svm-cache.joblib --model model.joblib
     python benchmarks/pairwise_svm.py ablation --cache svm-cache.joblib --variants best,-cache
     python benchmarks/pairwise_svm.py speed --cache svm-cache.joblib --abstracts 100
     python benchmarks/pairwise_svm.py decoding --cache svm-cache.joblib --abstracts 100
-    python benchmarks/pairwise_svm.py full --cache svm-cache.joblib
+    python benchmarks/pairwise_svm.py full --cache svm-cache.joblib --abstracts 0 \
+        --svm-model model.joblib
 
 ``prepare``: POS column (the bundled GENIA tagger; training sentences tagged out of fold,
 ``POSTagger(jackknife=5)`` over the GENIA POS training corpus, whose abstracts are JNLPBA
@@ -18,15 +20,20 @@ presets, fitted on the unlabeled corpus) of the training and test sets, cached.
 
 ``growth``: the paper's class-splitting experiment: the first 590 training abstracts
 (``--fraction`` of them), polynomial kernel d=2, ``kazama`` features, with and without
-splitting ``O`` by part of speech; training seconds and official exact F1 on the test set.
+splitting ``O`` by part of speech; training seconds (wall and CPU of the process, which
+includes the training threads) and official exact F1 on the test set (``--test-sentences``:
+its first N sentences); ``--save`` keeps the model and the featurized whole test set for
+``tag`` (the whole test set later) and ``full --svm-model``.
 
 ``ablation``: the paper's Table 3 layout on the development split (the last 10% of the
 training abstracts), the model trained on the first ``--abstracts`` training abstracts.
 
 ``speed``: tagging tokens/s of the test set with fast winner finding and support-vector
 caching each on and off (outputs checked identical).  ``decoding``: greedy vs Viterbi over
-the pairwise-coupled probabilities, F1 and speed.  ``full``: the fast path on all of the
-training set beside ``OnlinePACRF`` (the CLI's default), official exact/left/right F1.
+the pairwise-coupled probabilities, F1 and speed.  ``full``: an SVM (trained here on the
+first ``--svm-abstracts``, or loaded with ``--svm-model``) beside ``OnlinePACRF`` (the CLI's
+default) trained on the first ``--abstracts`` (0: all), official exact/left/right F1 on the
+test set.
 
 Last line of stdout: one JSON object.
 """
@@ -121,7 +128,9 @@ def _official(y_true, y_pred):
 
 
 def _params(args, **extra):
-    p = {"C": args.C, "gamma": args.gamma, "coef0": args.coef0, "n_jobs": 2, "random_state": 0}
+    p = {"C": args.C, "gamma": args.gamma, "coef0": args.coef0, "n_jobs": args.n_jobs,
+         "random_state": 0, "cache_size": args.cache_size, "shrinking": not args.no_shrinking,
+         "verbose": args.verbose}
     p.update(extra)
     return p
 
@@ -134,27 +143,58 @@ def growth(args):
     n_abs = int(round(args.fraction * N_ABSTRACTS))
     idx = _abstracts(docs, n_abs)
     Xs, ys = [X[i] for i in idx], [y[i] for i in idx]
+    Xall, yall = Xte, yte
     if args.test_sentences:
         Xte, yte = Xte[:args.test_sentences], yte[:args.test_sentences]
-    F, (Fte,) = _featurize(Xs, ys, [Xte], "light" if args.light else None)
+    F, (Fte, Fall) = _featurize(Xs, ys, [Xte, Xall], "light" if args.light else None)
     split = None if args.split == "none" else "pos"
     m = PairwiseSVMTagger(kernel=args.kernel, split_outside=split, **_params(args))
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     m.fit(F, ys)
-    fit_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"trained in {fit_s:.1f} s ({fit_cpu:.1f} s CPU)", flush=True)
+    if args.save:
+        import joblib
+
+        joblib.dump({"model": m, "featurized_test": Fall, "y_test": yall}, args.save)
+    t0, c0 = time.perf_counter(), time.process_time()
     pred = m.predict(Fte)
-    tag_s = time.perf_counter() - t0
+    tag_s, tag_cpu = time.perf_counter() - t0, time.process_time() - c0
+    # the same predictions scored on the first 1,000 sentences too (runs tagging a subset)
+    subset = {"test_first_1000": _official(yte[:1000], pred[:1000])}
     n_tok = sum(map(len, ys))
-    return {"experiment": "growth", "kernel": args.kernel, "split": args.split,
+    return {"experiment": "growth", "tag_tokens_per_s": round(Fte.matrix.shape[0] / tag_s),
+            "test_tokens": int(Fte.matrix.shape[0]), "load_average": os.getloadavg(),
+            "kernel": args.kernel, "split": args.split,
             "light_templates": args.light,
             "fraction": args.fraction, "abstracts": n_abs, "of_abstracts": len(set(
                 docs[i] for i in first)), "tokens": n_tok, "features": F.n_features,
             "classes": len(m.internal_classes_), "pairs": len(m.pairs_),
             "support_vectors_unique": 0 if m.support_vectors_ is None else
             int(m.support_vectors_.shape[0]), "support_vectors_total": m.n_support_total_,
-            "train_seconds": round(fit_s, 1), "tag_seconds": round(tag_s, 1),
-            "test_sentences": len(yte), "test": _official(yte, pred), "params": _params(args)}
+            "train_seconds": round(fit_s, 1), "train_cpu_seconds": round(fit_cpu, 1),
+            "tag_seconds": round(tag_s, 1), "tag_cpu_seconds": round(tag_cpu, 1),
+            "test_sentences": len(yte), "test": _official(yte, pred), **subset,
+            "params": _params(args)}
+
+
+def tag(args):
+    """Tag the whole test set with a model saved by ``growth --save``."""
+    import joblib
+
+    d = joblib.load(args.model)
+    m, Fte, yte = d["model"], d["featurized_test"], d["y_test"]
+    m.set_params(n_jobs=args.n_jobs)
+    t0, c0 = time.perf_counter(), time.process_time()
+    pred = m.predict(Fte)
+    tag_s, tag_cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"experiment": "tag", "model": args.model, "split": m.split_outside,
+            "pairs": len(m.pairs_), "test_sentences": len(yte),
+            "test_tokens": int(Fte.matrix.shape[0]), "tag_seconds": round(tag_s, 1),
+            "tag_cpu_seconds": round(tag_cpu, 1),
+            "tag_tokens_per_s": round(Fte.matrix.shape[0] / tag_s),
+            "load_average": os.getloadavg(), "test": _official(yte, pred),
+            "test_first_1000": _official(yte[:1000], pred[:1000])}
 
 
 ABLATION = ("best", "-cache", "-hmm", "-pc", "-pos", "-suffix", "-prefix", "+substring")
@@ -271,7 +311,7 @@ def full(args):
     n_tok = sum(map(len, Xte))
     rows = {}
     for name in args.models.split(","):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         if name == "online-crf":
             from skbioner.features import TokenFeaturizer
 
@@ -284,16 +324,34 @@ def full(args):
                                 else "kazama", min_count=3)
             m = PairwiseSVMTagger(kernel=args.kernel, **_params(
                 args, split_outside=None if args.split == "none" else "pos"))
-        m.fit(f.fit_transform(X, y), y)
-        fit_s = time.perf_counter() - t0
+        Xm, ym = X, y
+        if name != "online-crf" and args.svm_abstracts:
+            idx = _abstracts(docs, args.svm_abstracts)
+            Xm, ym = [X[i] for i in idx], [y[i] for i in idx]
+        saved = None
+        if name != "online-crf" and args.svm_model:
+            # a model trained by ``growth --save`` (its training time is in that run's JSON)
+            import joblib
+
+            saved = joblib.load(args.svm_model)
+            m, fit_s, fit_cpu, ym = saved["model"], None, None, []
+            if len(saved["y_test"]) != len(yte):
+                raise SystemExit("--svm-model was saved with another test set")
+        else:
+            m.fit(f.fit_transform(Xm, ym), ym)
+            fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
         t0 = time.perf_counter()
-        pred = m.predict(f.transform(Xte))
+        pred = m.predict(saved["featurized_test"] if saved else f.transform(Xte))
         tag_s = time.perf_counter() - t0
-        rows[name] = {"test": _official(yte, pred), "train_seconds": round(fit_s, 1),
-                      "tokens_per_s": round(n_tok / tag_s)}
+        rows[name] = {"test": _official(yte, pred),
+                      "train_seconds": None if saved else round(fit_s, 1),
+                      "train_cpu_seconds_this_process": None if saved else round(fit_cpu, 1),
+                      "train_tokens": sum(map(len, ym)), "tag_seconds": round(tag_s, 1),
+                      "tokens_per_s": round(n_tok / tag_s), "load_average": os.getloadavg()}
         print(name, rows[name], flush=True)
     assert OnlinePACRF and PairwiseSVMTagger
     return {"experiment": "full", "abstracts": n or "all", "kernel": args.kernel,
+            "svm_abstracts": args.svm_abstracts or n or "all", "svm_model": args.svm_model,
             "test_sentences": len(yte),
             "light_templates": args.light,
             "split": args.split, "rows": rows, "params": _params(args)}
@@ -305,6 +363,9 @@ def main(argv=None):
     p = sub.add_parser("prepare")
     p.add_argument("--data", default="../shared/data")
     p.add_argument("--hmm-iter", type=int, default=20)
+    p = sub.add_parser("tag")
+    p.add_argument("--model", required=True, help="a file written by growth --save")
+    p.add_argument("--n-jobs", type=int, default=1)
     for name in ("growth", "ablation", "speed", "decoding", "full"):
         q = sub.add_parser(name)
         q.add_argument("--kernel", default="poly", choices=("poly", "linear", "poly2-hashed"))
@@ -317,12 +378,24 @@ def main(argv=None):
         q.add_argument("--test-sentences", type=int, default=0)
         q.add_argument("--variants", default=",".join(ABLATION))
         q.add_argument("--models", default="online-crf,pairwise-svm")
+        q.add_argument("--n-jobs", type=int, default=2)
+        q.add_argument("--save", default="",
+                       help="growth: dump the fitted model and the featurized test set here")
+        q.add_argument("--cache-size", type=float, default=2000,
+                       help="libsvm kernel cache (MB) per binary SVM")
+        q.add_argument("--no-shrinking", action="store_true")
+        q.add_argument("--verbose", type=int, default=0)
+        q.add_argument("--svm-model", default="",
+                       help="full: tag with a model saved by growth --save instead of training")
+        q.add_argument("--svm-abstracts", type=int, default=0,
+                       help="full: the SVM on the first N training abstracts only "
+                            "(the CRF on all of them)")
         q.add_argument("--light", action="store_true",
                        help="the lighter kazama set (LIGHT), e.g. for kernel=poly2-hashed")
     for q in sub.choices.values():
         q.add_argument("--cache", default="svm-cache.joblib")
     args = ap.parse_args(argv)
-    out = {"prepare": prepare, "growth": growth, "ablation": ablation, "speed": speed,
+    out = {"prepare": prepare, "tag": tag, "growth": growth, "ablation": ablation, "speed": speed,
            "decoding": decoding, "full": full}[args.cmd](args)
     out["command"] = "python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])
     print(json.dumps(out))

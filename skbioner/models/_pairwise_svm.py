@@ -134,7 +134,8 @@ def _fit_pairs(matrix, z, pairs, params, seeds):
         kernel = "poly" if params["kernel"] == "poly" else "linear"
         m = SVC(kernel=kernel, degree=params["degree"], gamma=params["gamma"],
                 coef0=params["coef0"], C=params["C"], tol=params["tol"],
-                cache_size=params["cache_size"], max_iter=-1, random_state=int(seed))
+                cache_size=params["cache_size"], shrinking=params["shrinking"],
+                max_iter=-1, random_state=int(seed))
         m.fit(Xp, yp)
         coef = m.dual_coef_
         coef = np.asarray(coef.toarray() if sp.issparse(coef) else coef).ravel()
@@ -146,7 +147,7 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
     """Pairwise class-split SVM tagger (Kazama, Makino, Ohta & Tsujii 2002).
 
     Every pair of classes has a binary soft-margin SVM (libsvm's ``SVC``
-    with a polynomial or linear kernel, trained in parallel with joblib);
+    with a polynomial or linear kernel, trained in parallel joblib threads);
     a token gets the class that wins most pairwise votes.  Sentences are
     tagged left to right, all sentences one position at a time, and the
     labels predicted for the two previous tokens (``pc-1``, ``pc-2``, IOB2
@@ -215,8 +216,18 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         once per pair that has the vector.
     tol : float, default=1e-3
         Stopping tolerance of the solver.
-    cache_size : float, default=200
-        libsvm's kernel cache (MB) per binary SVM.
+    cache_size : float, default=2000
+        libsvm's kernel cache (MB) per binary SVM (allocated as it fills, so
+        at most ``n_jobs * cache_size`` at once).  libsvm keeps a kernel
+        column (4 bytes per training token of the pair) per support-vector
+        candidate; a cache too small for them makes it recompute columns:
+        on 148 JNLPBA abstracts the largest pair (29k tokens, 1,228 support
+        vectors) took 42.7 CPU s with 20 MB against 12.1 s with 2,000 MB,
+        the same model (``docs/benchmarks.md``).  libsvm's 200 MB holds
+        those columns up to ~40k tokens per pair; the paper's 590 abstracts
+        have ``O`` pairs of ~115k tokens.
+    shrinking : bool, default=True
+        libsvm's shrinking heuristic.
     max_iter : int, default=2000
         Iterations of the linear solver (``"poly2-hashed"``).
     n_hash : int, default=2**20
@@ -225,7 +236,8 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         Share of the documents held out to fit the Platt sigmoids
         (``decoding="viterbi"``).
     n_jobs : int or None, default=None
-        Processes training the binary SVMs (joblib).
+        Threads training the binary SVMs (joblib; libsvm and liblinear
+        release the GIL), one pair per task, largest pairs first.
     random_state : int, RandomState instance or None, default=None
         Seeds the binary SVMs (one seed per pair, drawn before the pool).
     verbose : int, default=0
@@ -272,6 +284,7 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         "sv_cache": ["boolean"],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "cache_size": [Interval(Real, 0, None, closed="neither")],
+        "shrinking": ["boolean"],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "n_hash": [Interval(Integral, 1, None, closed="left")],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
@@ -282,7 +295,8 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
 
     def __init__(self, kernel="poly", degree=2, gamma=0.002, coef0=1.0, C=30.0,
                  split_outside="pos", decoding="greedy", history=2, fast_winner=True,
-                 sv_cache=True, tol=1e-3, cache_size=200, max_iter=2000, n_hash=2 ** 20,
+                 sv_cache=True, tol=1e-3, cache_size=2000, shrinking=True,
+                 max_iter=2000, n_hash=2 ** 20,
                  validation_fraction=0.1, n_jobs=None, random_state=None, verbose=0):
         self.kernel = kernel
         self.degree = degree
@@ -296,6 +310,7 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         self.sv_cache = sv_cache
         self.tol = tol
         self.cache_size = cache_size
+        self.shrinking = shrinking
         self.max_iter = max_iter
         self.n_hash = n_hash
         self.validation_fraction = validation_fraction
@@ -417,28 +432,28 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         """Per-pair results of SVMs trained on token ``rows`` (indices into ``matrix``)."""
         params = {"kernel": self.kernel_, "degree": int(self.degree), "gamma": self.gamma_,
                   "coef0": self.coef0_, "C": float(self.C), "tol": float(self.tol),
-                  "cache_size": float(self.cache_size), "max_iter": int(self.max_iter)}
+                  "cache_size": float(self.cache_size), "shrinking": bool(self.shrinking),
+                  "max_iter": int(self.max_iter)}
         sub = matrix[rows] if rows.size != matrix.shape[0] else matrix
         zs = z[rows]
-        # balance the chunks: the biggest pairs are dealt out round-robin
+        # one task per pair, largest first (the longest jobs start first, the small
+        # ones fill the gaps at the end); threads: libsvm and liblinear release the
+        # GIL, and the shared matrix is not copied to every worker
         n_of = np.bincount(zs, minlength=len(self.internal_classes_))
         size = n_of[self.pairs_[:, 0]] + n_of[self.pairs_[:, 1]]
         by_size = np.argsort(-size, kind="stable")
-        n_jobs = 1 if self.n_jobs is None else self.n_jobs
-        n_chunks = 1 if n_jobs == 1 else min(len(by_size), 8 * max(n_jobs, 1))
-        chunks = [by_size[i::n_chunks] for i in range(n_chunks)]
         results = [None] * len(self.pairs_)
-        done = 0
         t0 = time.perf_counter()
-        for chunk, out in zip(chunks, Parallel(n_jobs=self.n_jobs, return_as="generator")(
-                delayed(_fit_pairs)(sub, zs, [tuple(self.pairs_[p]) for p in chunk],
-                                    {**params}, seeds[chunk]) for chunk in chunks)):
-            for p, res in zip(chunk, out):
-                if self.kernel_ != "poly2-hashed":
-                    res = (rows[res[0]], res[1], res[2])
-                results[p] = res
-            done += len(chunk)
-            if self.verbose >= 2:
+        tasks = (delayed(_fit_pairs)(sub, zs, [tuple(self.pairs_[p])], params, seeds[[p]])
+                 for p in by_size)
+        out = Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator")(tasks)
+        for done, (p, res) in enumerate(zip(by_size, out), 1):
+            res = res[0]
+            if self.kernel_ != "poly2-hashed":
+                res = (rows[res[0]], res[1], res[2])
+            results[p] = res
+            if self.verbose >= 3 or (self.verbose >= 2 and (done % 50 == 0
+                                                             or done == len(by_size))):
                 self._log(f"{done}/{len(results)} pairs ({time.perf_counter() - t0:.1f} s)")
         return results
 

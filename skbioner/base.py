@@ -4,7 +4,34 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LabelSequences", "SentenceTransformerMixin", "SequenceTaggerMixin"]
+__all__ = ["LabelSequences", "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of",
+           "split_pipeline"]
+
+
+def split_pipeline(tagger):
+    """A tagger's transformers and its final estimator.
+
+    The wrappers of the suite (post-processing, re-cutting, raw-text tagging)
+    featurize once and call the final step's ``predict_entities`` or
+    ``predict_marginals``; this is where they find them.
+
+    Parameters
+    ----------
+    tagger : estimator or sklearn.pipeline.Pipeline
+
+    Returns
+    -------
+    head : Pipeline or None
+        The pipeline without its last step (None for a one-step pipeline or
+        an estimator that is not a pipeline).
+    final : estimator
+        The pipeline's last step, or ``tagger`` itself.
+    """
+    from sklearn.pipeline import Pipeline
+
+    if isinstance(tagger, Pipeline):
+        return (tagger[:-1] if len(tagger.steps) > 1 else None), tagger.steps[-1][1]
+    return None, tagger
 
 
 class LabelSequences(list):
@@ -63,3 +90,21 @@ class SequenceTaggerMixin:
         tags.input_tags.two_d_array = False
         tags.input_tags.sparse = True
         return tags
+
+
+def classes_of(tagger):
+    """``classes_`` of a fitted tagger, or of its pipeline's final step.
+
+    Parameters
+    ----------
+    tagger : fitted estimator or Pipeline
+
+    Returns
+    -------
+    ndarray of object or None
+        The labels ``predict`` returns; None when neither has ``classes_``.
+    """
+    classes = getattr(tagger, "classes_", None)
+    if classes is None:
+        classes = getattr(split_pipeline(tagger)[1], "classes_", None)
+    return np.asarray(classes, dtype=object) if classes is not None else None

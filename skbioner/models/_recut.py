@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.pipeline import Pipeline
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, StrOptions, fit_context
-from ..base import LabelSequences, SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin, classes_of, split_pipeline
 from ..schemes import check_labels, labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
 from ..text._recut import recut
@@ -18,17 +17,10 @@ from ..text._recut import recut
 __all__ = ["RecutTagger"]
 
 
-def _final(tagger):
-    """``(head, final)``: a pipeline's transformers (or None) and its last step."""
-    if isinstance(tagger, Pipeline):
-        return (tagger[:-1] if len(tagger) > 1 else None), tagger[-1]
-    return None, tagger
-
-
 def _has(method):
     """``available_if`` check: the tagger's last step has ``method``."""
     def check(self):
-        return hasattr(_final(getattr(self, "tagger_", self.tagger))[1], method)
+        return hasattr(split_pipeline(getattr(self, "tagger_", self.tagger))[1], method)
     return check
 
 
@@ -118,10 +110,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
                 raise ValueError(f"y[{i}]: {exc}") from None
         sents, owners = recut(X, self.cuts)
         self.tagger_ = clone(self.tagger).fit(sents, _project(y, sents, owners))
-        classes = getattr(self.tagger_, "classes_", None)
-        if classes is None:
-            classes = getattr(_final(self.tagger_)[1], "classes_", None)
-        self.classes_ = np.asarray(classes, dtype=object) if classes is not None else None
+        self.classes_ = classes_of(self.tagger_)
         return self
 
     def split_tokens(self, X, offsets=None):
@@ -189,7 +178,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         check_is_fitted(self, "tagger_")
         X = check_sentences(X)
         sents, owners = recut(X, self.cuts)
-        head, final = _final(self.tagger_)
+        head, final = split_pipeline(self.tagger_)
         spans = final.predict_entities(head.transform(sents) if head is not None else sents)
         return [list(sp) if own is None else _back(sp, own)
                 for own, sp in zip(owners, spans, strict=True)]
@@ -210,7 +199,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         check_is_fitted(self, "tagger_")
         X = check_sentences(X)
         sents, owners = recut(X, self.cuts)
-        head, final = _final(self.tagger_)
+        head, final = split_pipeline(self.tagger_)
         marg = final.predict_marginals(head.transform(sents) if head is not None else sents)
         return [m if own is None else m[np.searchsorted(own[:, 1], np.arange(len(s)))]
                 for s, own, m in zip(X, owners, marg, strict=True)]

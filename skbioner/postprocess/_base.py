@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from sklearn.base import BaseEstimator, clone
-from sklearn.pipeline import Pipeline
 from sklearn.utils.metaestimators import _BaseComposition, available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
-from ..base import LabelSequences, SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin, classes_of, split_pipeline
 from ..schemes import check_labels, labels_to_spans, repair
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
@@ -159,10 +157,8 @@ class PostprocessStep(BaseEstimator):
 
 def _final_outputs(tagger, X, want_marginals):
     """``predict`` (and ``predict_marginals``) of a fitted tagger, featurizing once."""
-    final, Xt = tagger, X
-    if isinstance(tagger, Pipeline):
-        final = tagger[-1]
-        Xt = tagger[:-1].transform(X) if len(tagger) > 1 else X
+    head, final = split_pipeline(tagger)
+    Xt = head.transform(X) if head is not None else X
     labels = final.predict(Xt)
     marginals = None
     if want_marginals and hasattr(final, "predict_marginals"):
@@ -171,9 +167,7 @@ def _final_outputs(tagger, X, want_marginals):
 
 
 def _final_gives_entities(self):
-    tagger = getattr(self, "tagger_", self.tagger)
-    final = tagger[-1] if isinstance(tagger, Pipeline) else tagger
-    return hasattr(final, "predict_entities")
+    return hasattr(split_pipeline(getattr(self, "tagger_", self.tagger))[1], "predict_entities")
 
 
 class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
@@ -285,10 +279,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
                 raise ValueError(f"y[{i}]: {exc}") from None
         self.tagger_ = clone(self.tagger).fit(X, y)
         self.steps_ = [(name, clone(step).fit(X, y)) for name, step in steps]
-        classes = getattr(self.tagger_, "classes_", None)
-        if classes is None and isinstance(self.tagger_, Pipeline):
-            classes = getattr(self.tagger_[-1], "classes_", None)
-        self.classes_ = np.asarray(classes, dtype=object) if classes is not None else None
+        self.classes_ = classes_of(self.tagger_)
         return self
 
     def predict(self, X):
@@ -336,10 +327,8 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         """
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
-        final, Xt = self.tagger_, X
-        if isinstance(final, Pipeline):
-            final = self.tagger_[-1]
-            Xt = self.tagger_[:-1].transform(X) if len(self.tagger_) > 1 else X
+        head, final = split_pipeline(self.tagger_)
+        Xt = head.transform(X) if head is not None else X
         spans = final.predict_entities(Xt)
         labels = []
         for sent, found in zip(X, spans):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._utils import gc_paused
+from ..base import split_pipeline
 from ..io import Entity
 from ..schemes import labels_to_spans, spans_to_labels
 from ._documents import DocumentError
@@ -112,17 +113,6 @@ def _entities_from_spans(text, offsets, spans):
 BATCH_SIZE = 128
 
 
-def _split(model):
-    """``(head, final)``: a pipeline's transformers (None if there are none) and last step."""
-    from sklearn.pipeline import Pipeline
-
-    if isinstance(model, Pipeline):
-        if len(model.steps) == 1:
-            return None, model.steps[-1][1]
-        return model[:-1], model.steps[-1][1]
-    return None, model
-
-
 def gives_confidences(model) -> bool:
     """Whether ``model`` (or the last step of a pipeline) gives entity probabilities.
 
@@ -136,7 +126,7 @@ def gives_confidences(model) -> bool:
         True when it has ``predict_entities`` (:class:`~skbioner.models.OnlinePACRF`,
         :class:`~skbioner.models.CascadedNER` and every chain model).
     """
-    return hasattr(_split(model)[1], "predict_entities")
+    return hasattr(split_pipeline(model)[1], "predict_entities")
 
 
 def _predicted_spans(model, sentences, confidence=True, min_confidence=None):
@@ -147,7 +137,7 @@ def _predicted_spans(model, sentences, confidence=True, min_confidence=None):
     ``predict_entities``, otherwise from ``predict`` with confidence None.
     ``min_confidence`` drops the entities below it.
     """
-    head, final = _split(model)
+    head, final = split_pipeline(model)
     if min_confidence is not None and not (confidence and hasattr(final, "predict_entities")):
         raise ValueError(
             f"min_confidence needs entity confidences, which "

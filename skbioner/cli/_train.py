@@ -57,7 +57,8 @@ def add_arguments(p):
     a.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE")
     k = p.add_argument_group("knowledge (Zhou & Su 2004) and composition")
     k.add_argument("--two-pass", action="store_true",
-                   help="stack on the model's own out-of-fold first pass")
+                   help="stack on an out-of-fold first pass (the same model by default)")
+    k.add_argument("--first-pass", choices=MODELS, default=None, help="its first pass")
     k.add_argument("--abbreviations", action="store_true",
                    help="abbreviations take their long form's class")
     k.add_argument("--alias", action="store_true", help="aliases of earlier entities")
@@ -78,7 +79,8 @@ def tagger_options(args):
     from ..pipelines import parse_params
 
     options = {name: True for name in _SWITCHES if getattr(args, name)}
-    for name, value in (("scheme", args.scheme), ("pos_jackknife", args.pos_jackknife),
+    for name, value in (("scheme", args.scheme), ("first_pass", args.first_pass),
+                        ("pos_jackknife", args.pos_jackknife),
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
                         ("recut", args.recut)):
         if value is not None:
@@ -88,6 +90,42 @@ def tagger_options(args):
         if items:
             options[name] = parse_params(items)
     return options
+
+
+def train_command(train_file="TRAIN", output="model.skops", model="online-crf", **options):
+    """The ``skbioner train`` command that builds ``make_tagger(model, **options)``.
+
+    Parameters
+    ----------
+    train_file, output : str
+        The corpus and model paths to write in the command.
+    model : str, default="online-crf"
+    **options
+        Keyword arguments of :func:`skbioner.pipelines.make_tagger` that the
+        command line has (``n_jobs`` and ``verbose`` are not model options).
+
+    Returns
+    -------
+    str
+    """
+    import shlex
+
+    argv = ["skbioner", "train", "--train", str(train_file)]
+    if model != "online-crf":
+        argv += ["--model", model]
+    for name, value in options.items():
+        if name in _SWITCHES:
+            argv += [_flag(name)] if value else []
+        elif name in ("model_params", "feature_params", "hmm_params"):
+            for key, v in dict(value or {}).items():
+                argv += [_flag(name), f"{key}={v!r}" if not isinstance(v, str) else f"{key}={v}"]
+        elif value is not None:
+            argv += [_flag(name), str(value)]
+    return shlex.join([*argv, "-o", str(output)])
+
+
+def _flag(name):
+    return _FLAGS.get(name, "--" + name.replace("_", "-"))
 
 
 def training_data_record(path, corpus):
@@ -145,8 +183,7 @@ def run(args):
         extra = sorted(set(options) - {"model_params", "feature_params"})
         if extra:
             raise ValueError("--tune chooses the model, scheme and annotations itself: drop "
-                             + ", ".join(_FLAGS.get(k, "--" + k.replace("_", "-"))
-                                         for k in extra))
+                             + ", ".join(map(_flag, extra)))
     else:  # options checked (and HMM states fitted) before the corpus is read
         if args.hmm_states:
             say(f"hmm: fitting HMM states on {args.hmm_states}")

@@ -116,3 +116,22 @@ def test_pairwise_svm_preset_brings_its_pos_column():
     assert [n for n, _ in cli.steps] == ["pos", "features", "model"]
     with pytest.raises(ValueError, match="no scheme"):
         make_tagger("pairwise-svm", scheme="IOBES")
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"model": "hmm-svm", "two_pass": True, "first_pass": "online-crf"},
+    {"model": "cascaded", "scheme": "IOBES", "model_params": {"segmenter__C": 0.5, "n_folds": 3},
+     "feature_params": {"min_count": 1}, "pos_jackknife": "genia pos/train.tsv"},
+    {"abbreviations": True, "alias": True, "cascade_rules": True, "closed_dictionary": True,
+     "dictionary": "names.txt", "recut": "jnlpba", "pos": True},
+])
+def test_train_command_round_trips_through_the_parser(options):
+    import shlex
+
+    from skbioner.cli import train_command
+
+    argv = shlex.split(train_command("t.iob2", "m.skops", **options))
+    args = build_parser().parse_args(argv[1:])
+    model = options.pop("model", "online-crf")
+    assert (args.model, tagger_options(args)) == (model, options)

@@ -325,24 +325,11 @@ class TokenFeaturizer(
             seen[b.label] = b.group
         return blocks, mined
 
-    def _check_y(self, corpus, y):
-        if isinstance(y, str | bytes):
-            raise TypeError("y must be a list of label sequences")
-        y = [list(labels) for labels in y]
-        if len(y) != len(corpus.sentences):
-            raise ValueError(
-                f"X has {len(corpus.sentences)} sentences but y has {len(y)} label sequences"
-            )
-        bad = np.flatnonzero(
-            corpus.lengths != np.fromiter(map(len, y), dtype=np.int64, count=len(y))
-        )
-        if bad.size:
-            i = int(bad[0])
-            raise ValueError(
-                f"sentence {i} has {corpus.lengths[i]} tokens but {len(y[i])} labels: "
-                f"{_preview(corpus.sentences[i])}"
-            )
-        return y
+    @staticmethod
+    def _check_y(corpus, y):
+        from ..schemes import check_label_sequences
+
+        return check_label_sequences(y, corpus.lengths, scheme=False)
 
     def _fit(self, X, y, transform):
         dtype = np.dtype(self.dtype)

@@ -595,9 +595,9 @@ def test_bad_input_errors():
         )
     with pytest.raises(ValueError, match=r"X\[0\] annotation 'pos'\[1\]"):
         TokenFeaturizer(templates=[pos]).fit([Sentence(["a", "b"], pos=["NN", ""])])
-    with pytest.raises(ValueError, match="sentence 1 has 2 tokens but 1 labels"):
+    with pytest.raises(ValueError, match=r"y\[1\] has 1 labels but sentence 1 has 2 tokens"):
         TokenFeaturizer(templates="zhou").fit([["a"], ["b", "c"]], [["O"], ["O"]])
-    with pytest.raises(ValueError, match="2 sentences but y has 1"):
+    with pytest.raises(ValueError, match="y has 1 label sequences but there are 2 sentences"):
         TokenFeaturizer(templates="zhou").fit([["a"], ["b", "c"]], [["O"]])
 
 

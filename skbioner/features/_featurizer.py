@@ -17,7 +17,7 @@ from ._corpus import Corpus
 from ._engine import Call, ConjunctionBlock, block_features
 from ._registry import BuildContext, build_blocks, get_kind, group_columns, resolve_params
 from ._representation import SentenceFeatures
-from ._templates import PRESETS, FeatureGroup, get_preset
+from ._templates import TEMPLATE_PRESETS, FeatureGroup, get_preset
 
 __all__ = ["TokenFeaturizer"]
 
@@ -226,8 +226,9 @@ class TokenFeaturizer(
     def _template_list(self):
         t = self.templates
         if isinstance(t, str):
-            if t not in PRESETS:
-                raise ValueError(f"unknown template preset {t!r}; expected one of {PRESETS}")
+            if t not in TEMPLATE_PRESETS:
+                raise ValueError(f"unknown template preset {t!r}; expected one of "
+                                 f"{TEMPLATE_PRESETS}")
             return get_preset(t)
         try:
             groups = list(t)

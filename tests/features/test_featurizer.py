@@ -19,7 +19,7 @@ from sklearn.utils.estimator_checks import (
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import (
-    PRESETS,
+    TEMPLATE_PRESETS,
     FeatureGroup,
     SentenceFeatures,
     TokenFeaturizer,
@@ -608,7 +608,7 @@ def test_input_not_modified():
     A_before = copy.deepcopy(A)
     y = [["O"] * len(s) for s in X]
     y_before = copy.deepcopy(y)
-    for preset in PRESETS:
+    for preset in TEMPLATE_PRESETS:
         TokenFeaturizer(templates=preset).fit(X, y).transform(X)
         TokenFeaturizer(templates=preset, n_features=2**12).fit_transform(A, y)
     assert X == before and A == A_before and y == y_before

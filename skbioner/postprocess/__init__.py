@@ -19,7 +19,7 @@ from ._base import (
 )
 from ._cascade import CascadedEntityRules
 from ._consistency import LabelConsistency
-from ._first_pass import FirstPassAnnotator, first_pass_groups
+from ._first_pass import FirstPassAnnotator, first_pass_columns, first_pass_groups
 from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "alias_score",
     "apply_steps",
     "find_abbreviations",
+    "first_pass_columns",
     "first_pass_groups",
     "group_documents",
 ]

@@ -17,6 +17,7 @@ the ones it sees at prediction.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain, count
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin, clone
@@ -32,7 +33,7 @@ from ._alias import NameAlias
 from ._base import LabelledDocument, _final_outputs, group_documents
 from ._cascade import CascadedEntityRules
 
-__all__ = ["FirstPassAnnotator", "first_pass_groups"]
+__all__ = ["FirstPassAnnotator", "first_pass_columns", "first_pass_groups"]
 
 #: prefix of every column the annotator adds
 PREFIX = "fp_"
@@ -315,53 +316,118 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         want = PREFIX + "conf" in self.annotation_names_
         labels, marginals, final = _final_outputs(tagger, X, want)
         labels = [list(lab) for lab in labels]
-        classes = list(final.classes_) if marginals is not None else None
-        cols = [{PREFIX + "label": tuple(lab)} for lab in labels]
+        probabilities = None
         if marginals is not None:
-            where = {c: k for k, c in enumerate(classes)}
-            bins = tuple(float(b) for b in self.confidence_bins)
-            for i, lab in enumerate(labels):
-                p = marginals[i][np.arange(len(lab)), [where[t] for t in lab]] if lab else []
-                cols[i][PREFIX + "conf"] = tuple(
-                    f"{t}/{_confidence_bin(q, bins)}" for t, q in zip(lab, p))
-        for doc_id, index in group_documents(X):
-            sents = [X[i] for i in index]
-            doc_labels = [labels[i] for i in index]
-            doc_cols = [cols[i] for i in index]
-            if self.memory:
-                _memory(sents, doc_labels, doc_cols)
-            if self.doc_dictionary:
-                _doc_dictionary(sents, doc_labels, doc_cols)
-            if self.abbreviations:
-                _abbreviation_column(sents, doc_labels, doc_cols)
-            doc = LabelledDocument(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
-                           None, None, tuple(index))
-            for name, step in steps:
-                new = step.correct(doc)
-                for c, old, lab in zip(doc_cols, doc_labels, new):
-                    c[PREFIX + name] = tuple(b if a != b else "-" for a, b in zip(old, lab))
+            where = {c: k for k, c in enumerate(final.classes_)}
+            probabilities = [m[np.arange(len(lab)), [where[t] for t in lab]] if lab else []
+                             for lab, m in zip(labels, marginals)]
+        cols = first_pass_columns(X, labels, probabilities, steps,
+                                  confidence_bins=self.confidence_bins, memory=self.memory,
+                                  doc_dictionary=self.doc_dictionary,
+                                  abbreviations=self.abbreviations)
         return [s.with_annotations(**c) for s, c in zip(X, cols)]
 
 
-def _memory(sents, labels, cols):
-    """``fp_memory``: the majority class of the word's other occurrences in the document."""
+def first_pass_columns(X, labels, probabilities=None, steps=(), *, confidence_bins=(0.9, 0.6),
+                       memory=True, doc_dictionary=False, abbreviations=True):
+    """The columns :class:`FirstPassAnnotator` derives from a first pass's labels.
+
+    Parameters
+    ----------
+    X : list of Sentence
+        The sentences (document ids in ``doc_id``).
+    labels : list of list of str
+        The first pass's IOB2 labels.
+    probabilities : list of array-like of shape (n_tokens,), optional
+        The first pass's probability of each token's label (``fp_conf``).
+    steps : list of (str, PostprocessStep), default=()
+        Fitted steps whose proposed changes become ``fp_<name>``.
+    confidence_bins : tuple of float, default=(0.9, 0.6)
+    memory, doc_dictionary, abbreviations : bool
+        Which document-level columns to add (see :class:`FirstPassAnnotator`).
+
+    Returns
+    -------
+    list of dict of str to tuple of str
+        Per sentence, the columns by name (``fp_label``...).
+    """
+    labels = [list(lab) for lab in labels]
+    cols = [{PREFIX + "label": tuple(lab)} for lab in labels]
+    if probabilities is not None:
+        bins = tuple(float(b) for b in confidence_bins)
+        for i, (lab, p) in enumerate(zip(labels, probabilities)):
+            cols[i][PREFIX + "conf"] = tuple(
+                f"{t}/{_confidence_bin(q, bins)}" for t, q in zip(lab, p))
+    if memory:
+        for c, values in zip(cols, _memory(X, labels)):
+            c[PREFIX + "memory"] = values
+    for doc_id, index in group_documents(X):
+        sents = [X[i] for i in index]
+        doc_labels = [labels[i] for i in index]
+        doc_cols = [cols[i] for i in index]
+        if doc_dictionary:
+            _doc_dictionary(sents, doc_labels, doc_cols)
+        if abbreviations:
+            _abbreviation_column(sents, doc_labels, doc_cols)
+        doc = LabelledDocument(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
+                               None, None, tuple(index))
+        for name, step in steps:
+            new = step.correct(doc)
+            for c, old, lab in zip(doc_cols, doc_labels, new):
+                c[PREFIX + name] = tuple(b if a != b else "-" for a, b in zip(old, lab))
+    return cols
+
+
+def _memory(X, labels):
+    """``fp_memory``: the majority class of the word's other occurrences in its document.
+
+    A word (lower-cased) gets the class (``O`` or the entity type) that most
+    of its *other* occurrences in the document have, ties going to the class
+    seen first in the document; ``-`` when it occurs once.  Counted for all
+    the documents at once (no per-token Python beyond reading the strings).
+
+    Returns
+    -------
+    list of tuple of str
+        Per sentence of ``X``, the column.
+    """
+    lengths = np.fromiter((len(s) for s in X), dtype=np.int64, count=len(X))
+    n = int(lengths.sum())
+    if n == 0:
+        return [() for _ in X]
+    doc = np.zeros(len(X), dtype=np.int64)
+    for d, (_, index) in enumerate(group_documents(X)):
+        doc[index] = d
+    doc = np.repeat(doc, lengths)
+    # ids by dictionary look-ups in C loops (ids of first occurrences, not contiguous)
     seen = {}
-    for s, lab in zip(sents, labels):
-        for w, t in zip(s, lab):
-            seen.setdefault(w.lower(), Counter())[t[2:] if t != "O" else "O"] += 1
-    cache = {}
-    for s, lab, c in zip(sents, labels, cols):
-        values = []
-        for w, t in zip(s, lab):
-            key = (w.lower(), t[2:] if t != "O" else "O")
-            value = cache.get(key)
-            if value is None:
-                occ = seen[key[0]].copy()
-                occ[key[1]] -= 1  # the other occurrences
-                occ = +occ
-                value = cache[key] = occ.most_common(1)[0][0] if occ else "-"
-            values.append(value)
-        c[PREFIX + "memory"] = tuple(values)
+    word = np.fromiter(map(seen.setdefault, map(str.lower, chain.from_iterable(X)), count()),
+                       dtype=np.int64, count=n)
+    seen = {}
+    tag = np.fromiter(map(seen.setdefault, chain.from_iterable(labels), count()),
+                      dtype=np.int64, count=n)
+    class_ids = {}
+    for t in seen:
+        class_ids.setdefault(t[2:] if t != "O" else "O", len(class_ids))
+    to_class = np.zeros(n, dtype=np.int64)
+    for t, k in seen.items():
+        to_class[k] = class_ids[t[2:] if t != "O" else "O"]
+    cls = to_class[tag]
+    pair = np.unique(doc * n + word, return_inverse=True)[1].ravel()
+    n_pairs, n_classes = int(pair.max()) + 1, len(class_ids)
+    counts = np.zeros((n_pairs, n_classes), dtype=np.int64)
+    np.add.at(counts, (pair, cls), 1)
+    first = np.full((n_pairs, n_classes), n, dtype=np.int64)
+    np.minimum.at(first, (pair, cls), np.arange(n))
+    other = counts[pair]
+    other[np.arange(n), cls] -= 1  # the other occurrences
+    # most occurrences first, then the class seen first in the document
+    score = np.where(other > 0, other * (n + 1) + (n - first[pair]), -1)
+    names = np.array(["-", *class_ids], dtype=object)
+    value = np.where(other.any(axis=1), score.argmax(axis=1) + 1, 0)
+    column = names[value].tolist()
+    bounds = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+    return [tuple(column[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
 def _doc_dictionary(sents, labels, cols, max_len=8):

@@ -1,0 +1,19 @@
+"""Combinations of taggers: members' entities put to a vote, or read by a second pass.
+
+:class:`VotingTagger` keeps the entities a weighted majority of member taggers
+proposes (scikit-learn's ``VotingClassifier`` for sequences);
+:class:`StackedTagger` trains a second-pass tagger on the members' out-of-fold
+outputs (``StackingClassifier`` for sequences; the two-pass system generalised
+to several first passes).  :func:`cross_val_outputs` and :func:`tagger_outputs`
+give the members' outputs they read.
+"""
+
+from ._columns import combined_outputs, stacking_columns, stacking_groups
+from ._outputs import TaggerOutputs, cross_val_outputs, document_folds, tagger_outputs
+from ._spans import member_weights, vote_spans
+from ._stacking import StackedTagger, with_feature_groups
+from ._voting import VotingTagger
+
+__all__ = ["StackedTagger", "TaggerOutputs", "VotingTagger", "combined_outputs",
+           "cross_val_outputs", "document_folds", "member_weights", "stacking_columns",
+           "stacking_groups", "tagger_outputs", "vote_spans", "with_feature_groups"]

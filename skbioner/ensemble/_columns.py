@@ -1,0 +1,130 @@
+"""Members' outputs as token columns that a second-pass featurizer reads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..postprocess import first_pass_columns
+from ..postprocess._first_pass import PREFIX
+from ._spans import vote_spans
+
+__all__ = ["combined_outputs", "stacking_columns", "stacking_groups"]
+
+
+def combined_outputs(outputs):
+    """The members' majority labels and each token's mean probability of them.
+
+    Parameters
+    ----------
+    outputs : list of TaggerOutputs
+        Each member's outputs on the same sentences.
+
+    Returns
+    -------
+    labels : list of tuple of str
+        IOB2 labels of the entities more than half of the members propose
+        exactly (hard votes, equal weights; one member: its own labels).
+    probabilities : list of ndarray of shape (n_tokens,)
+        Per token, the members' mean probability of the combined label (a
+        member without marginals counts 1 where its label is the combined
+        one, 0 elsewhere).
+    """
+    from ._outputs import _labels
+
+    if len(outputs) == 1:
+        return outputs[0].labels, outputs[0].label_probabilities()
+    types = {t for o in outputs for sent in o.entities for t, *_ in sent}
+    weights = [dict.fromkeys(types, 1.0) for _ in outputs]
+    labels = [_labels(vote_spans([o.entities[i] for o in outputs], weights, 0.5, soft=False),
+                      len(lab)) for i, lab in enumerate(outputs[0].labels)]
+    probabilities = [np.zeros(len(lab)) for lab in labels]
+    for o in outputs:
+        if o.marginals is None:
+            for i, lab in enumerate(labels):
+                probabilities[i] += np.fromiter((a == b for a, b in zip(o.labels[i], lab)),
+                                                dtype=float, count=len(lab))
+            continue
+        where = {c: k for k, c in enumerate(o.classes)}
+        for i, lab in enumerate(labels):
+            if len(lab):
+                cols = np.fromiter((where.get(t, -1) for t in lab), dtype=np.intp,
+                                   count=len(lab))
+                p = o.marginals[i][np.arange(len(lab)), cols]
+                probabilities[i] += np.where(cols >= 0, p, 0.0)
+    return labels, [p / len(outputs) for p in probabilities]
+
+
+def stacking_columns(X, outputs, names, steps=(), *, members=True, confidence_bins=(0.9, 0.6),
+                     memory=True, member_memory=False, abbreviations=True):
+    """Token columns of the members' outputs, for a second pass.
+
+    The members' combined output (:func:`combined_outputs`) takes the place
+    of :class:`~skbioner.postprocess.FirstPassAnnotator`'s first pass: its
+    columns (``fp_label``, ``fp_conf``, ``fp_memory``, ``fp_abbr`` and one
+    per step; :func:`~skbioner.postprocess.first_pass_columns`) are made from
+    it, so that one member gives exactly the two-pass system's columns.  With
+    several members, each member ``name`` adds ``fp_m_<name>`` (its label)
+    and ``fp_m_<name>_conf`` (its label and confidence bin), and with
+    ``member_memory`` ``fp_m_<name>_memory`` (the class its labels give the
+    word elsewhere in the document).
+
+    Parameters
+    ----------
+    X : list of Sentence
+    outputs : list of TaggerOutputs
+        Each member's outputs on ``X``.
+    names : list of str
+        The members' names.
+    steps : list of (str, PostprocessStep), default=()
+        Fitted document-level steps whose proposals on the combined labels
+        become columns.
+    members : bool, default=True
+        Add each member's own columns (when there are several).
+    confidence_bins : tuple of float, default=(0.9, 0.6)
+    memory : bool, default=True
+        ``fp_memory`` of the combined labels.
+    member_memory : bool, default=False
+        ``fp_<name>_memory`` of each member's labels.
+    abbreviations : bool, default=True
+        ``fp_abbr`` of the combined labels.
+
+    Returns
+    -------
+    list of dict of str to tuple of str
+        Per sentence, its new columns.
+    """
+    labels, probabilities = combined_outputs(outputs)
+    cols = first_pass_columns(X, labels, probabilities, steps, confidence_bins=confidence_bins,
+                              memory=memory, abbreviations=abbreviations)
+    if members and len(outputs) > 1:
+        for name, out in zip(names, outputs, strict=True):
+            own = first_pass_columns(X, out.labels, out.label_probabilities()
+                                     if out.marginals is not None else None,
+                                     confidence_bins=confidence_bins, memory=member_memory,
+                                     abbreviations=False)
+            own_prefix = f"{PREFIX}m_{name}"
+            rename = {PREFIX + "label": own_prefix, PREFIX + "conf": own_prefix + "_conf",
+                      PREFIX + "memory": own_prefix + "_memory"}
+            for c, o in zip(cols, own, strict=True):
+                for k, v in o.items():
+                    c[rename[k]] = v
+    return cols
+
+
+def stacking_groups(window=1, label_window=2):
+    """The feature groups reading :func:`stacking_columns` (every ``fp_*`` column).
+
+    Parameters
+    ----------
+    window : int, default=1
+        Every ``fp_*`` column at offsets ``-window..window``.
+    label_window : int, default=2
+        The combined label at ``-label_window..label_window`` and its bigram.
+
+    Returns
+    -------
+    list of FeatureGroup
+    """
+    from ..postprocess import first_pass_groups
+
+    return first_pass_groups(window=window, label_window=label_window)

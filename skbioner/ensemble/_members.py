@@ -1,0 +1,70 @@
+"""Members of a combination: checked, and fitted in parallel with progress lines."""
+
+from __future__ import annotations
+
+import time
+
+from sklearn.base import clone
+from sklearn.utils.parallel import Parallel, delayed
+
+from .._progress import log
+from ..schemes import check_labels
+
+__all__ = ["check_estimators", "check_iob2", "fit_members"]
+
+
+def check_estimators(estimators, owner):
+    """``estimators`` as a checked list of ``(name, tagger)`` with unique names."""
+    items = list(estimators)
+    if not items:
+        raise ValueError(f"{owner} needs at least one estimator")
+    for item in items:
+        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
+            raise TypeError(f"estimators must be (name, tagger) pairs, got {item!r:.80}")
+        if not (hasattr(item[1], "fit") and hasattr(item[1], "predict")):
+            raise TypeError(f"estimator {item[0]!r} has no fit/predict: "
+                            f"{type(item[1]).__name__}")
+    return items
+
+
+def check_iob2(y):
+    """Refuse label lists that are not well-formed IOB2 (the message names the sentence)."""
+    for i, labels in enumerate(y):
+        try:
+            check_labels(labels, "IOB2")
+        except ValueError as exc:
+            raise ValueError(f"y[{i}]: {exc}") from None
+
+
+def _fit_one(name, tagger, X, y):
+    t0 = time.perf_counter()
+    return clone(tagger).fit(X, y), time.perf_counter() - t0
+
+
+def fit_members(owner, estimators, X, y):
+    """Fit a clone of every member on ``X`` (``owner.n_jobs`` in parallel), logging each.
+
+    Parameters
+    ----------
+    owner : estimator
+        Its ``n_jobs`` and ``verbose`` apply.
+    estimators : list of (str, estimator)
+    X : list of Sentence
+    y : list of list of str
+
+    Returns
+    -------
+    fitted : list of estimator
+    seconds : list of float
+    """
+    t0 = time.perf_counter()
+    fitted, seconds = [], []
+    tasks = (delayed(_fit_one)(name, tagger, X, y) for name, tagger in estimators)
+    for (name, _), (est, sec) in zip(estimators, Parallel(n_jobs=owner.n_jobs,
+                                                          return_as="generator")(tasks),
+                                     strict=True):
+        fitted.append(est)
+        seconds.append(sec)
+        log(owner, f"{name}: fitted in {sec:.1f} s ({len(fitted)}/{len(estimators)}, "
+                   f"{time.perf_counter() - t0:.0f} s)")
+    return fitted, seconds

@@ -1,0 +1,386 @@
+"""``StackedTagger``: a second pass that reads several members' out-of-fold outputs."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils import Bunch
+from sklearn.utils.metaestimators import _BaseComposition, available_if
+from sklearn.utils.validation import check_is_fitted
+
+from .._progress import log
+from .._sentence import check_sentences
+from .._validation import HasMethods, Integral, Interval, fit_context
+from ..base import SequenceTaggerMixin, classes_of
+from ..postprocess._first_pass import PREFIX, _default_steps
+from ._columns import stacking_columns, stacking_groups
+from ._outputs import cross_val_outputs, document_folds, tagger_outputs
+from ._members import check_estimators, check_iob2
+
+__all__ = ["StackedTagger"]
+
+def with_feature_groups(tagger, groups):
+    """A copy of a pipeline whose ``features`` step also reads ``groups``.
+
+    Parameters
+    ----------
+    tagger : Pipeline
+        A pipeline with a step named ``features`` (a
+        :class:`~skbioner.features.TokenFeaturizer`).
+    groups : list of FeatureGroup
+
+    Returns
+    -------
+    Pipeline
+        A clone of ``tagger`` (same class) with the groups appended to its
+        featurizer's templates.
+    """
+    from ..features import get_preset
+
+    names = [n for n, _ in getattr(tagger, "steps", ())]
+    if "features" not in names:
+        raise ValueError("the second pass must be a pipeline with a 'features' step (a "
+                         f"TokenFeaturizer) to read the members' outputs; got "
+                         f"{type(tagger).__name__}")
+    tagger = clone(tagger)
+    featurizer = tagger.named_steps["features"]
+    templates = featurizer.templates
+    if isinstance(templates, str):
+        templates = get_preset(templates)
+    featurizer.set_params(templates=list(templates) + list(groups))
+    return tagger
+
+
+def _final_has(method):
+    def check(self):
+        final = getattr(self, "final_estimator_", None)
+        if final is None:
+            return True  # unfitted: the method exists and raises NotFittedError
+        return hasattr(final, method)
+    return check
+
+
+class StackedTagger(SequenceTaggerMixin, _BaseComposition):
+    """A second-pass tagger that learns from several member taggers' outputs.
+
+    scikit-learn's :class:`~sklearn.ensemble.StackingClassifier` for
+    sequences, and the two-pass system of
+    :func:`~skbioner.pipelines.add_first_pass` generalised to several first
+    passes.  Each member is fitted on all the training data and, out of
+    fold, tags the training sentences (``cv`` blocks of whole documents,
+    each tagged by clones fitted on the other blocks), so that the second
+    pass learns from outputs as noisy as the ones it reads at prediction.
+    The members' outputs become token columns (:func:`stacking_columns`):
+
+    * the members' combined output -- the entities a majority of them
+      propose -- with the mean probability of its label (``fp_label``,
+      ``fp_conf``), the class the word gets elsewhere in the document
+      (``fp_memory``), abbreviation pairs with their long form's class
+      (``fp_abbr``) and the labels the document-level ``steps`` propose
+      (``fp_<step>``): with one member these are exactly
+      :class:`~skbioner.postprocess.FirstPassAnnotator`'s columns;
+    * with several members, each member's label and confidence bin
+      (``fp_m_<name>``, ``fp_m_<name>_conf``) and, with ``member_memory``, the
+      class its labels give the word elsewhere in the document.
+
+    The second pass's featurizer reads them at ``-1..1`` (the combined label
+    at ``-2..2`` and its bigram; :func:`stacking_groups`) besides its own
+    features.
+
+    Parameters
+    ----------
+    estimators : list of (str, estimator)
+        The members (any taggers of the suite taking sentences); cloned.
+        Their parameters are reachable as ``<name>__<param>``.
+    final_estimator : Pipeline or None, default=None
+        The second pass: a pipeline with a ``features`` step (its templates
+        get :func:`stacking_groups`) and a tagger.  None: the
+        ``online-crf`` preset (``make_tagger("online-crf")``).
+    cv : int, default=5
+        Blocks of documents of the out-of-fold outputs.
+    steps : list of (str, PostprocessStep) or None, default=None
+        Document-level steps whose proposals on the combined labels become
+        columns; None: cascade rules, abbreviations and alias (as
+        :class:`~skbioner.postprocess.FirstPassAnnotator`); ``[]``: none.
+        Fitted on each block's training part for its out-of-fold columns.
+    members : bool, default=True
+        Each member's own columns besides the combined ones.
+    member_memory : bool, default=False
+        Each member's document memory column.
+    document_memory : bool, default=True
+        The combined labels' document memory (``fp_memory``).
+    abbreviations : bool, default=True
+        The abbreviation column (``fp_abbr``).
+    confidence_bins : tuple of float, default=(0.9, 0.6)
+        Lower edges of the confidence bins, decreasing.
+    n_jobs : int or None, default=None
+        Fits run in parallel (all members' fits in one joblib pool of
+        processes, each holding its training data and model).
+    verbose : int, default=0
+        A line on stderr per fit and per stage.
+
+    Attributes
+    ----------
+    estimators_ : list of estimator
+        The members fitted on all the training data.
+    named_estimators_ : Bunch
+        The same, by name.
+    final_estimator_ : Pipeline
+        The second pass, fitted on the out-of-fold columns.
+    steps_ : list of (str, PostprocessStep)
+        The document-level steps fitted on all the training data.
+    classes_ : ndarray of str
+        The second pass's labels.
+    fit_seconds_ : dict of str to float
+        Seconds of fitting summed over every fit of each member, and of the
+        second pass (``"final"``).
+
+    See Also
+    --------
+    VotingTagger : the members' entities put to a weighted vote.
+    skbioner.postprocess.FirstPassAnnotator : the one-member first pass.
+
+    Examples
+    --------
+    >>> from skbioner.datasets import load_jnlpba_sample
+    >>> from skbioner.ensemble import StackedTagger
+    >>> from skbioner.pipelines import make_tagger
+    >>> train = load_jnlpba_sample("train")
+    >>> stack = StackedTagger(
+    ...     [("crf", make_tagger("online-crf", model_params={"max_iter": 3})),
+    ...      ("cascade", make_tagger("cascaded", model_params={"n_folds": 2}))],
+    ...     final_estimator=make_tagger("online-crf", model_params={"max_iter": 3}), cv=2)
+    >>> stack = stack.fit(train.X[:300], train.y[:300])
+    >>> len(stack.predict(train.X[:3]))
+    3
+    """
+
+    _parameter_constraints = {
+        "estimators": [list, tuple],
+        "final_estimator": [HasMethods(["fit", "predict"]), None],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "steps": [list, tuple, None],
+        "members": ["boolean"],
+        "member_memory": ["boolean"],
+        "document_memory": ["boolean"],
+        "abbreviations": ["boolean"],
+        "confidence_bins": [tuple, list],
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, estimators, final_estimator=None, *, cv=5, steps=None, members=True,
+                 member_memory=False, document_memory=True, abbreviations=True,
+                 confidence_bins=(0.9, 0.6), n_jobs=None, verbose=0):
+        self.estimators = estimators
+        self.final_estimator = final_estimator
+        self.cv = cv
+        self.steps = steps
+        self.members = members
+        self.member_memory = member_memory
+        self.document_memory = document_memory
+        self.abbreviations = abbreviations
+        self.confidence_bins = confidence_bins
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def get_params(self, deep=True):
+        """Parameters, with each member's under ``<name>__<param>``.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+
+        Returns
+        -------
+        dict
+        """
+        return self._get_params("estimators", deep=deep)
+
+    def set_params(self, **params):
+        """Set parameters (``<name>__<param>`` reaches a member).
+
+        Parameters
+        ----------
+        **params : dict
+
+        Returns
+        -------
+        self
+        """
+        self._set_params("estimators", **params)
+        return self
+
+    # -- fitting -------------------------------------------------------------
+
+    def _check(self):
+        estimators = check_estimators(self.estimators, type(self).__name__)
+        names = [n for n, _ in estimators]
+        self._validate_names(names)
+        steps = _default_steps() if self.steps is None else list(self.steps)
+        for item in steps:
+            if not (isinstance(item, tuple) and len(item) == 2 and hasattr(item[1], "correct")):
+                raise TypeError(f"steps must be (name, PostprocessStep) pairs, got {item!r:.80}")
+        clash = sorted(n for n in names if n.endswith(("_conf", "_memory")))
+        if clash:
+            raise ValueError(f"estimator names {clash} would name the same column as another "
+                             "member's confidence or memory column: rename them")
+        bins = tuple(self.confidence_bins)
+        if any(not 0 <= float(b) <= 1 for b in bins) or list(bins) != sorted(bins, reverse=True):
+            raise ValueError(f"confidence_bins must be decreasing probabilities, got {bins}")
+        return estimators, steps
+
+    def _final(self):
+        if self.final_estimator is not None:
+            return self.final_estimator
+        from ..pipelines import make_tagger
+
+        return make_tagger("online-crf")
+
+    def _columns(self, X, outputs, steps):
+        return stacking_columns(X, outputs, self._names, steps, members=self.members,
+                                confidence_bins=tuple(self.confidence_bins),
+                                memory=self.document_memory,
+                                member_memory=self.member_memory,
+                                abbreviations=self.abbreviations)
+
+    @fit_context
+    def fit(self, X, y):
+        """Fit the members, their out-of-fold outputs' columns, and the second pass.
+
+        Parameters
+        ----------
+        X : list of Sentence
+            Training sentences (document ids in ``doc_id``).
+        y : list of list of str
+            IOB2 labels.
+
+        Returns
+        -------
+        self : StackedTagger
+        """
+        estimators, steps = self._check()
+        final = with_feature_groups(self._final(), stacking_groups())
+        X, y = check_sentences(X, y)
+        check_iob2(y)
+        self._names = [n for n, _ in estimators]
+        fitted, oof, seconds = cross_val_outputs(estimators, X, y, self.cv,
+                                                 n_jobs=self.n_jobs, verbose=self.verbose,
+                                                 owner=self)
+        self._fit_second(X, y, oof, steps, final)
+        self.estimators_ = fitted
+        self.fit_seconds_ = {**dict(zip(self._names, seconds, strict=True)),
+                             "final": self.fit_seconds_["final"]}
+        return self
+
+    def _fold_steps(self, X, y, steps):
+        """The steps fitted on each block's training part, and on all of ``X``."""
+        fold = document_folds(X, self.cv)
+        out = []
+        for k in range(int(fold.max()) + 1):
+            rest = np.flatnonzero(fold != k)
+            Xr, yr = [X[i] for i in rest], [y[i] for i in rest]
+            out.append([(name, clone(step).fit(Xr, yr)) for name, step in steps])
+        return out, [(name, clone(step).fit(X, y)) for name, step in steps]
+
+    def _annotate_out_of_fold(self, X, y, oof, steps, fold_steps=None):
+        """``X`` with the columns of ``oof``, each block's steps fitted without it.
+
+        Sets ``steps_`` (the steps fitted on all of ``X``).
+        """
+        fold = document_folds(X, self.cv)
+        per_fold, self.steps_ = fold_steps or self._fold_steps(X, y, steps)
+        annotated = [None] * len(X)
+        for k in range(int(fold.max()) + 1):
+            inside = np.flatnonzero(fold == k)
+            Xk = [X[i] for i in inside]
+            cols = self._columns(Xk, [o.take(inside) for o in oof], per_fold[k])
+            for i, s, c in zip(inside, Xk, cols, strict=True):
+                annotated[i] = s.with_annotations(**c)
+        return annotated
+
+    def _fit_second(self, X, y, oof, steps, final, fold_steps=None):
+        """Fit the second pass on the columns of the members' out-of-fold outputs ``oof``."""
+        t0 = time.perf_counter()
+        annotated = self._annotate_out_of_fold(X, y, oof, steps, fold_steps)
+        log(self, f"out-of-fold columns in {time.perf_counter() - t0:.1f} s")
+        t0 = time.perf_counter()
+        self.final_estimator_ = final.fit(annotated, y)
+        self.fit_seconds_ = {"final": time.perf_counter() - t0}
+        log(self, f"second pass fitted in {self.fit_seconds_['final']:.1f} s")
+        self.classes_ = classes_of(self.final_estimator_)
+        return self
+
+    @property
+    def named_estimators_(self):
+        """The fitted members by name (a :class:`~sklearn.utils.Bunch`)."""
+        check_is_fitted(self, "estimators_")
+        return Bunch(**dict(zip(self._names, self.estimators_, strict=True)))
+
+    # -- predicting ----------------------------------------------------------
+
+    def transform(self, X):
+        """The sentences with the members' columns, as the second pass reads them.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of Sentence
+            New sentences with the ``fp_*`` columns.
+        """
+        check_is_fitted(self, "final_estimator_")
+        X = check_sentences(X)
+        outputs = [tagger_outputs(est, X) for est in self.estimators_]
+        cols = self._columns(X, outputs, self.steps_)
+        return [s.with_annotations(**c) for s, c in zip(X, cols, strict=True)]
+
+    def predict(self, X):
+        """IOB2 labels of the second pass.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+        """
+        Xt = self.transform(X)
+        return self.final_estimator_.predict(Xt)
+
+    @available_if(_final_has("predict_entities"))
+    def predict_entities(self, X):
+        """The second pass's entities with their probabilities.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, probability)``.
+        """
+        Xt = self.transform(X)
+        return self.final_estimator_.predict_entities(Xt)
+
+    @available_if(_final_has("predict_marginals"))
+    def predict_marginals(self, X):
+        """The second pass's per-token label probabilities.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of ndarray of shape (n_tokens, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        Xt = self.transform(X)
+        return self.final_estimator_.predict_marginals(Xt)

@@ -1,0 +1,218 @@
+"""``VotingTagger``: members' entities put to a weighted vote (VotingClassifier for sequences)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils import Bunch
+from sklearn.utils.metaestimators import _BaseComposition
+from sklearn.utils.validation import check_is_fitted
+
+from .._sentence import check_sentences
+from .._validation import Integral, Interval, Real, StrOptions, fit_context
+from ..base import LabelSequences, SequenceTaggerMixin
+from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
+from ._members import check_estimators, check_iob2, fit_members
+from ._outputs import tagger_outputs
+from ._spans import member_weights, vote_spans
+
+__all__ = ["VotingTagger"]
+
+
+class VotingTagger(SequenceTaggerMixin, _BaseComposition):
+    """Entities a weighted majority of member taggers agrees on.
+
+    scikit-learn's :class:`~sklearn.ensemble.VotingClassifier` for
+    sequences, voting on *entities* (spans) rather than token labels: each
+    member tags the sentence; every distinct ``(type, start, end)`` a member
+    proposes is a candidate, which gathers the weight of each member
+    proposing it -- the member's weight for the entity's type, times its
+    confidence in the entity with ``voting="soft"``.  A candidate's
+    *support* is that sum over the members' total weight for its type; the
+    candidates supported above ``threshold`` are kept, best supported first,
+    each dropped if it overlaps one kept before (the output is always
+    well-formed and non-overlapping), and the support is the confidence
+    :meth:`predict_entities` gives.  With three equally weighted members and
+    hard votes, an entity is kept when two of them propose exactly it.
+
+    Parameters
+    ----------
+    estimators : list of (str, estimator)
+        The member taggers (any of the suite's, taking sentences: a
+        ``make_tagger`` pipeline, a wrapper...).  Cloned and fitted in
+        :meth:`fit`; their parameters are reachable as
+        ``<name>__<param>``.
+    weights : list of (float or dict) or None, default=None
+        Per member, its weight, or a dict of entity type to weight (weights
+        per class, Ekbal & Saha 2012; types it does not name weigh 1).
+        None: every member weighs 1.
+    voting : {"soft", "hard"}, default="soft"
+        ``"soft"``: a vote is the member's weight times its confidence in
+        the entity (its probability; 1 for a member without
+        ``predict_entities``); ``"hard"``: the weight alone.
+    threshold : float, default=0.5
+        A candidate is kept when its support is strictly above it (0.5: a
+        weighted majority).
+    n_jobs : int or None, default=None
+        Members fitted in parallel (joblib processes: each holds its own
+        training data and model in memory).
+    verbose : int, default=0
+        A line on stderr as each member is fitted.
+
+    Attributes
+    ----------
+    estimators_ : list of estimator
+        The fitted members, in the order of ``estimators``.
+    named_estimators_ : Bunch
+        The fitted members by name.
+    classes_ : ndarray of str
+        The IOB2 labels of the entity types seen in training.
+    weights_ : list of dict of str to float
+        Each member's weight for each type.
+    fit_seconds_ : list of float
+        Seconds each member took to fit.
+
+    See Also
+    --------
+    StackedTagger : a second-pass tagger that learns from the members' outputs.
+
+    Examples
+    --------
+    >>> from skbioner.datasets import load_jnlpba_sample
+    >>> from skbioner.ensemble import VotingTagger
+    >>> from skbioner.pipelines import make_tagger
+    >>> train = load_jnlpba_sample("train")
+    >>> vote = VotingTagger([
+    ...     ("bies", make_tagger("online-crf", model_params={"max_iter": 3})),
+    ...     ("ioe2", make_tagger("online-crf", scheme="IOE2", model_params={"max_iter": 3})),
+    ...     ("iob2", make_tagger("online-crf", scheme="IOB2", model_params={"max_iter": 3})),
+    ... ], voting="hard")
+    >>> vote = vote.fit(train.X[:300], train.y[:300])
+    >>> [e[:3] for e in vote.predict_entities([["IL-2", "gene", "expression"]])[0]]
+    [('DNA', 0, 2)]
+    """
+
+    _parameter_constraints = {
+        "estimators": [list, tuple],
+        "weights": [list, tuple, None],
+        "voting": [StrOptions({"soft", "hard"})],
+        "threshold": [Interval(Real, 0, 1, closed="left")],
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, estimators, *, weights=None, voting="soft", threshold=0.5, n_jobs=None,
+                 verbose=0):
+        self.estimators = estimators
+        self.weights = weights
+        self.voting = voting
+        self.threshold = threshold
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def get_params(self, deep=True):
+        """Parameters, with each member's under ``<name>__<param>``.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+
+        Returns
+        -------
+        dict
+        """
+        return self._get_params("estimators", deep=deep)
+
+    def set_params(self, **params):
+        """Set parameters (``<name>__<param>`` reaches a member; ``<name>`` replaces it).
+
+        Parameters
+        ----------
+        **params : dict
+
+        Returns
+        -------
+        self
+        """
+        self._set_params("estimators", **params)
+        return self
+
+    @fit_context
+    def fit(self, X, y):
+        """Fit every member on the training sentences.
+
+        Parameters
+        ----------
+        X : list of Sentence
+        y : list of list of str
+            IOB2 labels.
+
+        Returns
+        -------
+        self : VotingTagger
+        """
+        estimators = check_estimators(self.estimators, type(self).__name__)
+        self._validate_names([n for n, _ in estimators])
+        X, y = check_sentences(X, y)
+        check_iob2(y)
+        types = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
+        self.weights_ = member_weights(self.weights, len(estimators), types)
+        self._names = [n for n, _ in estimators]
+        self.estimators_, self.fit_seconds_ = fit_members(self, estimators, X, y)
+        self.classes_ = np.array(scheme_labels("IOB2", types), dtype=object)
+        return self
+
+    @property
+    def named_estimators_(self):
+        """The fitted members by name (a :class:`~sklearn.utils.Bunch`)."""
+        check_is_fitted(self, "estimators_")
+        return Bunch(**dict(zip(self._names, self.estimators_, strict=True)))
+
+    def member_entities(self, X):
+        """Each member's entities with their confidences.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of list of (str, int, int, float)
+            ``out[member][sentence]``.
+        """
+        check_is_fitted(self, "estimators_")
+        X = check_sentences(X)
+        return [tagger_outputs(est, X, marginals=False).entities for est in self.estimators_]
+
+    def predict_entities(self, X):
+        """The entities the members vote for, with their support.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, support)`` of every entity
+            kept (non-overlapping, sorted by start; half-open offsets).
+        """
+        members = self.member_entities(X)
+        soft = self.voting == "soft"
+        return [vote_spans([m[i] for m in members], self.weights_, self.threshold, soft)
+                for i in range(len(members[0]))]
+
+    def predict(self, X):
+        """IOB2 labels of the voted entities.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+        """
+        X = check_sentences(X)
+        return LabelSequences(
+            spans_to_labels([sp[:3] for sp in spans], len(x), "IOB2")
+            for spans, x in zip(self.predict_entities(X), X, strict=True))

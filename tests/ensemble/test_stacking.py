@@ -1,0 +1,111 @@
+"""StackedTagger: a second pass over several members' out-of-fold outputs."""
+
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+
+from skbioner import Sentence
+from skbioner.datasets import load_jnlpba_sample
+from skbioner.ensemble import (
+    StackedTagger,
+    cross_val_outputs,
+    stacking_groups,
+    with_feature_groups,
+)
+from skbioner.io import load_model, save_model
+from skbioner.models import MajorityTagger
+from skbioner.pipelines import add_first_pass, make_tagger
+from skbioner.postprocess import FirstPassAnnotator
+
+
+def _crf(**options):
+    return make_tagger("online-crf", model_params={"max_iter": 2}, **options)
+
+
+@pytest.fixture(scope="module")
+def sample():
+    train = load_jnlpba_sample("train")
+    return train.X[:240], train.y[:240], train.X[240:300], train.y[240:300]
+
+
+def test_one_member_is_the_two_pass_system(sample):
+    X, y, Xt, _ = sample
+    stack = StackedTagger([("crf", _crf())], final_estimator=_crf(), cv=3).fit(X, y)
+    two_pass = add_first_pass(_crf(), _crf(), cv=3).fit(X, y)
+    # the same columns, out of fold and when tagging, and the same predictions
+    annotator = FirstPassAnnotator(_crf(), cv=3)
+    _, oof, _ = cross_val_outputs([("crf", _crf())], X, y, cv=3)
+    steps = [(name, clone(step)) for name, step in stack.steps_]
+    assert [s.annotations for s in annotator.fit_transform(X, y)] == [
+        s.annotations for s in stack._annotate_out_of_fold(X, y, oof, steps)]
+    assert [s.annotations for s in stack.transform(Xt)] == [
+        s.annotations for s in two_pass[0].transform(Xt)]
+    assert stack.predict(Xt) == two_pass.predict(Xt)
+    assert list(stack.classes_) == list(two_pass.classes_)
+
+
+def test_several_members_add_their_own_columns(sample):
+    X, y, Xt, yt = sample
+    stack = StackedTagger([("crf", _crf()), ("memo", MajorityTagger())],
+                          final_estimator=_crf(), cv=2, steps=[], member_memory=True)
+    with pytest.raises(NotFittedError):
+        stack.predict(Xt)
+    stack.fit(X, y)
+    s = stack.transform(Xt[:1])[0]
+    assert set(s.annotations) == {"fp_label", "fp_conf", "fp_memory", "fp_abbr", "fp_m_crf",
+                                  "fp_m_crf_conf", "fp_m_crf_memory", "fp_m_memo",
+                                  "fp_m_memo_memory"}
+    # the members' own labels are their predictions
+    assert list(s.column("fp_m_memo")) == stack.named_estimators_["memo"].predict(Xt[:1])[0]
+    assert list(s.column("fp_m_crf")) == stack.named_estimators_["crf"].predict(Xt[:1])[0]
+    # the combined label: what both members propose (a majority of two)
+    crf, memo = s.column("fp_m_crf"), s.column("fp_m_memo")
+    assert all(c == "O" for c, a, b in zip(s.column("fp_label"), crf, memo) if a != b)
+    pred = stack.predict(Xt)
+    assert len(pred) == len(Xt) and all(len(p) == len(x) for p, x in zip(pred, Xt))
+    entities = stack.predict_entities(Xt)
+    assert [[e[:3] for e in sent] for sent in entities] == [
+        [e[:3] for e in sent] for sent in stack.final_estimator_.predict_entities(
+            stack.transform(Xt))]
+    assert stack.predict_marginals(Xt)[0].shape == (len(Xt[0]), len(stack.classes_))
+    assert set(stack.fit_seconds_) == {"crf", "memo", "final"}
+    # the unfitted second pass is untouched (its featurizer's templates too)
+    assert stack.final_estimator[0].templates == "chan"
+    assert 0 <= stack.score(Xt, yt) <= 1
+
+
+def test_the_second_pass_reads_the_columns(sample):
+    X, y, _, _ = sample
+    final = with_feature_groups(_crf(), stacking_groups())
+    names = final[0].get_template_names()
+    assert {"first_pass", "first_pass_bigram"} <= set(names)
+    with pytest.raises(ValueError, match="'features' step"):
+        with_feature_groups(MajorityTagger(), stacking_groups())
+    with pytest.raises(ValueError, match="'features' step"):
+        StackedTagger([("m", MajorityTagger())], final_estimator=MajorityTagger(),
+                      cv=2).fit(X[:20], y[:20])
+
+
+def test_member_names_that_would_collide_are_refused(sample):
+    X, y, _, _ = sample
+    for bad in ("crf_conf", "crf_memory"):
+        with pytest.raises(ValueError, match="rename"):
+            StackedTagger([(bad, MajorityTagger())], final_estimator=_crf(),
+                          cv=2).fit(X[:20], y[:20])
+    with pytest.raises(ValueError, match="confidence_bins"):
+        StackedTagger([("m", MajorityTagger())], final_estimator=_crf(), cv=2,
+                      confidence_bins=(0.5, 0.9)).fit(X[:20], y[:20])
+
+
+def test_saved_and_loaded_as_one_safe_file(sample, tmp_path):
+    X, y, Xt, _ = sample
+    stack = StackedTagger([("crf", _crf()), ("cascade", make_tagger(
+        "cascaded", model_params={"n_folds": 2, "segmenter__max_iter": 2}))],
+        final_estimator=_crf(), cv=2, n_jobs=2).fit(X, y)
+    path = save_model(stack, tmp_path / "stack.skops")
+    loaded = load_model(path)
+    assert loaded.predict(Xt) == stack.predict(Xt)
+    assert loaded.predict_entities(Xt) == stack.predict_entities(Xt)
+    # the clone of a fitted stack is unfitted
+    assert not hasattr(clone(stack), "final_estimator_")
+    assert Sentence(["x"]).annotations == {}  # inputs untouched: sentences are immutable

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..postprocess import first_pass_columns
-from ..postprocess._first_pass import PREFIX
+from ..annotate import first_pass_columns
+from ..annotate._first_pass import PREFIX
 from ._spans import vote_spans
 
 __all__ = ["combined_outputs", "stacking_columns", "stacking_groups"]
@@ -54,14 +54,16 @@ def combined_outputs(outputs):
     return labels, [p / len(outputs) for p in probabilities]
 
 
-def stacking_columns(X, outputs, names, steps=(), *, members=True, confidence_bins=(0.9, 0.6),
-                     memory=True, member_memory=False, abbreviations=True):
+def stacking_columns(X, outputs, names, steps=(), *, combine="vote", members=True,
+                     confidence_bins=(0.9, 0.6), memory=True, member_memory=False,
+                     abbreviations=True):
     """Token columns of the members' outputs, for a second pass.
 
-    The members' combined output (:func:`combined_outputs`) takes the place
-    of :class:`~skbioner.postprocess.FirstPassAnnotator`'s first pass: its
+    The members' combined output (:func:`combined_outputs`, or the first
+    member's output with ``combine="first"``) takes the place
+    of :class:`~skbioner.annotate.FirstPassAnnotator`'s first pass: its
     columns (``fp_label``, ``fp_conf``, ``fp_memory``, ``fp_abbr`` and one
-    per step; :func:`~skbioner.postprocess.first_pass_columns`) are made from
+    per step; :func:`~skbioner.annotate.first_pass_columns`) are made from
     it, so that one member gives exactly the two-pass system's columns.  With
     several members, each member ``name`` adds ``fp_m_<name>`` (its label)
     and ``fp_m_<name>_conf`` (its label and confidence bin), and with
@@ -78,6 +80,9 @@ def stacking_columns(X, outputs, names, steps=(), *, members=True, confidence_bi
     steps : list of (str, PostprocessStep), default=()
         Fitted document-level steps whose proposals on the combined labels
         become columns.
+    combine : {"vote", "first"}, default="vote"
+        The combined output: the members' majority
+        (:func:`combined_outputs`), or the first member's own output.
     members : bool, default=True
         Add each member's own columns (when there are several).
     confidence_bins : tuple of float, default=(0.9, 0.6)
@@ -93,7 +98,12 @@ def stacking_columns(X, outputs, names, steps=(), *, members=True, confidence_bi
     list of dict of str to tuple of str
         Per sentence, its new columns.
     """
-    labels, probabilities = combined_outputs(outputs)
+    if combine == "vote":
+        labels, probabilities = combined_outputs(outputs)
+    elif combine == "first":
+        labels, probabilities = combined_outputs(outputs[:1])
+    else:
+        raise ValueError(f"combine must be 'vote' or 'first', got {combine!r}")
     cols = first_pass_columns(X, labels, probabilities, steps, confidence_bins=confidence_bins,
                               memory=memory, abbreviations=abbreviations)
     if members and len(outputs) > 1:
@@ -125,6 +135,6 @@ def stacking_groups(window=1, label_window=2):
     -------
     list of FeatureGroup
     """
-    from ..postprocess import first_pass_groups
+    from ..annotate import first_pass_groups
 
     return first_pass_groups(window=window, label_window=label_window)

@@ -6,7 +6,7 @@ marginals.  :func:`tagger_outputs` gathers them from a fitted tagger,
 featurizing once; :func:`cross_val_outputs` fits every member on all the
 training data and, for stacking, gathers each member's outputs on the
 training sentences *out of fold* (blocks of whole documents, as
-:class:`~skbioner.postprocess.FirstPassAnnotator` does), all the fits of
+:class:`~skbioner.annotate.FirstPassAnnotator` does), all the fits of
 all the members in one pool of workers.
 """
 
@@ -146,9 +146,7 @@ def tagger_outputs(tagger, X, marginals=True):
     -------
     TaggerOutputs
     """
-    from sklearn.pipeline import Pipeline
-
-    head, final = split_pipeline(tagger) if isinstance(tagger, Pipeline) else (None, tagger)
+    head, final = split_pipeline(tagger)
     Xt = head.transform(X) if head is not None else X
     if hasattr(final, "predict_entities"):
         entities = [[(str(t), int(s), int(e), float(p)) for t, s, e, p in sent]

@@ -12,12 +12,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from .._sentence import check_sentences
-from .._validation import HasMethods, Integral, Interval, fit_context
+from .._validation import HasMethods, Integral, Interval, StrOptions, fit_context
 from ..base import SequenceTaggerMixin, classes_of
-from ..postprocess._first_pass import PREFIX, _default_steps
+from ..annotate._first_pass import _default_steps
 from ._columns import stacking_columns, stacking_groups
-from ._outputs import cross_val_outputs, document_folds, tagger_outputs
 from ._members import check_estimators, check_iob2
+from ._outputs import cross_val_outputs, document_folds, tagger_outputs
 
 __all__ = ["StackedTagger"]
 
@@ -80,7 +80,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
       (``fp_memory``), abbreviation pairs with their long form's class
       (``fp_abbr``) and the labels the document-level ``steps`` propose
       (``fp_<step>``): with one member these are exactly
-      :class:`~skbioner.postprocess.FirstPassAnnotator`'s columns;
+      :class:`~skbioner.annotate.FirstPassAnnotator`'s columns;
     * with several members, each member's label and confidence bin
       (``fp_m_<name>``, ``fp_m_<name>_conf``) and, with ``member_memory``, the
       class its labels give the word elsewhere in the document.
@@ -96,15 +96,20 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         Their parameters are reachable as ``<name>__<param>``.
     final_estimator : Pipeline or None, default=None
         The second pass: a pipeline with a ``features`` step (its templates
-        get :func:`stacking_groups`) and a tagger.  None: the
-        ``online-crf`` preset (``make_tagger("online-crf")``).
+        get :func:`stacking_groups`) and a tagger.  None: a clone of the
+        first member (as the two-pass system's default), which must then be
+        such a pipeline.
     cv : int, default=5
         Blocks of documents of the out-of-fold outputs.
     steps : list of (str, PostprocessStep) or None, default=None
         Document-level steps whose proposals on the combined labels become
         columns; None: cascade rules, abbreviations and alias (as
-        :class:`~skbioner.postprocess.FirstPassAnnotator`); ``[]``: none.
+        :class:`~skbioner.annotate.FirstPassAnnotator`); ``[]``: none.
         Fitted on each block's training part for its out-of-fold columns.
+    combine : {"vote", "first"}, default="vote"
+        The combined output whose columns the second pass reads like a
+        first pass's: the entities a majority of the members propose, or
+        the first member's output (the others then add their own columns).
     members : bool, default=True
         Each member's own columns besides the combined ones.
     member_memory : bool, default=False
@@ -140,7 +145,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
     See Also
     --------
     VotingTagger : the members' entities put to a weighted vote.
-    skbioner.postprocess.FirstPassAnnotator : the one-member first pass.
+    skbioner.annotate.FirstPassAnnotator : the one-member first pass.
 
     Examples
     --------
@@ -162,6 +167,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         "final_estimator": [HasMethods(["fit", "predict"]), None],
         "cv": [Interval(Integral, 2, None, closed="left")],
         "steps": [list, tuple, None],
+        "combine": [StrOptions({"vote", "first"})],
         "members": ["boolean"],
         "member_memory": ["boolean"],
         "document_memory": ["boolean"],
@@ -171,13 +177,15 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, estimators, final_estimator=None, *, cv=5, steps=None, members=True,
+    def __init__(self, estimators, final_estimator=None, *, cv=5, steps=None, combine="vote",
+                 members=True,
                  member_memory=False, document_memory=True, abbreviations=True,
                  confidence_bins=(0.9, 0.6), n_jobs=None, verbose=0):
         self.estimators = estimators
         self.final_estimator = final_estimator
         self.cv = cv
         self.steps = steps
+        self.combine = combine
         self.members = members
         self.member_memory = member_memory
         self.document_memory = document_memory
@@ -232,15 +240,12 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
             raise ValueError(f"confidence_bins must be decreasing probabilities, got {bins}")
         return estimators, steps
 
-    def _final(self):
-        if self.final_estimator is not None:
-            return self.final_estimator
-        from ..pipelines import make_tagger
-
-        return make_tagger("online-crf")
+    def _final(self, estimators):
+        return estimators[0][1] if self.final_estimator is None else self.final_estimator
 
     def _columns(self, X, outputs, steps):
-        return stacking_columns(X, outputs, self._names, steps, members=self.members,
+        return stacking_columns(X, outputs, self._names, steps, combine=self.combine,
+                                members=self.members,
                                 confidence_bins=tuple(self.confidence_bins),
                                 memory=self.document_memory,
                                 member_memory=self.member_memory,
@@ -262,7 +267,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         self : StackedTagger
         """
         estimators, steps = self._check()
-        final = with_feature_groups(self._final(), stacking_groups())
+        final = with_feature_groups(self._final(estimators), stacking_groups())
         X, y = check_sentences(X, y)
         check_iob2(y)
         self._names = [n for n, _ in estimators]

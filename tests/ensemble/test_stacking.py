@@ -15,7 +15,7 @@ from skbioner.ensemble import (
 from skbioner.io import load_model, save_model
 from skbioner.models import MajorityTagger
 from skbioner.pipelines import add_first_pass, make_tagger
-from skbioner.postprocess import FirstPassAnnotator
+from skbioner.annotate import FirstPassAnnotator
 
 
 def _crf(**options):

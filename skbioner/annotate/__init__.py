@@ -20,5 +20,6 @@ from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
 from ._pos import POSTagger, load_genia_pos_model, make_pos_pipeline
 
 __all__ = ["DictionaryMatcher", "FirstPassAnnotator", "HMMStateClusterer", "POSTagger",
-           "SHAPE_CLASSES", "first_pass_columns", "first_pass_groups", "load_genia_pos_model", "make_pos_pipeline",
+           "SHAPE_CLASSES", "first_pass_columns", "first_pass_groups", "load_genia_pos_model",
+           "make_pos_pipeline",
            "shape_class"]

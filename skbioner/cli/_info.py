@@ -89,7 +89,18 @@ def render(info):
                      + (f" in {secs:.0f} s" if secs is not None else ""))
     if not meta:
         lines.append("(no training record: saved without metadata, or a pickle)")
-    lines.append("pipeline: " + " -> ".join(f"{s['name']} ({s['class']})" for s in info["steps"]))
+    combo = info.get("combination")
+    if combo:
+        how = ", ".join(f"{k}={v}" for k, v in combo["settings"].items())
+        kind = "second pass over" if "Stacked" in combo["class"] else "vote of"
+        lines.append(f"combination: {combo['class']} ({how}), a {kind} "
+                     f"{len(info['members'])} members:")
+        for member in info["members"]:
+            lines.append(f"  member {member['name']}: "
+                         + " -> ".join(f"{s['name']} ({s['class']})" for s in member["steps"])
+                         + f"; {_model_line(member['model'])}")
+    lines.append(("second pass: " if combo and "Stacked" in combo["class"] else "pipeline: ")
+                 + " -> ".join(f"{s['name']} ({s['class']})" for s in info["steps"]))
     if "recut" in info:
         lines.append(f"words re-cut at hyphens and slashes before tagging (RecutTagger, "
                      f"cuts={info['recut']!r}), on gold tokens and raw text alike")

@@ -20,15 +20,20 @@ HELP = "train a model on a labelled corpus (columns, brat, PubTator, BioC, JSONL
 _SWITCHES = ("pos", "two_pass", "abbreviations", "alias", "cascade_rules", "closed_dictionary")
 #: make_tagger's arguments whose option is not ``--`` + the name with dashes
 _FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
-          "feature_params": "--feature-param", **{k: "--" + k.replace("_", "-") for k in (
+          "feature_params": "--feature-param", "combination_params": "--combination-param",
+          **{k: "--" + k.replace("_", "-") for k in (
               "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
-              "first_pass")}}
+              "first_pass", "members")}}
+#: make_tagger's dict arguments, given as repeatable KEY=VALUE options
+_PARAMS = ("model_params", "feature_params", "hmm_params", "combination_params")
 
 
 #: skbioner.pipelines.PRESETS (kept here so that --help imports no model code; a test
 #: checks that they agree)
 MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
           "pairwise-svm")
+#: skbioner.pipelines.COMBINATIONS (the same test checks them)
+COMBINATIONS = ("vote", "stack")
 
 
 def add_arguments(p):
@@ -40,7 +45,9 @@ def add_arguments(p):
     p.add_argument("-o", "--output", required=True, metavar="MODEL.skops",
                    help="where to save the model (.skops; .joblib: a pickle)")
     m = p.add_argument_group("model")
-    m.add_argument("--model", choices=MODELS, default="online-crf")
+    m.add_argument("--model", choices=MODELS + COMBINATIONS, default="online-crf",
+                   help="a preset, or a combination of --members: vote (their entities put to a "
+                        "vote) or stack (an online-crf second pass over their outputs)")
     m.add_argument("--scheme", default=None, help="internal segment representation (BIES...)")
     m.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="model parameter, repeatable (C=0.05, segmenter__C=0.1)")
@@ -58,7 +65,13 @@ def add_arguments(p):
     k = p.add_argument_group("knowledge (Zhou & Su 2004) and composition")
     k.add_argument("--two-pass", action="store_true",
                    help="stack on an out-of-fold first pass (the same model by default)")
-    k.add_argument("--first-pass", choices=MODELS, default=None, help="its first pass")
+    k.add_argument("--first-pass", default=None, metavar="MODEL[,MODEL...]",
+                   help="its first pass (a preset; several, as --members: stacked)")
+    k.add_argument("--members", default=None, metavar="MODEL[:KEY=VALUE...],...",
+                   help="members of --model vote|stack: presets, each with make_tagger options "
+                        "(online-crf,cascaded,online-crf:scheme=IOE2:name=ioe2)")
+    k.add_argument("--combination-param", action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of the vote or the stack, repeatable (voting=hard, cv=3)")
     k.add_argument("--abbreviations", action="store_true",
                    help="abbreviations take their long form's class")
     k.add_argument("--alias", action="store_true", help="aliases of earlier entities")
@@ -80,13 +93,15 @@ def tagger_options(args):
 
     options = {name: True for name in _SWITCHES if getattr(args, name)}
     for name, value in (("scheme", args.scheme), ("first_pass", args.first_pass),
+                        ("members", args.members),
                         ("pos_jackknife", args.pos_jackknife),
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
                         ("recut", args.recut)):
         if value is not None:
             options[name] = value
     for name, items in (("model_params", args.param), ("feature_params", args.feature_param),
-                        ("hmm_params", args.hmm_param)):
+                        ("hmm_params", args.hmm_param),
+                        ("combination_params", args.combination_param)):
         if items:
             options[name] = parse_params(items)
     return options
@@ -116,12 +131,26 @@ def train_command(train_file="TRAIN", output="model.skops", model="online-crf", 
     for name, value in options.items():
         if name in _SWITCHES:
             argv += [_flag(name)] if value else []
-        elif name in ("model_params", "feature_params", "hmm_params"):
+        elif name in _PARAMS:
             for key, v in dict(value or {}).items():
                 argv += [_flag(name), f"{key}={v!r}" if not isinstance(v, str) else f"{key}={v}"]
+        elif name in ("members", "first_pass") and isinstance(value, list | tuple):
+            argv += [_flag(name), ",".join(map(_member_spec, value))]
         elif value is not None:
             argv += [_flag(name), str(value)]
     return shlex.join([*argv, "-o", str(output)])
+
+
+def _member_spec(member):
+    """One member of ``--members``: a preset name, or a dict of its make_tagger options."""
+    if isinstance(member, str):
+        return member
+    if not isinstance(member, dict):
+        raise TypeError(f"the command line cannot name the member {member!r:.60}")
+    options = dict(member)
+    return ":".join([options.pop("model", "online-crf"),
+                     *(f"{k}={v!r}" if not isinstance(v, str) else f"{k}={v}"
+                       for k, v in options.items())])
 
 
 def _flag(name):

@@ -13,8 +13,8 @@ from sklearn.utils.validation import check_is_fitted
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, StrOptions, fit_context
-from ..base import SequenceTaggerMixin, classes_of
 from ..annotate._first_pass import _default_steps
+from ..base import SequenceTaggerMixin, classes_of
 from ._columns import stacking_columns, stacking_groups
 from ._members import check_estimators, check_iob2
 from ._outputs import cross_val_outputs, document_folds, tagger_outputs
@@ -78,7 +78,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
       propose -- with the mean probability of its label (``fp_label``,
       ``fp_conf``), the class the word gets elsewhere in the document
       (``fp_memory``), abbreviation pairs with their long form's class
-      (``fp_abbr``) and the labels the document-level ``steps`` propose
+      (``fp_abbr``) and the labels the ``document_steps`` propose
       (``fp_<step>``): with one member these are exactly
       :class:`~skbioner.annotate.FirstPassAnnotator`'s columns;
     * with several members, each member's label and confidence bin
@@ -101,7 +101,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         such a pipeline.
     cv : int, default=5
         Blocks of documents of the out-of-fold outputs.
-    steps : list of (str, PostprocessStep) or None, default=None
+    document_steps : list of (str, PostprocessStep) or None, default=None
         Document-level steps whose proposals on the combined labels become
         columns; None: cascade rules, abbreviations and alias (as
         :class:`~skbioner.annotate.FirstPassAnnotator`); ``[]``: none.
@@ -134,7 +134,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         The same, by name.
     final_estimator_ : Pipeline
         The second pass, fitted on the out-of-fold columns.
-    steps_ : list of (str, PostprocessStep)
+    document_steps_ : list of (str, PostprocessStep)
         The document-level steps fitted on all the training data.
     classes_ : ndarray of str
         The second pass's labels.
@@ -166,7 +166,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         "estimators": [list, tuple],
         "final_estimator": [HasMethods(["fit", "predict"]), None],
         "cv": [Interval(Integral, 2, None, closed="left")],
-        "steps": [list, tuple, None],
+        "document_steps": [list, tuple, None],
         "combine": [StrOptions({"vote", "first"})],
         "members": ["boolean"],
         "member_memory": ["boolean"],
@@ -177,14 +177,15 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, estimators, final_estimator=None, *, cv=5, steps=None, combine="vote",
+    def __init__(self, estimators, final_estimator=None, *, cv=5, document_steps=None,
+                 combine="vote",
                  members=True,
                  member_memory=False, document_memory=True, abbreviations=True,
                  confidence_bins=(0.9, 0.6), n_jobs=None, verbose=0):
         self.estimators = estimators
         self.final_estimator = final_estimator
         self.cv = cv
-        self.steps = steps
+        self.document_steps = document_steps
         self.combine = combine
         self.members = members
         self.member_memory = member_memory
@@ -227,10 +228,11 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         estimators = check_estimators(self.estimators, type(self).__name__)
         names = [n for n, _ in estimators]
         self._validate_names(names)
-        steps = _default_steps() if self.steps is None else list(self.steps)
+        steps = _default_steps() if self.document_steps is None else list(self.document_steps)
         for item in steps:
             if not (isinstance(item, tuple) and len(item) == 2 and hasattr(item[1], "correct")):
-                raise TypeError(f"steps must be (name, PostprocessStep) pairs, got {item!r:.80}")
+                raise TypeError("document_steps must be (name, PostprocessStep) pairs, got "
+                                f"{item!r:.80}")
         clash = sorted(n for n in names if n.endswith(("_conf", "_memory")))
         if clash:
             raise ValueError(f"estimator names {clash} would name the same column as another "
@@ -293,10 +295,10 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
     def _annotate_out_of_fold(self, X, y, oof, steps, fold_steps=None):
         """``X`` with the columns of ``oof``, each block's steps fitted without it.
 
-        Sets ``steps_`` (the steps fitted on all of ``X``).
+        Sets ``document_steps_`` (the steps fitted on all of ``X``).
         """
         fold = document_folds(X, self.cv)
-        per_fold, self.steps_ = fold_steps or self._fold_steps(X, y, steps)
+        per_fold, self.document_steps_ = fold_steps or self._fold_steps(X, y, steps)
         annotated = [None] * len(X)
         for k in range(int(fold.max()) + 1):
             inside = np.flatnonzero(fold == k)
@@ -341,7 +343,7 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         check_is_fitted(self, "final_estimator_")
         X = check_sentences(X)
         outputs = [tagger_outputs(est, X) for est in self.estimators_]
-        cols = self._columns(X, outputs, self.steps_)
+        cols = self._columns(X, outputs, self.document_steps_)
         return [s.with_annotations(**c) for s, c in zip(X, cols, strict=True)]
 
     def predict(self, X):

@@ -2,7 +2,15 @@
 builds), the suite's tuned presets, tuning on the user's own data, and what a fitted
 tagger is (:func:`describe_model`) and weighs (:func:`top_features`)."""
 
-from ._build import add_first_pass, add_knowledge, make_tagger, parse_params
+from ._build import (
+    COMBINATIONS,
+    add_first_pass,
+    add_knowledge,
+    make_members,
+    make_tagger,
+    parse_members,
+    parse_params,
+)
 from ._inspect import describe_model, top_features
 from ._pipeline import TaggerPipeline
 from ._presets import (
@@ -14,6 +22,7 @@ from ._presets import (
 )
 from ._tune import TunedTagger, search_space, tune
 
-__all__ = ["PRESETS", "TWO_PASS_PARAMS", "TaggerPipeline", "TunedTagger", "add_first_pass",
-           "add_knowledge", "describe_model", "make_annotators", "make_pipeline", "make_tagger",
-           "make_two_pass", "parse_params", "search_space", "top_features", "tune"]
+__all__ = ["COMBINATIONS", "PRESETS", "TWO_PASS_PARAMS", "TaggerPipeline", "TunedTagger",
+           "add_first_pass", "add_knowledge", "describe_model", "make_members", "make_annotators",
+           "make_pipeline", "make_tagger", "make_two_pass", "parse_members", "parse_params",
+           "search_space", "top_features", "tune"]

@@ -19,7 +19,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-__all__ = ["add_first_pass", "add_knowledge", "make_tagger", "parse_params"]
+__all__ = ["COMBINATIONS", "add_first_pass", "add_knowledge", "make_members", "make_tagger",
+           "parse_members", "parse_params"]
+
+#: Models :func:`make_tagger` builds from several member taggers (``skbioner train --model
+#: vote|stack --members ...``): a :class:`~skbioner.ensemble.VotingTagger` and a
+#: :class:`~skbioner.ensemble.StackedTagger` whose second pass is the online-crf preset.
+COMBINATIONS = ("vote", "stack")
 
 
 def parse_params(items):
@@ -48,6 +54,109 @@ def parse_params(items):
     return out
 
 
+def _split_top(text, sep):
+    """``text`` cut at ``sep`` outside brackets and quotes."""
+    parts, depth, quote, start = [], 0, None, 0
+    for k, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:k])
+            start = k + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def parse_members(spec):
+    """``"online-crf,cascaded,online-crf:scheme=IOE2"`` -> the members' options.
+
+    The command line's ``--members``: comma-separated members, each a preset
+    name followed by ``:KEY=VALUE`` options of :func:`make_tagger` (values
+    read as Python literals), ``name=`` naming the member.
+
+    Parameters
+    ----------
+    spec : str
+
+    Returns
+    -------
+    list of dict
+        Per member, ``make_tagger`` options with ``model`` (and ``name``
+        when given).
+
+    Examples
+    --------
+    >>> parse_members("online-crf,cascaded:name=cascade,online-crf:scheme=IOE2")
+    [{'model': 'online-crf'}, {'model': 'cascaded', 'name': 'cascade'}, \
+{'model': 'online-crf', 'scheme': 'IOE2'}]
+    """
+    out = []
+    for item in _split_top(str(spec), ","):
+        if not item:
+            raise ValueError(f"an empty member in {spec!r}")
+        model, *options = _split_top(item, ":")
+        out.append({"model": model, **parse_params(options)})
+    return out
+
+
+def make_members(members, *, pos_jackknife=None, n_jobs=1, verbose=0):
+    """The named member taggers of a combination.
+
+    Parameters
+    ----------
+    members : str or list
+        A ``--members`` string (:func:`parse_members`), or a list whose items
+        are such a member string, a dict of :func:`make_tagger` options (with
+        ``model`` and optionally ``name``), or a ``(name, estimator)`` pair.
+    pos_jackknife : str, optional
+        The POS tagger's training corpus, given to the members that read the
+        ``pos`` column and do not set it themselves (their training sentences
+        then get out-of-fold parts of speech).
+    n_jobs : int, default=1
+        Threads/processes of each member (the combination runs members in
+        parallel itself).
+    verbose : int, default=0
+
+    Returns
+    -------
+    list of (str, estimator)
+        Unfitted members, named by their ``name`` or their preset and option
+        values (``online-crf``, ``online-crf-IOE2``).
+    """
+    from ._presets import reads_pos
+
+    items = parse_members(members) if isinstance(members, str) else list(members)
+    out = []
+    for item in items:
+        if isinstance(item, tuple):
+            out.append(item)
+            continue
+        options = dict(parse_members(item)[0] if isinstance(item, str) else item)
+        name = options.pop("name", None)
+        model = options.pop("model", "online-crf")
+        if model in COMBINATIONS:
+            raise ValueError(f"a member cannot be a combination ({model!r})")
+        if name is None:
+            name = "-".join([model, *(str(v) for k, v in options.items()
+                                      if not isinstance(v, dict))])
+        if pos_jackknife is not None and "pos_jackknife" not in options and (
+                options.get("pos") or reads_pos(model, options.get("model_params"))):
+            options["pos_jackknife"] = pos_jackknife
+        options.setdefault("n_jobs", n_jobs)
+        options.setdefault("verbose", verbose)
+        out.append((str(name), make_tagger(model, **options)))
+    names = [n for n, _ in out]
+    if len(set(names)) < len(names):
+        raise ValueError(f"two members have the same name in {names}: give one a name= option")
+    return out
+
+
 def _mapping(name, value):
     if value is not None and not isinstance(value, Mapping):
         raise TypeError(f"{name} must be a dict, got {type(value).__name__}")
@@ -58,7 +167,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
                 two_pass=False, first_pass=None, abbreviations=False, alias=False,
                 cascade_rules=False, closed_dictionary=False, dictionary=None, recut=None,
-                n_jobs=2, verbose=0):
+                members=None, combination_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -68,7 +177,11 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     Parameters
     ----------
     model : str, default="online-crf"
-        A preset (:data:`PRESETS`; see :func:`preset_pipeline`).
+        A preset (:data:`PRESETS`; see :func:`preset_pipeline`), or a
+        combination of ``members`` (:data:`COMBINATIONS`): ``"vote"``, a
+        :class:`~skbioner.ensemble.VotingTagger`; ``"stack"``, the
+        ``online-crf`` preset stacked on them (``two_pass=True,
+        first_pass=members``).
     scheme : str, optional
         Internal segment representation; replaces the preset's scheme mix.
     model_params, feature_params : dict, optional
@@ -80,15 +193,27 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         Stack the tagger on a first pass (:func:`add_first_pass`), the
         preset's second-pass settings (:data:`TWO_PASS_PARAMS`) under
         ``model_params``.
-    first_pass : str or estimator, optional
+    first_pass : str, list or estimator, optional
         The first pass of ``two_pass``: a preset name (with the same POS
         options) or any tagger; default: the tagger itself without the
-        second-pass settings.
+        second-pass settings.  Several first passes (a list, or a members
+        string with commas or options: see ``members``) make a
+        :class:`~skbioner.ensemble.StackedTagger` whose second pass is this
+        tagger.
     abbreviations, alias, cascade_rules, closed_dictionary, dictionary
         Zhou & Su's knowledge modules; see :func:`add_knowledge`.
     recut : {None, "pieces", "jnlpba"}, default=None
         Wrap in :class:`~skbioner.models.RecutTagger` (``"pieces"``: cut at
         every hyphen and slash; ``"jnlpba"``: by the JNLPBA cut table).
+    members : str or list, optional
+        The members of ``model="vote"`` or ``"stack"``
+        (:func:`make_members`): ``"online-crf,cascaded,hmm-svm"``, each
+        member optionally with ``:KEY=VALUE`` options of this function
+        (``"online-crf:scheme=IOE2"``); ``pos_jackknife`` reaches the members
+        that read parts of speech.
+    combination_params : dict, optional
+        Parameters of the :class:`~skbioner.ensemble.VotingTagger` or
+        :class:`~skbioner.ensemble.StackedTagger` (``weights``, ``cv``...).
     n_jobs : int, default=2
         Threads/processes of the annotators and parallel models.
     verbose : int, default=0
@@ -112,6 +237,28 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     """
     from ._presets import TWO_PASS_PARAMS, preset_pipeline
 
+    combination_params = _mapping("combination_params", combination_params)
+    if model == "vote":
+        return _voting(members, combination_params, scheme=scheme, model_params=model_params,
+                       feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
+                       hmm_states=hmm_states, hmm_params=hmm_params, two_pass=two_pass,
+                       first_pass=first_pass, abbreviations=abbreviations, alias=alias,
+                       cascade_rules=cascade_rules, closed_dictionary=closed_dictionary,
+                       dictionary=dictionary, recut=recut, n_jobs=n_jobs, verbose=verbose)
+    if model == "stack":
+        if members is None:
+            raise ValueError("model='stack' needs members")
+        if two_pass or first_pass is not None:
+            raise ValueError("model='stack' is two passes over its members: drop two_pass and "
+                             "first_pass (or use two_pass with first_pass=members)")
+        model, two_pass, first_pass, members = "online-crf", True, members, None
+    elif members is not None:
+        raise ValueError("members are the members of model='vote' or 'stack'")
+    several = two_pass and first_pass is not None and (
+        isinstance(first_pass, list | tuple)
+        or (isinstance(first_pass, str) and any(c in first_pass for c in ",:")))
+    if combination_params and not several:
+        raise ValueError("combination_params are the parameters of model='vote' or 'stack'")
     model_params = _mapping("model_params", model_params)
     feature_params = _mapping("feature_params", feature_params)
     knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
@@ -131,16 +278,48 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
 
         if first_pass is None:  # the same pipeline (a fitted HMM step is shared, frozen)
             first_pass = clone(tagger)
-        elif isinstance(first_pass, str):
+        elif isinstance(first_pass, str) and not several:
             first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
                                          n_jobs=n_jobs)
         # the preset's second-pass settings, under the ones given
         tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
                                  if k not in model_params})
-        tagger = add_first_pass(tagger, first_pass)
+        if several:
+            from ..ensemble import StackedTagger
+
+            tagger = StackedTagger(make_members(first_pass, pos_jackknife=pos_jackknife,
+                                                verbose=verbose),
+                                   final_estimator=tagger, n_jobs=n_jobs, verbose=verbose,
+                                   **combination_params)
+        else:
+            tagger = add_first_pass(tagger, first_pass)
     elif first_pass is not None:
         raise ValueError("first_pass is the first pass of two_pass=True")
     tagger = add_knowledge(tagger, **knowledge)
+    if recut is not None:
+        from ..models import RecutTagger
+
+        tagger = RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
+    return tagger
+
+
+def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alias,
+            cascade_rules, closed_dictionary, dictionary, recut, pos_jackknife, **unused):
+    """``make_tagger("vote", ...)``: the members' vote, with the wrappers that apply to it."""
+    from ..ensemble import VotingTagger
+
+    if members is None:
+        raise ValueError("model='vote' needs members")
+    given = sorted(k for k, v in unused.items() if v not in (None, False, {}))
+    if given:
+        raise ValueError(f"model='vote' has no {', '.join(given)}: give the members their "
+                         "options (members='online-crf:scheme=IOE2,...')")
+    if closed_dictionary or dictionary is not None:
+        raise ValueError("dictionaries are features: give them to the members")
+    tagger = VotingTagger(make_members(members, pos_jackknife=pos_jackknife, verbose=verbose),
+                          n_jobs=n_jobs, verbose=verbose, **combination_params)
+    tagger = add_knowledge(tagger, abbreviations=abbreviations, alias=alias,
+                           cascade_rules=cascade_rules)
     if recut is not None:
         from ..models import RecutTagger
 

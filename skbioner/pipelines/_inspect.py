@@ -90,7 +90,10 @@ def describe_model(model):
         (templates, groups, number of features, cutoff, the annotation
         columns it reads); ``"recut"`` (the ``cuts`` of a
         :class:`~skbioner.models.RecutTagger`, whose pipeline the rest
-        describes).
+        describes); for a combination (:mod:`skbioner.ensemble`),
+        ``"combination"`` (its class and settings) and ``"members"`` (each
+        member's name and description), the rest describing a stack's
+        second pass.
 
     Examples
     --------
@@ -103,6 +106,13 @@ def describe_model(model):
     """
     from sklearn.utils.validation import check_is_fitted
 
+    inner = unwrap(model)
+    if hasattr(inner, "named_estimators_") and hasattr(inner, "estimators"):
+        out = _describe_combination(inner)
+        if hasattr(model, "split_tokens"):
+            cuts = model.cuts
+            out["recut"] = cuts if cuts is None or isinstance(cuts, str) else type(cuts).__name__
+        return out
     steps, final = _parts(model)
     check_is_fitted(final)
     classes = [str(c) for c in getattr(final, "classes_", [])]
@@ -127,6 +137,30 @@ def describe_model(model):
             "min_count": fz.min_count,
             "mode": "vocabulary" if fz.n_features is None else f"hashing ({fz.n_features})",
             "columns": sorted({c for _, c in getattr(fz, "_columns", ())})}
+    return out
+
+
+def _describe_combination(model):
+    """:func:`describe_model` of a VotingTagger or StackedTagger."""
+    from sklearn.utils.validation import check_is_fitted
+
+    check_is_fitted(model, "estimators_")
+    settings = {k: (v if isinstance(v, str | int | float | bool | type(None)) else repr(v))
+                for k, v in model.get_params(deep=False).items()
+                if k not in ("estimators", "final_estimator", "steps", "verbose", "n_jobs")}
+    members = [{"name": name, **describe_model(member)}
+               for name, member in model.named_estimators_.items()]
+    second = getattr(model, "final_estimator_", None)
+    if second is not None:
+        out = describe_model(second)
+    else:
+        classes = [str(c) for c in model.classes_]
+        out = {"steps": [{"name": "vote", "class": type(model).__name__}],
+               "types": sorted({c[2:] for c in classes if c != "O"}), "classes": classes,
+               "confidences": True, "model": {"class": type(model).__name__,
+                                              "settings": settings}}
+    out["combination"] = {"class": type(model).__name__, "settings": settings}
+    out["members"] = members
     return out
 
 

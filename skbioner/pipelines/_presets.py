@@ -78,6 +78,25 @@ def _model(name):
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 
+def reads_pos(model, model_params=None):
+    """Whether a preset reads the ``pos`` column whatever its options.
+
+    NERBio's features do; so does the pairwise SVM, whose outside class is
+    split by part of speech (unless ``split_outside`` says otherwise).
+
+    Parameters
+    ----------
+    model : str
+    model_params : dict, optional
+
+    Returns
+    -------
+    bool
+    """
+    split = dict(model_params or {}).get("split_outside", "pos")
+    return model == "nerbio" or (model == "pairwise-svm" and split == "pos")
+
+
 def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
                     n_jobs=2, verbose=0):
     """Pipeline steps that add the ``pos`` and ``hmm`` annotation columns.
@@ -209,9 +228,7 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         raise ValueError("pairwise-svm tags with IOB2 classes: it has no scheme option")
     # presets that read the POS column bring the POS tagger (NERBio's features; the
     # pairwise SVM's outside class split by part of speech)
-    reads_pos = model == "nerbio" or (model == "pairwise-svm"
-                                      and settings.get("split_outside", "pos") == "pos")
-    pos = pos or (reads_pos and pos_jackknife is None)
+    pos = pos or (reads_pos(model, settings) and pos_jackknife is None)
     if scheme is not None:
         prefix = "segmenter__" if model == "cascaded" else ""
         settings.setdefault(prefix + "scheme", scheme)

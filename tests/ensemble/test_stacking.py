@@ -5,6 +5,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skbioner import Sentence
+from skbioner.annotate import FirstPassAnnotator
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.ensemble import (
     StackedTagger,
@@ -15,7 +16,6 @@ from skbioner.ensemble import (
 from skbioner.io import load_model, save_model
 from skbioner.models import MajorityTagger
 from skbioner.pipelines import add_first_pass, make_tagger
-from skbioner.annotate import FirstPassAnnotator
 
 
 def _crf(**options):
@@ -35,7 +35,7 @@ def test_one_member_is_the_two_pass_system(sample):
     # the same columns, out of fold and when tagging, and the same predictions
     annotator = FirstPassAnnotator(_crf(), cv=3)
     _, oof, _ = cross_val_outputs([("crf", _crf())], X, y, cv=3)
-    steps = [(name, clone(step)) for name, step in stack.steps_]
+    steps = [(name, clone(step)) for name, step in stack.document_steps_]
     assert [s.annotations for s in annotator.fit_transform(X, y)] == [
         s.annotations for s in stack._annotate_out_of_fold(X, y, oof, steps)]
     assert [s.annotations for s in stack.transform(Xt)] == [
@@ -47,7 +47,7 @@ def test_one_member_is_the_two_pass_system(sample):
 def test_several_members_add_their_own_columns(sample):
     X, y, Xt, yt = sample
     stack = StackedTagger([("crf", _crf()), ("memo", MajorityTagger())],
-                          final_estimator=_crf(), cv=2, steps=[], member_memory=True)
+                          final_estimator=_crf(), cv=2, document_steps=[], member_memory=True)
     with pytest.raises(NotFittedError):
         stack.predict(Xt)
     stack.fit(X, y)

@@ -32,6 +32,7 @@ from sklearn.utils.estimator_checks import (
 from skbioner import Sentence
 from skbioner._validation import Interval
 from skbioner.annotate import DictionaryMatcher, FirstPassAnnotator, HMMStateClusterer, POSTagger
+from skbioner.ensemble import StackedTagger, VotingTagger
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.model_selection import SequentialGroupSelector
@@ -107,6 +108,18 @@ CASES = {
         TaggerPipeline([("features", TokenFeaturizer()),
                         ("model", OnlinePACRF(max_iter=2, random_state=0))]),
         (X, Y), "predict_entities", X),
+    "VotingTagger": Case(
+        VotingTagger([("crf", TaggerPipeline([("features", TokenFeaturizer()),
+                                              ("model", OnlinePACRF(max_iter=2,
+                                                                    random_state=0))])),
+                      ("memo", MajorityTagger())], voting="hard", threshold=0.4),
+        (X, Y), "predict", X, True),
+    "StackedTagger": Case(
+        StackedTagger([("crf", TaggerPipeline([("features", TokenFeaturizer()),
+                                               ("model", OnlinePACRF(max_iter=2,
+                                                                     random_state=0))])),
+                       ("memo", MajorityTagger())], cv=2),
+        (X, Y), "predict", X, True),
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
     "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
     "DictionaryMatcher(jackknife)": Case(DictionaryMatcher(jackknife=3), (X, Y), "transform", X),
@@ -246,7 +259,7 @@ def test_classes_are_the_labels_predict_returns(name):
 
 
 @pytest.mark.parametrize("name", ["OnlinePACRF", "MajorityTagger", "PostProcessedTagger",
-                                  "RecutTagger"])
+                                  "RecutTagger", "VotingTagger", "StackedTagger"])
 def test_cross_val_predict_on_sequences(name):
     case = CASES[name]
     est = case.est if case.arg is X else make_pipeline(TokenFeaturizer(), case.est)

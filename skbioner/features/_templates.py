@@ -111,7 +111,11 @@ class FeatureGroup:
     ``word``
         The token (``lowercase``: None follows the featurizer), ``w[k]=...``.
     ``annotation``
-        Value of annotation ``column`` (``pos``, ``chunk``, ``hmm``...).
+        Value of annotation ``column`` (``pos``, ``chunk``, ``hmm``...);
+        with ``prefixes`` (a tuple of lengths), its first characters
+        instead, one feature per length (``brown4[0]=0110``: the bit-string
+        prefixes of a Brown cluster; a shorter value, or a marker such as
+        ``<unk>``, is used whole).
     ``prefix``, ``suffix``
         Affixes of each length in ``lengths`` (words at least that long),
         ``pre3[k]=...``, ``suf3[k]=...``.

@@ -72,6 +72,9 @@ def annotated(words=WORDS, pos=POS):
             pos=p,
             chunk=["B-NP" if i % 3 == 0 else "I-NP" for i in range(len(w))],
             hmm=[f"s{len(t) % 4}" for t in w],
+            # Brown-style bit strings of several lengths; <unk> for a word without a class
+            brown=[format(sum(map(ord, t)), "b")[: 1 + len(t) % 6] if len(t) % 5 else "<unk>"
+                   for t in w],
             dict_protein=[x[0] for x in _dict_column(w)],
             dict_cell=["B" if t in ("Jurkat", "T") else "O" for t in w],
         )
@@ -195,6 +198,7 @@ def test_custom_groups_all_kinds_match_oracle():
     groups = [
         FeatureGroup("w", "word", (-1, 0), {"lowercase": True}),
         FeatureGroup("pos", "annotation", (-2, 0, 3), {"column": "pos"}),
+        FeatureGroup("brown", "annotation", (-1, 0, 1), {"column": "brown", "prefixes": (2, 4)}),
         FeatureGroup("pre", "prefix", (0, 1), {"lengths": (2, 4)}),
         FeatureGroup("suf", "suffix", (-1,), {"lengths": (3,)}),
         FeatureGroup("sub", "substring", (0,), {"min_length": 2, "max_length": 3}),

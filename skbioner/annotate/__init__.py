@@ -7,10 +7,27 @@
   al. 2002) and adds each token's HMM state as the ``hmm`` column, which the ``"kazama"``
   feature preset reads; :func:`shape_class` is the word-shape class it observes for words
   outside its vocabulary.
+* Word classes from unlabeled text: :class:`BrownClusterer` (Brown clusters, the ``brown``
+  bit-string column), :class:`EmbeddingClusterer` (k-means classes of PPMI-SVD word
+  embeddings, ``emb64``...), and :class:`WordClassAnnotator`, which adds the classes shipped
+  with the package (or a table written by :func:`write_word_classes`).
 """
 
 from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
 from ._pos import POSTagger, load_genia_pos_model, make_pos_pipeline
+from ._word_classes import (
+    BUNDLED_CLASSES,
+    NORMALIZATIONS,
+    UNKNOWN,
+    BrownClusterer,
+    EmbeddingClusterer,
+    WordClassAnnotator,
+    normalize_word,
+    read_word_classes,
+    write_word_classes,
+)
 
-__all__ = ["HMMStateClusterer", "POSTagger", "SHAPE_CLASSES", "load_genia_pos_model",
-           "make_pos_pipeline", "shape_class"]
+__all__ = ["BUNDLED_CLASSES", "BrownClusterer", "EmbeddingClusterer", "HMMStateClusterer",
+           "NORMALIZATIONS", "POSTagger", "SHAPE_CLASSES", "UNKNOWN", "WordClassAnnotator",
+           "load_genia_pos_model", "make_pos_pipeline", "normalize_word", "read_word_classes",
+           "shape_class", "write_word_classes"]

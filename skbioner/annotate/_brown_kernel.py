@@ -36,6 +36,14 @@ def _F(c, ua, ub, logN):
     return c * (math.log(c) + logN - math.log(ua) - math.log(ub))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _G(c, k):
+    """``_F`` with ``k = logN - log(ua) - log(ub)`` computed by the caller once per pair."""
+    if c <= 0.0:
+        return 0.0
+    return c * (math.log(c) + k)
+
+
 @njit(cache=True, nogil=True)
 def _support(t, exclude, active, B, K, out):
     """Active slots x (not ``t``, not ``exclude``) with a bigram to or from ``t``."""
@@ -54,11 +62,13 @@ def _pair_loss(s, t, nb, n_nb, B, Q, Rq, Cq, RB, CB, u, logN):
     sig = 0.0
     exq = 0.0
     exb = 0.0
+    kst = logN - math.log(ust)
     for i in range(n_nb):
         x = nb[i]
         if x == s:
             continue
-        sig += _F(B[s, x] + B[t, x], ust, u[x], logN) + _F(B[x, s] + B[x, t], u[x], ust, logN)
+        kx = kst - math.log(u[x])
+        sig += _G(B[s, x] + B[t, x], kx) + _G(B[x, s] + B[x, t], kx)
         exq += Q[s, x] + Q[x, s]
         exb += B[s, x] + B[x, s]
     restq = Rq[s] + Cq[s] - 2.0 * Q[s, s] - Q[s, t] - Q[t, s] - exq
@@ -99,10 +109,9 @@ def _add_word(w, k, fw_ptr, fw_idx, fw_dat, bw_ptr, bw_idx, bw_dat, unigram, own
         for t in range(K):
             if not active[t] or t == k or t == s or (mark[t] and t < s):
                 continue
-            ust = u[s] + u[t]
+            kk = logN - math.log(u[s] + u[t]) - math.log(u[k])
             d = (Q[s, k] + Q[k, s] + Q[t, k] + Q[k, t]
-                 - _F(B[s, k] + B[t, k], ust, u[k], logN)
-                 - _F(B[k, s] + B[k, t], u[k], ust, logN))
+                 - _G(B[s, k] + B[t, k], kk) - _G(B[k, s] + B[k, t], kk))
             if s < t:
                 L[s, t] += d
             else:
@@ -169,18 +178,22 @@ def _merge(a, b, active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark, h, dA, P, g
         brest -= 2.0 * B[s, s] + B[a, s] + B[s, a]
         brest -= B[s, a] + B[a, s] + 2.0 * B[a, a]
         brest -= B[s, b] + B[b, s] + B[a, b] + B[b, a]
+        kold = logN - math.log(usa)
+        knew = logN - math.log(usm)
         for i in range(n_nb):
             x = nb[i]
             if x == s:
                 continue
             r = B[s, x] + B[a, x]
             c = B[x, s] + B[x, a]
-            sig -= _F(r, usa, u[x], logN) + _F(c, u[x], usa, logN)
-            sig += _F(r + B[b, x], usm, u[x], logN) + _F(c + B[x, b], u[x], usm, logN)
+            lux = math.log(u[x])
+            sig -= _G(r, kold - lux) + _G(c, kold - lux)
+            sig += _G(r + B[b, x], knew - lux) + _G(c + B[x, b], knew - lux)
             brest -= r + c
         sig += math.log(usa / usm) * brest
         d_new = _F(B[s, s] + B[s, a] + B[s, b] + B[a, s] + B[b, s] + bmm, usm, usm, logN)
         P[s] = -qsm - qms - sig - d_new
+    lum, lua, lub = math.log(um), math.log(u[a]), math.log(u[b])
     # the other pairs: separable change h[s] + h[t], exact where b has a neighbour
     for s in range(K):
         if not active[s] or s == a or s == b:
@@ -194,14 +207,14 @@ def _merge(a, b, active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark, h, dA, P, g
         for t in range(K):
             if not active[t] or t == a or t == b or t == s or (mark[t] and t < s):
                 continue
-            ust = u[s] + u[t]
+            k0 = logN - math.log(u[s] + u[t])
             xa = B[s, a] + B[t, a]
             ya = B[a, s] + B[a, t]
             xb = B[s, b] + B[t, b]
             yb = B[b, s] + B[b, t]
-            dsum = (_F(xa + xb, ust, um, logN) + _F(ya + yb, um, ust, logN)
-                    - _F(xa, ust, u[a], logN) - _F(ya, u[a], ust, logN)
-                    - _F(xb, ust, u[b], logN) - _F(yb, u[b], ust, logN))
+            km, ka, kb = k0 - lum, k0 - lua, k0 - lub
+            dsum = (_G(xa + xb, km) + _G(ya + yb, km) - _G(xa, ka) - _G(ya, ka)
+                    - _G(xb, kb) - _G(yb, kb))
             d = dA[s] + dA[t] - dsum - (h[s] + h[t])
             if s < t:
                 L[s, t] += d

@@ -124,6 +124,24 @@ class _ClassTable:
         self.n_words_ = len(self.words_)
         return self
 
+    # The table is stored as one string per array (words and values joined by
+    # newlines, which no token holds): the safe model format loads a string at
+    # once but an object array element by element (70,000 words: seconds).
+    def __getstate__(self):
+        state = super().__getstate__()
+        if isinstance(state.get("words_"), np.ndarray):
+            state = {**state, "words_": "\n".join(state["words_"].tolist()),
+                     "values_": ["\n".join(v) for v in state["values_"]]}
+        return state
+
+    def __setstate__(self, state):
+        if isinstance(state.get("words_"), str):
+            words = np.empty(state["n_words_"], dtype=object)
+            words[:] = state["words_"].split("\n") if state["n_words_"] else []
+            values = tuple(tuple(v.split("\n")) if v else () for v in state["values_"])
+            state = {**state, "words_": words, "values_": values}
+        super().__setstate__(state)
+
     def classes_of(self, words):
         """The classes of ``words``: ``{column: list of str}`` (:data:`UNKNOWN` if none).
 
@@ -324,9 +342,12 @@ def read_word_classes(path):
         if len(fields) != len(header):
             raise ValueError(f"{path_str}:{n}: expected {len(header)} tab-separated fields, "
                              f"got {len(fields)}")
+        if not fields[0] or any(ch.isspace() for ch in fields[0]):
+            raise ValueError(f"{path_str}:{n}: a word must be non-empty and hold no space, "
+                             f"got {fields[0]!r:.40}")
         words.append(fields[0])
         for c, v in zip(cols, fields[1:]):
-            c.append(v)
+            c.append(v or UNKNOWN)
     return words, dict(zip(names, cols, strict=True)), normalize, notes
 
 

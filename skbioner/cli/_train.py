@@ -36,6 +36,11 @@ SHA-256, counts), the settings and the versions used: `skbioner info MODEL`
 shows them.  It holds the prediction state only (no training state),
 compressed: see docs/first-hour.md for the sizes.
 
+Word classes: --word-classes adds the word classes shipped with the package
+(Brown clusters and embedding k-means classes learned from 10.8M tokens of CC
+BY life-science text) as features; --word-classes CLASSES.tsv reads a table
+written by `skbioner clusters` from your own unlabeled text.
+
 Annotations: --pos adds the bundled GENIA POS tagger before the featurizer;
 --pos-jackknife GENIA_POS_TRAIN.tsv also tags the training sentences it has
 seen out of fold (5 folds).  --hmm-states UNLABELED.txt fits an HMM-state
@@ -79,6 +84,11 @@ def add_arguments(p):
                    help="fit HMM states on these unlabeled sentences and add them as features")
     p.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE",
                    help="HMMStateClusterer parameter (repeatable)")
+    p.add_argument("--word-classes", nargs="?", const="bundled", default=None,
+                   metavar="CLASSES",
+                   help="add word classes learned from unlabeled text as features: the "
+                        "classes shipped with the package, or a table written by "
+                        "`skbioner clusters`")
     know = p.add_argument_group("knowledge modules (Zhou & Su 2004; any --model)")
     know.add_argument("--abbreviations", action="store_true",
                       help="give abbreviations the class of their long forms")
@@ -125,12 +135,12 @@ def parse_params(items):
 
 
 def build_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=(),
-                     verbose=0, n_jobs=2):
+                     verbose=0, n_jobs=2, word_classes=None):
     """The annotator steps of the command line's options (see ``make_annotators``)."""
     from ..pipelines import make_annotators
 
     return make_annotators(pos, pos_jackknife, hmm_states, parse_params(hmm_params), n_jobs,
-                           int(verbose))
+                           int(verbose), word_classes)
 
 
 def build_model(name, scheme=None, params=(), feature_params=(), verbose=0,
@@ -257,9 +267,13 @@ def run(args):
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
-                                            getattr(args, "dictionary", None)])
-    if args.model == "majority" and (args.pos or args.pos_jackknife or args.hmm_states):
-        raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
+                                            getattr(args, "dictionary", None),
+                                            getattr(args, "word_classes", None)])
+    word_classes = getattr(args, "word_classes", None)
+    if args.model == "majority" and (args.pos or args.pos_jackknife or args.hmm_states
+                                     or word_classes):
+        raise ValueError("the majority baseline reads words only: drop "
+                         "--pos/--hmm-states/--word-classes")
     if args.hmm_param and not args.hmm_states:
         raise ValueError("--hmm-param needs --hmm-states UNLABELED")
     say = _say(args)
@@ -276,7 +290,7 @@ def run(args):
     if args.hmm_states:
         say(f"hmm: fitting HMM states on {args.hmm_states}")
     annotators = build_annotators(args.pos, args.pos_jackknife, args.hmm_states, args.hmm_param,
-                                  verbose)
+                                  verbose, word_classes=word_classes)
     model = build_model(args.model, args.scheme, args.param, args.feature_param, verbose,
                         annotators)
     if getattr(args, "two_pass", False):
@@ -310,7 +324,8 @@ def run(args):
     metadata.update(model=args.model, scheme=args.scheme, params=list(args.param),
                     feature_params=list(args.feature_param),
                     pos=bool(args.pos or args.pos_jackknife), pos_jackknife=args.pos_jackknife,
-                    hmm_states=args.hmm_states, hmm_params=list(args.hmm_param))
+                    hmm_states=args.hmm_states, hmm_params=list(args.hmm_param),
+                    word_classes=word_classes)
     t0 = time.perf_counter()
     fit_in_phases(model, corpus.X, corpus.y, say)
     seconds = time.perf_counter() - t0

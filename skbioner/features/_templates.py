@@ -207,7 +207,26 @@ def _ngram_groups(window, orders):
     return groups
 
 
-def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5)):
+#: Bit-string prefix lengths of the ``brown`` column read by the presets.
+BROWN_PREFIXES = (4, 6, 10, 20)
+
+
+def _word_class_groups(window):
+    """The word-class columns of :mod:`skbioner.annotate`, when the sentences carry them.
+
+    ``brown`` (a Brown cluster's bit string) as prefixes of :data:`BROWN_PREFIXES`
+    bits and every ``emb*`` column (k-means classes of word embeddings), at
+    ``-window..window``.
+    """
+    win = _window(window)
+    return [
+        FeatureGroup("brown", "annotation", win, {"column": "brown", "prefixes": BROWN_PREFIXES},
+                     optional=True),
+        FeatureGroup("emb", "dictionary", win, {"prefix": "emb"}),
+    ]
+
+
+def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5), class_window=2):
     ctx = _window(context)
     return [
         FeatureGroup("w", "word", _window(window)),
@@ -222,6 +241,7 @@ def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5)):
         # annotations from skbioner.annotate, when the sentences carry them
         FeatureGroup("pos", "annotation", _window(window), {"column": "pos"}, optional=True),
         FeatureGroup("hmm", "annotation", _window(window), {"column": "hmm"}, optional=True),
+        *_word_class_groups(class_window),
     ]
 
 

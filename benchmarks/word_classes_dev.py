@@ -2,7 +2,7 @@
 
     python benchmarks/word_classes_dev.py --data ../shared/data \\
         --classes CLASSES.tsv.gz [--classes-bionlp13cg CLASSES_NO13CG.tsv.gz] \\
-        [--variants none,brown,emb,brown+emb] [--corpora jnlpba,bionlp13cg] [--out rows.jsonl]
+        [--variants "none;brown;emb;brown+emb"] [--corpora jnlpba,bionlp13cg] [--out rows.jsonl]
 
 Trains the online-crf preset's model (``OnlinePACRF``, BIES + IO, C=0.1, 10 epochs; no
 calibration, which changes no label) on the Chan/Settles features plus each variant's
@@ -66,7 +66,7 @@ def parse_variant(spec):
 def groups_of(parts):
     from skbioner.features import FeatureGroup, get_preset
 
-    groups = [g for g in get_preset("chan") if g.name not in ("pos", "hmm")]
+    groups = [g for g in get_preset("chan") if g.name not in ("pos", "hmm", "brown", "emb")]
     for column, prefixes, offsets, _ in parts:
         params = {"column": column}
         if prefixes:
@@ -130,8 +130,8 @@ def main():
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--classes", required=True)
     ap.add_argument("--classes-bionlp13cg", default=None)
-    ap.add_argument("--variants", default="none,brown,emb,brown+emb",
-                    help="comma-separated variants (see the module docstring)")
+    ap.add_argument("--variants", default="none;brown;emb;brown+emb",
+                    help="variants separated by ';' (see the module docstring)")
     ap.add_argument("--corpora", default="jnlpba,bionlp13cg")
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="OnlinePACRF parameter for every run")
@@ -146,7 +146,7 @@ def main():
     for item in args.param:
         k, _, v = item.partition("=")
         model_params[k] = ast.literal_eval(v)
-    variants = args.variants.split(",")
+    variants = args.variants.split(";")
     rows = []
     for corpus in args.corpora.split(","):
         classes = args.classes_bionlp13cg if corpus == "bionlp13cg" and args.classes_bionlp13cg \

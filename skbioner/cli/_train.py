@@ -108,8 +108,9 @@ def add_arguments(p):
                         "same way in training and tagging (pieces: at every one; jnlpba: by "
                         "the JNLPBA cut table), so raw text tags as well as gold tokens")
     p.add_argument("--tune", action="store_true",
-                   help="choose the model, scheme, epochs, feature cutoff and POS column on "
-                        "held-out training documents (a few minutes), then train the winner; "
+                   help="choose the model, scheme, epochs, feature cutoff, POS column and word "
+                        "classes on held-out training documents (a few minutes), then train "
+                        "the winner; "
                         "--model, --scheme, --param, --pos are then ignored")
     p.add_argument("-o", "--output", required=True, metavar="MODEL.skops",
                    help="where to save the model (.skops: safe format; .joblib: a pickle)")
@@ -237,9 +238,10 @@ def _run_tuned(args, corpus, metadata):
     from ..pipelines import tune
     from ..pipelines._tune import describe
 
-    if args.hmm_states or args.pos_jackknife:
-        raise ValueError("--tune searches the POS column itself; --hmm-states and "
-                         "--pos-jackknife are not part of its search")
+    if args.hmm_states or args.pos_jackknife or getattr(args, "word_classes", None):
+        raise ValueError("--tune searches the POS column and the shipped word classes itself; "
+                         "--hmm-states, --pos-jackknife and --word-classes are not part of its "
+                         "search")
     t0 = time.perf_counter()
     tuned = tune(corpus.X, corpus.y, verbose=0 if args.quiet else 1)
     seconds = time.perf_counter() - t0

@@ -14,8 +14,9 @@ Words are lower-cased with digits as 0 before counting and look-up
 (--normalize), and words seen fewer than --min-count times get no class.  The
 package ships a table fitted on 10.8M tokens of CC BY life-science text
 (`skbioner train --word-classes` without FILE reads it).  Fitting takes minutes
-(Brown clustering grows with N^2 per word: about 10 minutes for 10M tokens and
-N=256 on one core); progress on stderr (-q: none).
+(10.8M tokens, N=256: about 1.5 minutes of one core for the Brown clusters and
+as much for the embeddings; the Brown clusters' cost grows with N^2 per word);
+progress on stderr (-q: none).
 """
 
 import sys

@@ -3,9 +3,9 @@
     python benchmarks/word_classes.py --data ../shared/data [--corpora jnlpba,bionlp13cg,bc5cdr]
         [--classes bundled] [--skip-test] [--out rows.jsonl]
 
-For each corpus, the ``online-crf`` preset (``skbioner.pipelines.make_pipeline``) is trained
+For each corpus, the ``online-crf`` preset (``skbioner.pipelines.make_tagger``) is trained
 twice side by side in this process, without and with the word classes
-(``make_pipeline(..., word_classes=CLASSES)``; default: the classes shipped with the
+(``make_tagger(..., word_classes=CLASSES)``; default: the classes shipped with the
 package), and scored with the official-style exact F1 on
 
 * ``dev``: JNLPBA's development split (the first 90% of the training abstracts -> the last
@@ -68,10 +68,10 @@ def model_bytes(pipe):
 
 def measure(Xtr, ytr, Xev, yev, word_classes, repeat):
     from skbioner.metrics import entity_report
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger
 
     t0, c0 = time.perf_counter(), time.process_time()
-    pipe = make_pipeline("online-crf", word_classes=word_classes)
+    pipe = make_tagger("online-crf", word_classes=word_classes)
     pipe.fit(Xtr, ytr)
     train_wall, train_cpu = time.perf_counter() - t0, time.process_time() - c0
     best = float("inf")

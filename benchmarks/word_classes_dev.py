@@ -107,9 +107,9 @@ def load(data, corpus):
 
 def run(Xtr, ytr, Xdev, ydev, parts, model_params):
     from skbioner.metrics import entity_report
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger
 
-    pipe = make_pipeline("online-crf", model_params={"calibrate": False, **model_params},
+    pipe = make_tagger("online-crf", model_params={"calibrate": False, **model_params},
                          feature_params={"templates": groups_of(parts)})
     featurizer, model = pipe.named_steps["features"], pipe.named_steps["model"]
     t0 = time.perf_counter()

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from skbioner.io import read_columns, save_model
 from skbioner.metrics import entity_report
-from skbioner.pipelines import make_pipeline, make_two_pass
+from skbioner.pipelines import make_tagger
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "skbioner" / "tagging" / "data" / "bc5cdr.skops"
@@ -49,9 +49,7 @@ SYSTEM = "two-pass+classes"
 
 def build(name):
     preset, options, two_pass = CANDIDATES[name]
-    if two_pass:
-        return make_two_pass(preset, **options)
-    return make_pipeline(preset, **options)
+    return make_tagger(preset, two_pass=two_pass, **options)
 
 
 def compact(model):

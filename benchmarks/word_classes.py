@@ -1,133 +1,88 @@
 """The default online CRF with and without word classes, per corpus: F1, times, sizes.
 
-    python benchmarks/word_classes.py --data ../shared/data [--corpora jnlpba,bionlp13cg,bc5cdr]
-        [--classes bundled] [--skip-test] [--out rows.jsonl]
+    python benchmarks/word_classes.py --data ../shared/data --corpora jnlpba,bionlp13cg,bc5cdr \\
+        [--classes bundled] [--splits dev,test] [--store]
 
-For each corpus, the ``online-crf`` preset (``skbioner.pipelines.make_tagger``) is trained
-twice side by side in this process, without and with the word classes
-(``make_tagger(..., word_classes=CLASSES)``; default: the classes shipped with the
-package), and scored with the official-style exact F1 on
+For each corpus and split, the ``online-crf`` preset (``skbioner.pipelines.make_tagger``;
+``skbioner train``) is trained twice side by side in this process, without and with the
+word classes (``make_tagger(word_classes=CLASSES)``, ``skbioner train --word-classes``;
+default: the classes shipped with the package), and scored with the official counts
+(``harness.evaluate``) on
 
-* ``dev``: JNLPBA's development split (the first 90% of the training abstracts -> the last
-  10%, ``skbioner.datasets.train_dev_split``), BioNLP13CG's and BC5CDR's ``devel.tsv``
-  (trained on ``train.tsv``);
-* ``test``: the test file, trained on the whole training file (JNLPBA ``train.iob2``,
-  BioNLP13CG and BC5CDR ``train.tsv``; not ``--skip-test``).  Reported once; nothing is
-  chosen on it.
+* ``dev``: trained on ``fit`` (JNLPBA: the first 90% of the training abstracts; BioNLP13CG,
+  BC5CDR: ``train.tsv``), scored on ``dev`` (the last 10%; ``devel.tsv``) -- where the
+  choices were made;
+* ``test``: trained on ``train`` (the whole training file), scored on the test file,
+  reported once.
 
-Times: training (wall and CPU seconds, the annotators included) and tagging the test (or
-dev) sentences through the whole pipeline (annotators, features, decoding; best of
-``--repeat`` passes), as tokens per second; the ratio with/without is what the issue's
-targets read (training <= 1.5x, tagging speed >= 0.8x).  Sizes: the compact saved model
-(``OnlinePACRF.sparsify``, ``skbioner.io.save_model``).  The load average is recorded with
-every run: times depend on it, F1 and sizes do not.  Last line of stdout: one JSON object.
+Times: training (wall and CPU seconds, the annotators included) and steady-state tagging
+through the whole pipeline (annotators, features, decoding; ``harness.tagging_speed``);
+``train_ratio`` (with / without) and ``tag_speed_ratio`` are what the issue's targets read
+(training <= 1.5x, tagging speed >= 0.8x).  Size: the saved ``.skops`` model.  Times
+depend on the machine's load (recorded); F1 and sizes do not.  ``--store`` appends the
+records (question ``word-classes``) to ``benchmarks/results.jsonl``.  Last line of stdout:
+one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import tempfile
-import time
-from pathlib import Path
 
-CORPORA = ("jnlpba", "bionlp13cg", "bc5cdr")
+import harness
 
 
-def splits(data, corpus, which):
-    """``(Xtr, ytr, Xev, yev)`` of a corpus for ``which`` in {"dev", "test"}."""
-    from skbioner.datasets import load_jnlpba, train_dev_split
-    from skbioner.io import read_columns
-
-    if corpus == "jnlpba":
-        train = load_jnlpba(Path(data) / "jnlpba", "train")
-        if which == "dev":
-            fit, dev = train_dev_split(train.doc_ids)
-            return ([train.X[i] for i in fit], [train.y[i] for i in fit],
-                    [train.X[i] for i in dev], [train.y[i] for i in dev])
-        test = load_jnlpba(Path(data) / "jnlpba", "test")
-        return train.X, train.y, test.X, test.y
-    d = Path(data) / corpus
-    tr = read_columns(d / "train.tsv")
-    ev = read_columns(d / ("devel.tsv" if which == "dev" else "test.tsv"))
-    return tr.X, tr.y, ev.X, ev.y
-
-
-def model_bytes(pipe):
-    from skbioner.io import save_model
-
-    pipe.steps[-1][1].sparsify()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "model.skops")
-        save_model(pipe, path)
-        size = os.path.getsize(path)
-    pipe.steps[-1][1].densify()
-    return size
-
-
-def measure(Xtr, ytr, Xev, yev, word_classes, repeat):
-    from skbioner.metrics import entity_report
+def measure(train, gold, word_classes, data):
     from skbioner.pipelines import make_tagger
 
-    t0, c0 = time.perf_counter(), time.process_time()
-    pipe = make_tagger("online-crf", word_classes=word_classes)
-    pipe.fit(Xtr, ytr)
-    train_wall, train_cpu = time.perf_counter() - t0, time.process_time() - c0
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        pred = pipe.predict(Xev)
-        best = min(best, time.perf_counter() - t0)
-    rep = entity_report(yev, pred).overall.exact
-    n_tokens = sum(map(len, Xev))
-    return {"f1": round(100 * rep.f1, 2), "precision": round(100 * rep.precision, 2),
-            "recall": round(100 * rep.recall, 2), "train_seconds": round(train_wall, 1),
-            "train_cpu_seconds": round(train_cpu, 1),
-            "tag_tokens_per_second": round(n_tokens / best),
-            "n_features": int(pipe.named_steps["features"].n_features_out_),
-            "model_bytes": model_bytes(pipe), "load": round(os.getloadavg()[0], 2)}
+    with harness.Stopwatch() as sw:
+        model = make_tagger("online-crf", word_classes=word_classes).fit(train.X, train.y)
+    pred, speed = harness.tagging_speed(model, gold.X, passes=2)
+    return {**harness.evaluate(gold, pred, data), "train_seconds": sw.wall,
+            "train_cpu_seconds": sw.cpu, "tag_tokens_per_second": speed,
+            "model_mb": harness.model_size_mb(model),
+            "n_features": int(model.named_steps["features"].n_features_out_)}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--corpora", default=",".join(CORPORA))
+    harness.add_arguments(ap)
     ap.add_argument("--classes", default="bundled",
                     help="word classes: 'bundled' (shipped with the package) or a table file")
-    ap.add_argument("--skip-test", action="store_true", help="dev splits only")
-    ap.add_argument("--skip-dev", action="store_true", help="test files only")
-    ap.add_argument("--repeat", type=int, default=2, help="tagging passes (best is kept)")
-    ap.add_argument("--out", default=None, help="append one JSON row per corpus and split")
+    ap.add_argument("--splits", default="dev,test")
     args = ap.parse_args()
 
-    which = [w for w, skip in (("dev", args.skip_dev), ("test", args.skip_test)) if not skip]
-    rows = []
-    for corpus in args.corpora.split(","):
-        for split in which:
-            Xtr, ytr, Xev, yev = splits(args.data, corpus, split)
-            base = measure(Xtr, ytr, Xev, yev, None, args.repeat)
-            with_classes = measure(Xtr, ytr, Xev, yev, args.classes, args.repeat)
-            row = {"corpus": corpus, "split": split, "classes": args.classes,
-                   "without": base, "with": with_classes,
-                   "f1_delta": round(with_classes["f1"] - base["f1"], 2),
-                   "train_ratio": round(with_classes["train_seconds"] / base["train_seconds"],
-                                        2),
-                   "tag_speed_ratio": round(with_classes["tag_tokens_per_second"]
-                                            / base["tag_tokens_per_second"], 2)}
-            rows.append(row)
-            print(f"{corpus} {split}: exact F1 {base['f1']:.2f} -> {with_classes['f1']:.2f} "
-                  f"({row['f1_delta']:+.2f}); training {base['train_seconds']:.0f} s -> "
-                  f"{with_classes['train_seconds']:.0f} s ({row['train_ratio']:.2f}x); tagging "
-                  f"{base['tag_tokens_per_second']:,} -> "
-                  f"{with_classes['tag_tokens_per_second']:,} tokens/s "
-                  f"({row['tag_speed_ratio']:.2f}x); model {base['model_bytes'] / 1e6:.1f} -> "
-                  f"{with_classes['model_bytes'] / 1e6:.1f} MB (load {with_classes['load']})",
-                  flush=True)
-            if args.out:
-                with open(args.out, "a") as fh:
-                    fh.write(json.dumps(row) + "\n")
-    print(json.dumps({"benchmark": "word_classes", "rows": rows}))
+    fit_of = {"dev": "fit", "test": "train"}
+    records, summary = [], {}
+    for corpus in harness.corpus_names(args.corpora):
+        for split in args.splits.split(","):
+            train = harness.load(corpus, fit_of[split], args.data)
+            gold = harness.load(corpus, split, args.data)
+            base = measure(train, gold, None, args.data)
+            with_classes = measure(train, gold, args.classes, args.data)
+            cli = "skbioner train --train TRAIN --word-classes" + (
+                "" if args.classes == "bundled" else f" {args.classes}") + " -o model.skops"
+            records.append(harness.record("word-classes", "online-crf", corpus, split,
+                                          cli="skbioner train --train TRAIN -o model.skops",
+                                          **base))
+            records.append(harness.record("word-classes", "online-crf --word-classes", corpus,
+                                          split, cli=cli, classes=args.classes,
+                                          **with_classes))
+            delta = {"f1_delta": 100 * (with_classes["exact_f1"] - base["exact_f1"]),
+                     "train_ratio": with_classes["train_seconds"] / base["train_seconds"],
+                     "tag_speed_ratio": (with_classes["tag_tokens_per_second"]
+                                         / base["tag_tokens_per_second"])}
+            summary[f"{corpus}/{split}"] = {"without": round(100 * base["exact_f1"], 2),
+                                            "with": round(100 * with_classes["exact_f1"], 2),
+                                            **{k: round(v, 2) for k, v in delta.items()}}
+            print(f"{corpus} {split}: exact F1 {100 * base['exact_f1']:.2f} -> "
+                  f"{100 * with_classes['exact_f1']:.2f} ({delta['f1_delta']:+.2f}); training "
+                  f"{base['train_seconds']:.0f} s -> {with_classes['train_seconds']:.0f} s "
+                  f"({delta['train_ratio']:.2f}x); tagging "
+                  f"{base['tag_tokens_per_second']:,.0f} -> "
+                  f"{with_classes['tag_tokens_per_second']:,.0f} tokens/s "
+                  f"({delta['tag_speed_ratio']:.2f}x); model {base['model_mb']:.1f} -> "
+                  f"{with_classes['model_mb']:.1f} MB", flush=True)
+    harness.finish(records, args, summary)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ CANDIDATES = {
     "two-pass+classes+pos": ("online-crf", {"word_classes": "bundled", "pos": True}, True),
 }
 #: The system devel chose (``--choose``): see skbioner/tagging/data/README.md.
-SYSTEM = "two-pass+classes"
+SYSTEM = "online-crf+classes+pos"
 
 
 def build(name):

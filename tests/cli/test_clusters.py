@@ -36,7 +36,7 @@ def test_clusters_writes_a_table_that_train_reads(text, tmp_path, capsys):
     assert [n for n, _ in model.steps] == ["word_classes", "features", "model"]
     used = {g.name for g in model.named_steps["features"].groups_}
     assert {"brown", "emb"} <= used
-    assert model_metadata(model_path)["word_classes"] == str(out)
+    assert model_metadata(model_path)["options"]["word_classes"] == str(out)
     assert model.predict([["The", "IL-2", "gene"]])[0][1] == "B-DNA"
 
 

@@ -19,6 +19,7 @@ every digit ``0``), and a word without a class reads :data:`UNKNOWN`.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import os
@@ -122,13 +123,20 @@ class _ClassTable:
         self.codes_ = codes
         self.normalize_ = normalize
         self.n_words_ = len(self.words_)
+        self._build_lookup()
         return self
+
+    def _build_lookup(self):
+        """Look-up state derived from the table (rebuilt on load, not stored)."""
+        self._row = {w: i for i, w in enumerate(self.words_.tolist())}
+        self._column_values = tuple(self._values_per_row(j) for j in range(len(self.columns_)))
 
     # The table is stored as one string per array (words and values joined by
     # newlines, which no token holds): the safe model format loads a string at
     # once but an object array element by element (70,000 words: seconds).
     def __getstate__(self):
         state = super().__getstate__()
+        state = {k: v for k, v in state.items() if k not in ("_row", "_column_values")}
         if isinstance(state.get("words_"), np.ndarray):
             state = {**state, "words_": "\n".join(state["words_"].tolist()),
                      "values_": ["\n".join(v) for v in state["values_"]]}
@@ -141,6 +149,8 @@ class _ClassTable:
             values = tuple(tuple(v.split("\n")) if v else () for v in state["values_"])
             state = {**state, "words_": words, "values_": values}
         super().__setstate__(state)
+        if "codes_" in state:
+            self._build_lookup()
 
     def classes_of(self, words):
         """The classes of ``words``: ``{column: list of str}`` (:data:`UNKNOWN` if none).
@@ -156,22 +166,17 @@ class _ClassTable:
         check_is_fitted(self, "codes_")
         words = list(words)
         rows = self._rows(words)
-        return {name: self._column_values(j)[rows].tolist()
+        return {name: self._column_values[j][rows].tolist()
                 for j, name in enumerate(self.columns_)}
 
     def _rows(self, types):
         """Row of each word in the (sorted) table; ``n_words_`` for a word without a class."""
         norm = _normalizer(self.normalize_)
+        get = self._row.get
         n = len(self.words_)
-        keys = np.empty(len(types), dtype=object)
-        keys[:] = [norm(t) for t in types]
-        rows = np.searchsorted(self.words_, keys)
-        found = rows < n
-        found[found] = self.words_[rows[found]] == keys[found]
-        rows[~found] = n
-        return rows.astype(np.int64)
+        return np.fromiter((get(norm(t), n) for t in types), dtype=np.int64, count=len(types))
 
-    def _column_values(self, j):
+    def _values_per_row(self, j):
         """Values of column ``j`` per word row, plus :data:`UNKNOWN` at row ``n_words``."""
         vals = np.empty(len(self.values_[j]) + 1, dtype=object)
         vals[:-1] = self.values_[j]
@@ -213,7 +218,7 @@ class _ClassTable:
             rows = self._rows(types)[ids]
             offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
             np.cumsum([len(s) for s in sentences], out=offsets[1:])
-            cols = {name: self._column_values(self.columns_.index(name))[rows].tolist()
+            cols = {name: self._column_values[self.columns_.index(name)][rows].tolist()
                     for name in wanted}
             return [s.with_annotations(**{name: v[offsets[i]:offsets[i + 1]]
                                           for name, v in cols.items()})
@@ -351,6 +356,23 @@ def read_word_classes(path):
     return words, dict(zip(names, cols, strict=True)), normalize, notes
 
 
+def _file_key(path):
+    st = os.stat(path)
+    return os.path.realpath(path), st.st_mtime_ns, st.st_size
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded_table(path, mtime_ns, size):
+    """A class table file parsed once per version of the file (fitting is a look-up)."""
+    words, columns, normalize, notes = read_word_classes(path)
+    table = _ClassTable()
+    table._set_table(words, columns, normalize)
+    table.notes_ = notes
+    table.words_.setflags(write=False)
+    table.codes_.setflags(write=False)
+    return table
+
+
 class WordClassAnnotator(
     _ClassTable, SentenceTransformerMixin, TransformerMixin, BaseEstimator,
     auto_wrap_output_keys=None,
@@ -423,14 +445,16 @@ class WordClassAnnotator(
             raise FileNotFoundError(
                 f"the bundled word classes are missing ({BUNDLED_CLASSES}); re-create them with "
                 "python scripts/make_word_classes.py")
-        words, columns, normalize, notes = read_word_classes(path)
+        table = _loaded_table(*_file_key(path))
         if self.columns is not None:
-            missing = sorted(set(self.columns) - set(columns))
+            missing = sorted(set(self.columns) - set(table.columns_))
             if missing:
                 raise ValueError(f"columns {missing} are not in {path} "
-                                 f"(it has {list(columns)})")
-        self._set_table(words, columns, normalize)
-        self.notes_ = notes
+                                 f"(it has {list(table.columns_)})")
+        # the parsed table is shared by the annotators of one file (read-only state)
+        for name in ("words_", "columns_", "values_", "codes_", "normalize_", "n_words_",
+                     "notes_", "_row", "_column_values"):
+            setattr(self, name, getattr(table, name))
         return self
 
     def __sklearn_tags__(self):

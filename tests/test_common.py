@@ -33,12 +33,14 @@ from skbioner import Sentence
 from skbioner._validation import Interval
 from skbioner.annotate import (
     BrownClusterer,
+    DictionaryMatcher,
     EmbeddingClusterer,
+    FirstPassAnnotator,
     HMMStateClusterer,
     POSTagger,
     WordClassAnnotator,
 )
-from skbioner.features import DictionaryMatcher, TokenFeaturizer
+from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.model_selection import SequentialGroupSelector
 from skbioner.models import (
@@ -54,7 +56,6 @@ from skbioner.pipelines import TaggerPipeline, TunedTagger
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
-    FirstPassAnnotator,
     LabelConsistency,
     NameAlias,
     PatternPostProcessor,

@@ -25,6 +25,7 @@ SUBPACKAGES = [
     "skbioner.models",
     "skbioner.decoding",
     "skbioner.postprocess",
+    "skbioner.ensemble",
     "skbioner.pipelines",
     "skbioner.model_selection",
     "skbioner.metrics",

@@ -152,13 +152,13 @@ def _model_line(m):
 
 
 def run(args):
-    from ..tagging import BUNDLED_MODEL
+    from ..tagging import bundled_model_path
     from ._predict import load_model
 
     if args.top < 0:
         raise ValueError(f"--top must be a positive number of features, got {args.top}")
     labels = [x.strip() for x in args.labels.split(",") if x.strip()] if args.labels else None
-    path = BUNDLED_MODEL if args.model is None else args.model
+    path = bundled_model_path(args.model) or args.model
     model = load_model(args.model, args.allow_pickle)
     info = gather(path, model, args.top, labels)
     if args.json:

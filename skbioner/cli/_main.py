@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import _convert, _demo, _evaluate, _info, _predict, _tag, _train
+from . import _clusters, _convert, _demo, _evaluate, _info, _predict, _tag, _train
 
-SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _demo)
+SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _clusters, _demo)
 
 
 class UserError(Exception):

@@ -23,7 +23,7 @@ _FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
           "feature_params": "--feature-param", "combination_params": "--combination-param",
           **{k: "--" + k.replace("_", "-") for k in (
               "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
-              "first_pass", "members")}}
+              "first_pass", "members", "word_classes")}}
 #: make_tagger's dict arguments, given as repeatable KEY=VALUE options
 _PARAMS = ("model_params", "feature_params", "hmm_params", "combination_params")
 
@@ -54,7 +54,8 @@ def add_arguments(p):
     m.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
                    help="featurizer parameter, repeatable (min_count=2)")
     m.add_argument("--tune", action="store_true",
-                   help="choose model, scheme, epochs, cutoff and POS on held-out documents")
+                   help="choose model, scheme, epochs, cutoff, POS and word classes on "
+                        "held-out documents")
     a = p.add_argument_group("annotations read as features")
     a.add_argument("--pos", action="store_true", help="the bundled GENIA POS tagger")
     a.add_argument("--pos-jackknife", metavar="POS_TRAIN", default=None,
@@ -62,6 +63,10 @@ def add_arguments(p):
     a.add_argument("--hmm-states", metavar="UNLABELED", default=None,
                    help="HMM states fitted on these unlabeled sentences (Kazama et al.)")
     a.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE")
+    a.add_argument("--word-classes", nargs="?", const="bundled", default=None,
+                   metavar="CLASSES",
+                   help="word classes from unlabeled text: the ones shipped with the package, "
+                        "or a table written by `skbioner clusters`")
     k = p.add_argument_group("knowledge (Zhou & Su 2004) and composition")
     k.add_argument("--two-pass", action="store_true",
                    help="stack on an out-of-fold first pass (the same model by default)")
@@ -96,6 +101,7 @@ def tagger_options(args):
                         ("members", args.members),
                         ("pos_jackknife", args.pos_jackknife),
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
+                        ("word_classes", args.word_classes),
                         ("recut", args.recut)):
         if value is not None:
             options[name] = value
@@ -203,7 +209,7 @@ def run(args):
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
-                                            args.dictionary])
+                                            args.dictionary, args.word_classes])
     say = (lambda message: None) if args.quiet else \
         (lambda message: print(message, file=sys.stderr, flush=True))
     verbose = 0 if args.quiet else 2 if args.verbose else 1

@@ -165,10 +165,10 @@ def _model_of(ref, allow_pickle=False):
 
     None stands for the bundled model.
     """
-    if ref is None:
-        from ._bundled import BUNDLED_MODEL
+    if ref is None or isinstance(ref, str | os.PathLike):
+        from ._bundled import bundled_model_path
 
-        ref = BUNDLED_MODEL
+        ref = bundled_model_path(ref) or ref  # a bundled model's name: its file
     if isinstance(ref, str | os.PathLike):
         return _load(os.fspath(ref), os.stat(ref).st_mtime_ns, allow_pickle)
     return ref

@@ -56,14 +56,17 @@ def options_for(name, corpus, data):
     return options
 
 
-def run(name, corpus, split, data, tag_passes):
-    """Child process: train ``name`` on the split before ``split``, score ``split``."""
+def run(name, corpus, split, data, tag_passes, options=None):
+    """Child process: train ``name`` on the split before ``split``, score ``split``.
+
+    ``options``: the system's ``make_tagger`` options (default: :func:`options_for`).
+    """
     from skbioner.cli import train_command
     from skbioner.pipelines import make_tagger
 
     fit_split = {"test": "train", "dev": "fit"}[split]
     train, gold = harness.load(corpus, fit_split, data), harness.load(corpus, split, data)
-    options = options_for(name, corpus, data)
+    options = options_for(name, corpus, data) if options is None else dict(options)
     model = make_tagger(**options)
     with harness.Stopwatch() as sw:
         model.fit(train.X, train.y)

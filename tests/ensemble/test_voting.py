@@ -54,10 +54,10 @@ def test_soft_votes_and_threshold():
     a, b = ("DNA", 1, 3, 0.9), ("DNA", 1, 3, 0.2)
     members = _members([a], [b], [])
     # hard: 2 of 3 agree; soft: (0.9 + 0.2) / 3 < 0.5
-    assert VotingTagger(members, voting="hard").fit(X, Y).predict_entities(X)[0] != []
-    assert VotingTagger(members).fit(X, Y).predict_entities(X)[0] == []
-    assert VotingTagger(members, threshold=0.3).fit(X, Y).predict_entities(X)[0][0][3] == \
-        pytest.approx(1.1 / 3)
+    assert VotingTagger(members).fit(X, Y).predict_entities(X)[0] != []  # hard by default
+    assert VotingTagger(members, voting="soft").fit(X, Y).predict_entities(X)[0] == []
+    soft = VotingTagger(members, voting="soft", threshold=0.3).fit(X, Y)
+    assert soft.predict_entities(X)[0][0][3] == pytest.approx(1.1 / 3)
 
 
 def test_weights_per_member_and_per_class():

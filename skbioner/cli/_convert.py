@@ -111,9 +111,10 @@ def _write(path, docs, fmt, to_scheme, tokenizer):
     from ..schemes import convert
     from ..text import tokenize_documents
 
-    if fmt != "columns" or to_scheme in (None, "IOB2"):
-        write_documents(path, docs, fmt, tokenizer=tokenizer)
+    if fmt != "columns":
+        write_documents(path, docs, fmt)
         return
     X, y = tokenize_documents(docs, tokenizer)
-    y = [convert(labels, "IOB2", to_scheme) for labels in y]
+    if to_scheme not in (None, "IOB2"):
+        y = [convert(labels, "IOB2", to_scheme) for labels in y]
     write_columns(path, ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X], path=str(path)))

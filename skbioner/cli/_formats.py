@@ -40,16 +40,17 @@ def warnings_on_stderr(command):
 
 
 def read_training_corpus(path, format="auto", sep="auto"):
-    """The labelled corpus at ``path`` in any format (:func:`skbioner.io.read_corpus`).
+    """The labelled corpus at ``path`` in any format (:func:`skbioner.datasets.load_corpus`).
 
     Warnings (entities IOB2 labels cannot hold) go to stderr; for texts, a
     line says what was read.
     """
-    from ..io import detect_format, read_corpus
+    from ..datasets import load_corpus
+    from ..io import detect_format
 
     format = detect_format(path) if format == "auto" else format
     with warnings_on_stderr("train"):
-        corpus = read_corpus(path, format, sep=separator(sep))
+        corpus = load_corpus(path, format, sep=separator(sep))
     if format != "columns":
         n_docs = len(set(corpus.doc_ids))
         print(f"read {format} corpus {os.fspath(path)}: {n_docs} documents tokenized into "

@@ -14,10 +14,10 @@
   JSONL documents (:func:`read_jsonl`, :func:`write_jsonl`): texts with
   character-offset entities, as :class:`BratDocument` objects.
 * Any of these: :func:`detect_format`, :func:`read_documents`,
-  :func:`write_documents`, and :func:`read_corpus` -- sentences, IOB2 labels
-  and document ids for training, whatever the format (texts are tokenized
-  with the entity offsets as token boundaries); :func:`corpus_to_documents`
-  writes a column file's tokens as text.
+  :func:`write_documents`; :func:`corpus_to_documents` writes a column
+  file's tokens as text.  Sentences, IOB2 labels and document ids for
+  training, whatever the format (texts tokenized with the entity offsets as
+  token boundaries): :func:`skbioner.datasets.load_corpus`.
 * Model files: :func:`save_model` / :func:`load_model` -- the safe ``.skops``
   format, which loads without running code, and joblib pickles on request;
   :func:`model_metadata` reads what a file records about its model (training
@@ -42,7 +42,6 @@ from ._corpus import (
     FORMATS,
     corpus_to_documents,
     detect_format,
-    read_corpus,
     read_documents,
     write_documents,
 )
@@ -72,7 +71,6 @@ __all__ = [
     "read_brat_dir",
     "read_columns",
     "read_conll",
-    "read_corpus",
     "read_documents",
     "read_jnlpba",
     "read_jsonl",
@@ -86,3 +84,15 @@ __all__ = [
     "write_jsonl",
     "write_pubtator",
 ]
+
+
+def __getattr__(name):
+    if name == "read_corpus":  # reading texts as sentences needs the tokenizer: in datasets
+        import warnings
+
+        from ..datasets import load_corpus
+
+        warnings.warn("skbioner.io.read_corpus is now skbioner.datasets.load_corpus; the old "
+                      "name goes in 0.3", FutureWarning, stacklevel=2)
+        return load_corpus
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -141,13 +141,13 @@ def _model_line(m):
 
 def run(args):
     from ..tagging import BUNDLED_MODEL
-    from ._predict import load_model
+    from ..tagging._bundled import load_model
 
     if args.top < 0:
         raise ValueError(f"--top must be a positive number of features, got {args.top}")
     labels = [x.strip() for x in args.labels.split(",") if x.strip()] if args.labels else None
     path = BUNDLED_MODEL if args.model is None else args.model
-    model = load_model(args.model, args.allow_pickle)
+    model = load_model(args.model, allow_pickle=args.allow_pickle)
     info = gather(path, model, args.top, labels)
     if args.json:
         json.dump(info, sys.stdout, ensure_ascii=False, indent=1, default=str)

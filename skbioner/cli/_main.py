@@ -31,9 +31,62 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Seconds a run stopped by SIGTERM may spend cleaning up before it exits regardless.
+TERM_GRACE_SECONDS = 10
+
+#: Hints of the library's messages that name Python arguments, and what to say on the
+#: command line instead (per command; None: any command).  tests/cli/test_messages.py
+#: checks that every hint still occurs in the library.
+CLI_HINTS = (
+    (None, "pass scheme=None to read the column without validation",
+     "skbioner reads IOB2 labels: convert the file first (skbioner convert IN OUT "
+     "--from-scheme SCHEME --to-scheme IOB2)"),
+    ("convert", "pass scheme=None to read the column without validation",
+     "give the file's scheme with --from-scheme"),
+    (None, "pass label_col=None for a file without a label column",
+     "the file has no label column (token<TAB>label lines are needed)"),
+)
+
+
+def _on_sigterm(signum, frame):
+    """SIGTERM unwinds like Ctrl-C (the atomic writers remove their temporary files).
+
+    Should shutting down worker processes hang, the process exits anyway after
+    :data:`TERM_GRACE_SECONDS`, or at once on a second SIGTERM; outputs are
+    whole either way.
+    """
+    import os
+    import threading
+
+    if getattr(_on_sigterm, "fired", False):
+        os._exit(143)
+    _on_sigterm.fired = True
+    watchdog = threading.Timer(TERM_GRACE_SECONDS, os._exit, args=(143,))
+    watchdog.daemon = True
+    watchdog.start()
+    sys.exit(143)
+
+
 def main(argv=None) -> int:
+    """Run the command line; SIGTERM is handled as Ctrl-C is (outputs stay whole)."""
+    import signal
+    import threading
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    if threading.current_thread() is not threading.main_thread():
+        return _run(args)
+    _on_sigterm.fired = False
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args) -> int:
+    import os
+
     try:
         status = args.run(args)
     except KeyboardInterrupt:
@@ -43,13 +96,40 @@ def main(argv=None) -> int:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"
-        print(f"skbioner {args.command}: error: {_one_line(message)}", file=sys.stderr)
+        _error(args.command, _cli_hints(args.command, message))
         return 1
     except MemoryError:
-        print(f"skbioner {args.command}: error: out of memory (an input too large, or not a "
-              "corpus file?)", file=sys.stderr)
+        _error(args.command, "out of memory (an input too large, or not a corpus file?)")
+        return 1
+    except RecursionError:
+        _error(args.command, "an input is nested too deeply to read (a crafted file?)")
+        return 1
+    except Exception as exc:  # a bug, or an input nothing above foresaw: still one line
+        if os.environ.get("SKBIONER_TRACEBACK"):
+            raise
+        _error(args.command, f"unexpected {type(exc).__name__}: {str(exc) or '(no message)'} "
+                             "(set SKBIONER_TRACEBACK=1 for the traceback, and please report it)")
         return 1
     return int(status or 0)
+
+
+def _error(command, message):
+    print(f"skbioner {command}: error: {printable(_one_line(message))}", file=sys.stderr)
+
+
+def _cli_hints(command, message):
+    for only, python, cli in sorted(CLI_HINTS, key=lambda h: h[0] is None):  # own first
+        if (only is None or only == command) and python in message:
+            return message.replace(python, cli)
+    return message
+
+
+def printable(text):
+    """``text`` with control characters escaped (``\\x1b``...): nothing a terminal obeys."""
+    import re
+
+    return re.sub("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]",
+                  lambda m: repr(m.group())[1:-1], text)
 
 
 def _one_line(message):

@@ -50,7 +50,8 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
         ``python scripts/make_bundled_model.py`` re-creates it) or ``path``
         does not exist.
     skbioner.io.ModelFileError
-        See :func:`skbioner.io.load_model`.
+        See :func:`skbioner.io.load_model`; also for a file whose object has
+        no ``predict`` method.
 
     Examples
     --------
@@ -59,22 +60,36 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
     >>> model.predict([["IL-2", "gene", "expression", "in", "T", "cells"]])
     [['B-protein', 'O', 'O', 'O', 'B-cell_type', 'I-cell_type']]
     """
-    from ..io import load_model as _load
+    from ..io import load_model as _load  # the one loader of model files
 
     if path is None or _is_bundled(path):
-        if not BUNDLED_MODEL.is_file():
-            raise FileNotFoundError(
-                f"the bundled model is missing ({BUNDLED_MODEL}); re-create it with "
-                "python scripts/make_bundled_model.py --data ../shared/data/jnlpba")
-        from sklearn.exceptions import InconsistentVersionWarning
+        return ready_to_tag(_load_bundled(), BUNDLED_MODEL)
+    return ready_to_tag(_load(path, allow_pickle=allow_pickle, trusted=trusted), path)
 
-        with warnings.catch_warnings():
-            # written by scripts/make_bundled_model.py with the scikit-learn of its day;
-            # tests/tagging/test_bundled.py checks that it tags as documented
-            warnings.simplefilter("ignore", InconsistentVersionWarning)
-            model = _load(BUNDLED_MODEL)
-    else:
-        model = _load(path, allow_pickle=allow_pickle, trusted=trusted)
+
+def _load_bundled():
+    from ..io import load_model as _load
+
+    if not BUNDLED_MODEL.is_file():
+        raise FileNotFoundError(
+            f"the bundled model is missing ({BUNDLED_MODEL}); re-create it with "
+            "python scripts/make_bundled_model.py --data ../shared/data/jnlpba")
+    from sklearn.exceptions import InconsistentVersionWarning
+
+    with warnings.catch_warnings():
+        # written by scripts/make_bundled_model.py with the scikit-learn of its day;
+        # tests/tagging/test_bundled.py checks that it tags as documented
+        warnings.simplefilter("ignore", InconsistentVersionWarning)
+        return _load(BUNDLED_MODEL)
+
+
+def ready_to_tag(model, name):
+    """``model``, checked to have ``predict``, its chain weights made dense (see ``load_model``)."""
+    if not hasattr(model, "predict"):
+        from ..io import ModelFileError
+
+        raise ModelFileError(f"{os.fsdecode(os.fspath(name))}: not a model to tag with (a "
+                             f"{type(model).__name__}, which has no predict method)")
     return _densified(model)
 
 

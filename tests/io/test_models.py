@@ -124,9 +124,10 @@ def test_crafted_skops_is_refused_without_running_its_payload(tmp_path):
     ("skbioner.io._atomic", "os"),  # a module a skbioner module imports
     ("skbioner.__main__", "main"),  # importing it would run the command line
     ("skbioner.io._atomic", "atomic_write_bytes"),  # skbioner's, but a function to call
+    ("skbioner.tagging._writers", "_BratWriter"),  # skbioner's class: its __init__ mkdirs
     ("skbioner.nosuchmodule", "X"),
 ])
-def test_names_inside_skbioner_are_trusted_only_for_its_own_classes(tmp_path, module, name):
+def test_names_inside_skbioner_are_trusted_only_when_listed(tmp_path, module, name):
     target = tmp_path / "written-by-the-file"
     path = tmp_path / "m.skops"
     path.write_bytes(_skops_with(_call(module, name, str(target), "x")))
@@ -135,14 +136,16 @@ def test_names_inside_skbioner_are_trusted_only_for_its_own_classes(tmp_path, mo
     assert not target.exists() and "skbioner.__main__" not in sys.modules
 
 
-def test_trust_rule_is_generic_for_skbioner_classes(tmp_path):
-    # a class the allowlist has never heard of loads because it is skbioner's own
+def test_the_allowlist_is_explicit(tmp_path):
+    # the suite's own estimators load because they are listed, not because of their module
     from skbioner.text import BioTokenizer
 
     tok = BioTokenizer()
     loaded = load_model(save_model(tok, tmp_path / "t.skops"))
     assert type(loaded) is BioTokenizer and loaded.get_params() == tok.get_params()
-    assert not any(t.startswith("skbioner") for t in TRUSTED_TYPES)
+    assert TRUSTED_TYPES["skbioner.text._tokenize.BioTokenizer"] == ("ObjectNode",)
+    assert not any(loader == "FunctionNode" for loaders in TRUSTED_TYPES.values()
+                   for loader in loaders)
 
 
 def test_save_refuses_what_load_would_not_trust(tmp_path):

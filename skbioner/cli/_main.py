@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from . import _convert, _demo, _evaluate, _info, _predict, _tag, _train
+from ._formats import printable
 
 SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _demo)
 
@@ -122,14 +123,6 @@ def _cli_hints(command, message):
         if (only is None or only == command) and python in message:
             return message.replace(python, cli)
     return message
-
-
-def printable(text):
-    """``text`` with control characters escaped (``\\x1b``...): nothing a terminal obeys."""
-    import re
-
-    return re.sub("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]",
-                  lambda m: repr(m.group())[1:-1], text)
 
 
 def _one_line(message):

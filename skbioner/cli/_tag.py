@@ -145,6 +145,7 @@ def run(args):
     )
     from ..tagging._tagger import _model_of, model_reference, worker_count
     from ..tagging._writers import STDOUT
+    from ._formats import printable
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
@@ -189,7 +190,7 @@ def run(args):
                     kept = ("documents before it were written" if args.output_format == "brat"
                             else f"{args.output} was not written")
                     raise ValueError(f"{res} (--strict: stopping; {kept})")
-                tqdm.write(f"skbioner tag: skipped {res}", file=sys.stderr)
+                tqdm.write(f"skbioner tag: skipped {printable(str(res))}", file=sys.stderr)
                 continue
             n_docs += 1
             n_tokens += res.n_tokens

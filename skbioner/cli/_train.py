@@ -102,7 +102,8 @@ def add_arguments(p):
                         "held-out training documents (a few minutes), then train the winner; "
                         "--model, --scheme, --param, --pos are then ignored")
     p.add_argument("-o", "--output", required=True, metavar="MODEL.skops",
-                   help="where to save the model (.skops: safe format; .joblib: a pickle)")
+                   help="where to save the model (.skops: safe format; .joblib: a pickle); "
+                        "checked to be writable before training")
     talk = p.add_mutually_exclusive_group()
     talk.add_argument("--verbose", action="store_true",
                       help="one line per epoch on stderr instead of a progress bar")
@@ -218,8 +219,9 @@ def fit_in_phases(model, X, y, say):
 def _saved(args, say, seconds):
     import os
 
-    size = os.path.getsize(args.output)
-    say(f"saved {args.output} ({size / 1e6:.1f} MB) after {seconds:.1f} s of training")
+    size = f" ({os.path.getsize(args.output) / 1e6:.1f} MB)" if os.path.isfile(args.output) \
+        else ""
+    say(f"saved {args.output}{size} after {seconds:.1f} s of training")
 
 
 def _run_tuned(args, corpus, metadata):
@@ -253,11 +255,13 @@ def _run_tuned(args, corpus, metadata):
 
 def run(args):
     from ..io import save_model
+    from ..io._atomic import check_writable
     from ._formats import read_training_corpus
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
                                             getattr(args, "dictionary", None)])
+    check_writable(args.output)  # a missing directory is found now, not after the training
     if args.model == "majority" and (args.pos or args.pos_jackknife or args.hmm_states):
         raise ValueError("the majority baseline reads words only: drop --pos/--hmm-states")
     if args.hmm_param and not args.hmm_states:
@@ -270,6 +274,9 @@ def run(args):
     say(f"read {args.train}: {record['documents']:,} documents, {record['sentences']:,} "
         f"sentences, {record['tokens']:,} tokens, {sum(record['entities'].values()):,} "
         f"entities ({time.perf_counter() - t0:.1f} s)")
+    if not record["entities"]:
+        print(f"skbioner train: warning: {args.train} has no entity (every label is O): the "
+              "model will tag nothing", file=sys.stderr)
     metadata = {"command": "skbioner train", "training_data": record}
     if args.tune:
         return _run_tuned(args, corpus, metadata)

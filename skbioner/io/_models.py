@@ -36,7 +36,7 @@ import os
 import zipfile
 from pathlib import Path
 
-from ._atomic import atomic_write_bytes, check_writable
+from ._atomic import atomic_write_bytes
 from ._columns import check_input_kind
 from ._trust import (
     TRUSTED_TYPES,

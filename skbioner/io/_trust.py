@@ -160,7 +160,7 @@ def _node_name(node):
 
 
 def audit_schema(schema, trusted=()):
-    """The refusals of a ``.skops`` schema: ``["name (why)", ...]``, sorted; empty if all is trusted.
+    """The refusals of a ``.skops`` schema, ``["name (why)", ...]`` sorted; empty: all trusted.
 
     Parameters
     ----------

@@ -343,7 +343,11 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
                 n = len(item[1])
                 prepared[k] = (item[0], sentences[at:at + n], pieces[at:at + n])
                 at += n
-    spans = _predicted_spans(model, sentences, confidence, min_confidence) if sentences else []
+    local = _sentence_local(model)
+    spans = []
+    for a, b in _calls([item[1] for item in prepared if not isinstance(item, DocumentError)],
+                       local):
+        spans.extend(_predicted_spans(model, sentences[a:b], confidence, min_confidence))
     pos = 0
     for item in prepared:
         if isinstance(item, DocumentError):
@@ -356,6 +360,54 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
         results.append(TaggedDocument(doc.id, doc.text, doc.source, sents, offs, labs,
                                       _entities_from_spans(doc.text, offs, sp)))
     return results
+
+
+#: Tokens per predict call at most: a long document is tagged a piece at a time (sentence
+#: by sentence, for a model that reads sentences alone), so the features, scores and
+#: probabilities of one call -- ~150 bytes per input byte -- stay bounded.  A batch of 128
+#: abstracts (~32,000 tokens) is still one call.
+MAX_TOKENS_PER_CALL = 50_000
+
+# what a model may be made of to tag each sentence on its own: a document can then be
+# tagged in pieces with the same result (post-processing and two passes read documents)
+_SENTENCE_LOCAL = {
+    "Pipeline", "TokenFeaturizer", "POSTagger", "HMMStateClusterer", "NumericNormalizer",
+    "OnlinePACRF", "CascadedNER", "CRFsuiteTagger", "MajorityTagger", "HMMSVMTagger",
+    "PairwiseSVMTagger",
+}
+
+
+def _sentence_local(model):
+    """Whether every step of ``model`` tags (or annotates) each sentence on its own."""
+    from sklearn.pipeline import Pipeline
+
+    steps = [s for _, s in model.steps] if isinstance(model, Pipeline) else [model]
+    return all(
+        s is None or s == "passthrough" or (type(s).__module__.startswith("skbioner.")
+                                            and type(s).__name__ in _SENTENCE_LOCAL)
+        for s in steps)
+
+
+def _calls(documents, local, limit=None):
+    """``[(start, stop), ...]``: the sentences (flat, in order) of each predict call.
+
+    ``documents`` holds each document's sentences.  Calls gather documents up
+    to ``limit`` tokens; with ``local`` a longer document is cut between
+    sentences, otherwise it is one call.
+    """
+    limit = MAX_TOKENS_PER_CALL if limit is None else limit
+    out, start, pos, tokens = [], 0, 0, 0
+    for sents in documents:
+        for group in ([[s] for s in sents] if local else [sents]):
+            n = sum(len(s) for s in group)
+            if tokens and tokens + n > limit:
+                out.append((start, pos))
+                start, tokens = pos, 0
+            tokens += n
+            pos += len(group)
+    if pos > start:
+        out.append((start, pos))
+    return out
 
 
 def _iob2(spans, n):

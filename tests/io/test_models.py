@@ -268,3 +268,41 @@ def test_metadata_travels_in_the_file_and_reads_without_loading(tmp_path, monkey
     (tmp_path / "text.skops").write_text("not a model")
     with pytest.raises(ModelFileError, match="not a model file"):
         model_metadata(tmp_path / "text.skops")
+
+
+@pytest.mark.parametrize("content", [b"x^ a text file", b"xylophone\n", b"BZh9 text",
+                                     b"\x80 not a pickle", b"\x1f\x8b\x08garbage"])
+def test_a_few_matching_bytes_do_not_make_a_pickle(tmp_path, content):
+    # issue 22, item 7: "x..." was "a zlib-compressed joblib pickle" (use --allow-pickle)
+    path = tmp_path / "notes.skops"
+    path.write_bytes(content)
+    with pytest.raises(ModelFileError, match=r"not a model file \(neither") as excinfo:
+        load_model(path)
+    assert "allow" not in str(excinfo.value)
+
+
+@pytest.mark.parametrize("compress", [("zlib", 3), ("gzip", 3), ("bz2", 3), ("xz", 3),
+                                      ("lzma", 3)])
+def test_every_joblib_compression_is_still_recognised(tmp_path, compress):
+    path = tmp_path / "m.joblib"
+    joblib.dump({"x": 1}, path, compress=compress)
+    with pytest.raises(ModelFileError, match="refused: this is an? .*pickle"):
+        load_model(path)
+    assert load_model(path, allow_pickle=True) == {"x": 1}
+
+
+def test_a_model_read_from_a_pipe_loads_from_its_bytes(tmp_path):
+    import os
+    import threading
+
+    from skbioner.io._models import load_model_bytes
+
+    model, X = _fitted("majority")
+    data = save_model(model, tmp_path / "m.skops").read_bytes()
+    assert load_model_bytes(data, "<bytes>").predict(X) == model.predict(X)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data))
+    writer.start()
+    assert load_model(fifo).predict(X) == model.predict(X)
+    writer.join(30)

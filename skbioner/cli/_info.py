@@ -35,17 +35,21 @@ def add_arguments(p):
     p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
 
 
-def gather(path, model, top=0, labels=None):
-    """Everything ``skbioner info`` shows, as a dict."""
-    from ..io import ModelFileError, model_metadata
+def gather(path, model, top=0, labels=None, data=None):
+    """Everything ``skbioner info`` shows, as a dict (``data``: the file's bytes, if read)."""
+    from ..io import ModelFileError
+    from ..io._models import metadata_of_bytes
     from ..pipelines import describe_model, top_features
 
+    if data is None:
+        with open(path, "rb") as fh:
+            data = fh.read()
     try:
-        metadata, problem = model_metadata(path), None
+        metadata, problem = metadata_of_bytes(data, os.fsdecode(os.fspath(path))), None
     except ModelFileError as exc:  # the model loaded: say what is wrong with its record
         metadata, problem = {}, str(exc)
-    out = {"file": {"path": os.fspath(path), "bytes": os.path.getsize(path),
-                    "format": "skops" if _is_zip(path) else "pickle"},
+    out = {"file": {"path": os.fspath(path), "bytes": len(data),
+                    "format": "skops" if data[:4] == b"PK\x03\x04" else "pickle"},
            "metadata": metadata, **describe_model(model)}
     if problem:
         out["metadata_problem"] = problem
@@ -59,11 +63,6 @@ def gather(path, model, top=0, labels=None):
             weights = {k: v for k, v in weights.items() if k in labels}
         out["top_features"] = weights
     return out
-
-
-def _is_zip(path):
-    with open(path, "rb") as fh:
-        return fh.read(4) == b"PK\x03\x04"
 
 
 def _dict(value):
@@ -169,14 +168,15 @@ def _model_line(m):
 
 def run(args):
     from ..tagging import BUNDLED_MODEL
-    from ..tagging._bundled import load_model
+    from ..tagging._tagger import _model_of, model_reference
 
     if args.top < 0:
         raise ValueError(f"--top must be a positive number of features, got {args.top}")
     labels = [x.strip() for x in args.labels.split(",") if x.strip()] if args.labels else None
     path = BUNDLED_MODEL if args.model is None else args.model
-    model = load_model(args.model, allow_pickle=args.allow_pickle)
-    info = gather(path, model, args.top, labels)
+    ref = model_reference(path)  # a pipe is read once: the model and its record from it
+    model = _model_of(ref, args.allow_pickle)
+    info = gather(path, model, args.top, labels, getattr(ref, "data", None))
     if args.json:
         text = json.dumps(info, ensure_ascii=False, indent=1, default=str)
         # JSON escapes C0 controls itself; C1 controls and bidirectional overrides too

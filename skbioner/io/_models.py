@@ -200,7 +200,11 @@ def model_metadata(path):
         a JSON object).
     """
     path_str = os.fsdecode(os.fspath(path))
-    data = _read_model_bytes(path, path_str)
+    return metadata_of_bytes(_read_model_bytes(path, path_str), path_str)
+
+
+def metadata_of_bytes(data, path_str):
+    """:func:`model_metadata` of a file's content already read (``path_str`` for messages)."""
     if not data.startswith(_ZIP_MAGIC):
         if _pickle_kind(data) is not None:
             return {}

@@ -232,7 +232,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
 
     A subclass implements ``_chain_scores(X) -> ChainScores`` (checking
     ``X`` and fittedness) and has a fitted ``label_space_``
-    (:class:`~skbioner.models.LabelSpace`) whose ``labels`` are the chain's
+    (``LabelSpace``) whose ``labels`` are the chain's
     (internal scheme) labels.  Predictions and marginals are given in IOB2,
     whose labels are ``classes_``.
 

@@ -218,15 +218,18 @@ def model_overwrites_a_file(ws):
     return _refused(ws, "gadget-save.skops", data, "save_model (a function reference)")
 
 
-def _skops_with(node):
+def skops_file(node, members=()):
+    """A crafted .skops file: ``node`` as its whole object, ``members`` as ``(name, bytes)``."""
     import skops.io as sio
 
-    with zipfile.ZipFile(io.BytesIO(sio.dumps(0))) as z:
+    with zipfile.ZipFile(io.BytesIO(sio.dumps(0))) as z:  # this skops's protocol
         base = json.loads(z.read("schema.json"))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as z:
         z.writestr("schema.json", json.dumps(dict(node, protocol=base["protocol"],
                                                   _skops_version=base["_skops_version"])))
+        for name, data in members:
+            z.writestr(name, data)
     return buffer.getvalue()
 
 
@@ -239,7 +242,7 @@ def _json_node(value):
 def model_list_node_calls_subprocess(ws):
     node = {"__class__": "call", "__module__": "subprocess", "__loader__": "ListNode",
             "content": [_json_node("touch"), _json_node(str(ws.victim / "marker"))]}
-    return _refused(ws, "gadget-list.skops", _skops_with(node), "subprocess.call")
+    return _refused(ws, "gadget-list.skops", skops_file(node), "subprocess.call")
 
 
 @case(1, "a skbioner class whose constructor makes directories: refused")
@@ -249,7 +252,7 @@ def model_constructs_a_writer(ws):
             "content": {"__class__": "tuple", "__module__": "builtins",
                         "__loader__": "TupleNode",
                         "content": [_json_node(str(ws.victim / "made" / "by" / "model"))]}}
-    return _refused(ws, "gadget-mkdir.skops", _skops_with(node), "_BratWriter")
+    return _refused(ws, "gadget-mkdir.skops", skops_file(node), "_BratWriter")
 
 
 def _bomb(size):
@@ -261,7 +264,7 @@ def _bomb(size):
                                         "shape": ((size - 128) // 8,)})
     node = {"__class__": "ndarray", "__module__": "numpy", "__loader__": "NdArrayNode",
             "type": "numpy", "file": "bomb.npy"}
-    schema = json.loads(zipfile.ZipFile(io.BytesIO(_skops_with(node))).read("schema.json"))
+    schema = json.loads(zipfile.ZipFile(io.BytesIO(skops_file(node))).read("schema.json"))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("schema.json", json.dumps(schema))
@@ -666,12 +669,18 @@ def all_o_training(ws):
 # -- item 10: batches and terminals ----------------------------------------------------------
 
 
+def _three_documents(ws, name):
+    """A directory of inputs ``a.txt``, ``b.txt``, ``c.txt``."""
+    src = ws.inputs / name
+    src.mkdir()
+    for stem in ("a", "b", "c"):
+        (src / f"{stem}.txt").write_text(TEXT)
+    return src
+
+
 @case(10, "one unreadable file in a tag batch: reported, the other documents written")
 def unreadable_file_in_batch(ws):
-    src = ws.inputs / "perm-docs"
-    src.mkdir()
-    for name in ("a", "b", "c"):
-        (src / f"{name}.txt").write_text(TEXT)
+    src = _three_documents(ws, "perm-docs")
     real = Path.read_bytes
 
     def read_bytes(self):  # as `chmod 000` would, also when running as root
@@ -695,10 +704,7 @@ def unreadable_file_in_batch(ws):
 
 @case(10, "a directory where b.ann should go: b skipped before its .txt, the batch goes on")
 def directory_at_output_ann(ws):
-    src = ws.inputs / "ann-docs"
-    src.mkdir()
-    for name in ("a", "b", "c"):
-        (src / f"{name}.txt").write_text(TEXT)
+    src = _three_documents(ws, "ann-docs")
     out = ws.fresh_out("ann")
     (out / "b.ann").mkdir(parents=True)
     with ws.watch() as problems:

@@ -36,7 +36,7 @@ import zlib
 from types import MappingProxyType
 
 __all__ = ["TRUSTED_TYPES", "SkopsFileError", "SkopsRefusal", "audit_schema", "check_members",
-           "read_schema", "type_names"]
+           "nodes", "read_schema", "type_names"]
 
 _OBJECT = ("ObjectNode",)
 _SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -81,6 +81,7 @@ _SKBIONER_CLASSES = (
     "postprocess._alias.NameAlias",
     "postprocess._base.PostProcessedTagger",
     "postprocess._cascade.CascadedEntityRules",
+    "pipelines._pipeline.TaggerPipeline",
     "postprocess._first_pass.FirstPassAnnotator",
     "schemes._encoder.SegmentEncoder",
     "text._normalize.NumericNormalizer",
@@ -178,17 +179,7 @@ def audit_schema(schema, trusted=()):
         trusted = [trusted]
     user = set(trusted)
     refused = set()
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        stack.extend(node.values())
-        if "__loader__" not in node:
-            continue
+    for node in nodes(schema):
         loader = node["__loader__"]
         if not isinstance(loader, str):
             raise SkopsRefusal("a node of schema.json has no loader name (corrupt or crafted)")
@@ -209,9 +200,8 @@ def audit_schema(schema, trusted=()):
     return sorted(refused)
 
 
-def type_names(schema):
-    """Every ``"module.Class"`` a schema names (for skops's own check, once ours passed)."""
-    out = set()
+def nodes(schema):
+    """Every node of a skops schema: each dict with a ``"__loader__"``, however nested."""
     stack = [schema]
     while stack:
         node = stack.pop()
@@ -220,8 +210,12 @@ def type_names(schema):
         elif isinstance(node, dict):
             stack.extend(node.values())
             if "__loader__" in node:
-                out.add(_node_name(node))
-    return sorted(out)
+                yield node
+
+
+def type_names(schema):
+    """Every ``"module.Class"`` a schema names (for skops's own check, once ours passed)."""
+    return sorted({_node_name(node) for node in nodes(schema)})
 
 
 def read_schema(archive):

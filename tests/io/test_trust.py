@@ -24,52 +24,42 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import FunctionTransformer
 
 import skbioner
-from skbioner.cli._train import build_annotators, build_model
 from skbioner.io import TRUSTED_TYPES, ModelFileError, _trust, load_model, save_model
-from skbioner.models import MajorityTagger, RecutTagger
-from skbioner.pipelines import PRESETS, add_first_pass, add_knowledge
+from skbioner.models import MajorityTagger
+from skbioner.pipelines import PRESETS, make_tagger
+from tests.conftest import hostile_inputs
 from tests.models.toy import toy_sentences
 
 
 def _schema_names(data):
     """``{(type name, loader)}`` of a .skops file's nodes."""
     with zipfile.ZipFile(io.BytesIO(data)) as z:
-        stack, out = [json.loads(z.read("schema.json"))], set()
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if "__loader__" in node:
-                out.add((f"{node['__module__']}.{node['__class__']}", node["__loader__"]))
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return out
+        schema = json.loads(z.read("schema.json"))
+    return {(f"{n['__module__']}.{n['__class__']}", n["__loader__"]) for n in _trust.nodes(schema)}
 
 
-FAST = {"online-crf": ["max_iter=2"], "cascaded": ["n_folds=2"], "nerbio": ["max_iter=2"]}
+FAST = {"online-crf": {"max_iter": 2}, "cascaded": {"n_folds": 2}, "nerbio": {"max_iter": 2}}
 
 
-def _models():
+def _models(unlabeled):
     X, y = toy_sentences(30, with_singletons=True)
     for name in PRESETS:
-        yield name, build_model(name, params=FAST.get(name, [])).fit(X, y)
-    base = build_model("online-crf", params=FAST["online-crf"])
-    yield "knowledge", add_knowledge(base, abbreviations=True, alias=True, cascade_rules=True,
-                                     closed_dictionary=True).fit(X, y)
-    yield "two-pass", add_first_pass(build_model("hmm-svm"), build_model("hmm-svm"),
-                                     cv=2).fit(X, y)
-    yield "recut", RecutTagger(build_model("online-crf", params=FAST["online-crf"]),
-                               cuts="jnlpba").fit(X, y)
+        yield name, make_tagger(name, model_params=FAST.get(name)).fit(X, y)
+    crf = FAST["online-crf"]
+    yield "knowledge", make_tagger(model_params=crf, abbreviations=True, alias=True,
+                                   cascade_rules=True, closed_dictionary=True).fit(X, y)
+    yield "two-pass", make_tagger("hmm-svm", two_pass=True).fit(X, y)
+    yield "recut", make_tagger(model_params=crf, recut="jnlpba").fit(X, y)
+    yield "pos+hmm", make_tagger(model_params=crf, pos=True, hmm_states=unlabeled, hmm_params={
+        "n_states": 3, "max_iter": 2, "tol": None}).fit(X, y)
 
 
-def test_the_allowlist_covers_every_preset_and_module(tmp_path):
+def test_the_allowlist_covers_every_preset_and_option(tmp_path):
     unlabeled = tmp_path / "u.txt"
     unlabeled.write_text("The IL-2 gene is expressed in T cells .\nNF-kappa B binds DNA .\n" * 5)
-    X, y = toy_sentences(30)
-    annotated = build_model("online-crf", params=FAST["online-crf"], annotators=build_annotators(
-        pos=True, hmm_states=unlabeled, hmm_params=["n_states=3", "max_iter=2", "tol=None"]))
+    X, _ = toy_sentences(30)
     seen = set()
-    for name, model in [*_models(), ("pos+hmm", annotated.fit(X, y))]:
+    for name, model in _models(unlabeled):
         pairs = _schema_names(sio.dumps(model))
         missing = sorted(f"{t} ({loader})" for t, loader in pairs
                          if loader not in TRUSTED_TYPES.get(t, ()))
@@ -120,15 +110,7 @@ def test_every_public_estimator_is_listed_or_known():
 
 
 def _with_schema(node, members=()):
-    with zipfile.ZipFile(io.BytesIO(sio.dumps(0))) as z:
-        base = json.loads(z.read("schema.json"))
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as z:
-        z.writestr("schema.json", json.dumps(dict(node, protocol=base["protocol"],
-                                                  _skops_version=base["_skops_version"])))
-        for name, data in members:
-            z.writestr(name, data)
-    return buffer.getvalue()
+    return hostile_inputs().skops_file(node, members)
 
 
 def _js(value):

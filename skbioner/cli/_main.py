@@ -62,14 +62,21 @@ def _on_sigterm(signum, frame):
     if getattr(_on_sigterm, "fired", False):
         os._exit(143)
     _on_sigterm.fired = True
-    watchdog = threading.Timer(TERM_GRACE_SECONDS, os._exit, args=(143,))
-    watchdog.daemon = True
-    watchdog.start()
+    _on_sigterm.watchdog = threading.Timer(TERM_GRACE_SECONDS, os._exit, args=(143,))
+    _on_sigterm.watchdog.daemon = True
+    _on_sigterm.watchdog.start()
     sys.exit(143)
 
 
 def main(argv=None) -> int:
-    """Run the command line; SIGTERM is handled as Ctrl-C is (outputs stay whole)."""
+    """Run the command line; SIGTERM is handled as Ctrl-C is (outputs stay whole).
+
+    ``argv=None`` (the ``skbioner`` command, ``python -m skbioner``) reads
+    ``sys.argv``; the process then ends with the command, and a run stopped by
+    SIGTERM exits after :data:`TERM_GRACE_SECONDS` at the latest, even if
+    shutting down worker processes hangs.  Called with a list (in-process,
+    from tests), that deadline is cancelled when ``main`` returns or raises.
+    """
     import signal
     import threading
 
@@ -77,12 +84,14 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if threading.current_thread() is not threading.main_thread():
         return _run(args)
-    _on_sigterm.fired = False
+    _on_sigterm.fired, _on_sigterm.watchdog = False, None
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return _run(args)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if argv is not None and _on_sigterm.watchdog is not None:
+            _on_sigterm.watchdog.cancel()  # this process goes on: no exit in 10 s
 
 
 def _run(args) -> int:

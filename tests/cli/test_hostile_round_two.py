@@ -114,3 +114,28 @@ def test_what_inputs_hold_is_printed_escaped(tmp_path, capsys):
     gold.write_text(json.dumps({"id": "d\x1b", "text": "IL-2", "entities": []}) + "\n")
     status, _, err = run(capsys, "convert", gold, tmp_path / "o.jsonl")
     assert "\x1b" not in err
+
+
+def test_sigterm_in_process_unwinds_and_the_deadline_is_cancelled(toy_files, tmp_path,
+                                                                  monkeypatch):
+    # item 8: SIGTERM left .NAME.<hex>.tmp behind (SIGINT cleaned up); every command now
+    # unwinds on it, and called in-process the 10-second exit deadline does not outlive it
+    import os
+    import signal
+
+    from skbioner.cli import _main
+    from skbioner.io import _atomic
+
+    train, model = toy_files
+    real = _atomic.os.fsync
+
+    def terminated(fd):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(fd)
+
+    monkeypatch.setattr(_atomic.os, "fsync", terminated)
+    with pytest.raises(SystemExit) as excinfo:
+        main(["predict", str(model), str(train), "-o", str(tmp_path / "p.iob2")])
+    assert excinfo.value.code == 143 and os.listdir(tmp_path) == []
+    _main._on_sigterm.watchdog.join(5)  # cancelled: it ends at once, without exiting
+    assert not _main._on_sigterm.watchdog.is_alive()

@@ -16,7 +16,7 @@ from ._featurizer import TokenFeaturizer
 from ._kinds import TOKEN_ATTRIBUTES
 from ._registry import KINDS, BuildContext, register_kind
 from ._representation import SentenceFeatures
-from ._templates import PRESETS, FeatureGroup, get_preset
+from ._templates import TEMPLATE_PRESETS, FeatureGroup, get_preset
 from ._word_shape import (
     GREEK_LETTERS,
     ORTHOGRAPHIC_FLAGS,
@@ -37,7 +37,7 @@ __all__ = [
     "GREEK_LETTERS",
     "KINDS",
     "ORTHOGRAPHIC_FLAGS",
-    "PRESETS",
+    "TEMPLATE_PRESETS",
     "TOKEN_ATTRIBUTES",
     "WORD_FORMATION_PATTERNS",
     "ZHOU_FORMATION_PATTERNS",
@@ -59,3 +59,14 @@ __all__ = [
     "word_formation",
     "zhou_word_formation",
 ]
+
+
+def __getattr__(name):
+    if name == "PRESETS":  # renamed: skbioner.pipelines.PRESETS names whole taggers
+        import warnings
+
+        warnings.warn("skbioner.features.PRESETS is now TEMPLATE_PRESETS "
+                      "(skbioner.pipelines.PRESETS names the taggers); the old name goes in 0.3",
+                      FutureWarning, stacklevel=2)
+        return TEMPLATE_PRESETS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,11 +25,12 @@ from ..schemes import check_labels, labels_to_spans, repair
 #: threshold keeps what they decided, as ``predict`` does)
 STEP_CONFIDENCE = 1.0
 
-__all__ = ["Document", "PostprocessStep", "PostProcessedTagger", "apply_steps", "group_documents"]
+__all__ = ["LabelledDocument", "PostprocessStep", "PostProcessedTagger", "apply_steps",
+           "group_documents"]
 
 
 @dataclass(frozen=True)
-class Document:
+class LabelledDocument:
     """What a post-processing step sees of one document.
 
     Parameters
@@ -118,9 +119,9 @@ class PostprocessStep(BaseEstimator):
     tokens, and returns well-formed IOB2 labels.
     """
 
-    #: whether :meth:`correct` reads :attr:`Document.marginals`
+    #: whether :meth:`correct` reads :attr:`LabelledDocument.marginals`
     uses_marginals = False
-    #: whether :meth:`correct` calls :attr:`Document.retag`
+    #: whether :meth:`correct` calls :attr:`LabelledDocument.retag`
     uses_tagger = False
 
     def fit(self, X, y):
@@ -140,12 +141,12 @@ class PostprocessStep(BaseEstimator):
         self.fitted_ = True
         return self
 
-    def correct(self, doc: Document) -> list:
+    def correct(self, doc: LabelledDocument) -> list:
         """Corrected IOB2 labels of ``doc``'s sentences.
 
         Parameters
         ----------
-        doc : Document
+        doc : LabelledDocument
 
         Returns
         -------
@@ -369,7 +370,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
     classes : sequence of str, optional
         Columns of ``marginals``.
     retag : callable, optional
-        The tagger's ``predict`` (:attr:`Document.retag`), for steps with
+        The tagger's ``predict`` (:attr:`LabelledDocument.retag`), for steps with
         ``uses_tagger``.
 
     Returns
@@ -381,13 +382,13 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
         return labels
     classes = None if marginals is None else tuple(classes)
     for doc_id, index in group_documents(X):
-        doc = Document(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
+        doc = LabelledDocument(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
                        None if marginals is None else tuple(marginals[i] for i in index),
                        classes, tuple(index), retag)
         for step in steps:
             new = _checked(step.correct(doc), doc, step)
-            doc = Document(doc.doc_id, doc.sentences, tuple(new), doc.marginals, doc.classes,
-                           doc.index, doc.retag)
+            doc = LabelledDocument(doc.doc_id, doc.sentences, tuple(new), doc.marginals,
+                                   doc.classes, doc.index, doc.retag)
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels

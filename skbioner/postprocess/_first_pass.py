@@ -29,7 +29,7 @@ from ..base import SentenceTransformerMixin
 from ..schemes import labels_to_spans
 from ._abbreviations import AbbreviationResolver, find_abbreviations
 from ._alias import NameAlias
-from ._base import Document, _final_outputs, group_documents
+from ._base import LabelledDocument, _final_outputs, group_documents
 from ._cascade import CascadedEntityRules
 
 __all__ = ["FirstPassAnnotator", "first_pass_groups"]
@@ -334,7 +334,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
                 _doc_dictionary(sents, doc_labels, doc_cols)
             if self.abbreviations:
                 _abbreviation_column(sents, doc_labels, doc_cols)
-            doc = Document(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
+            doc = LabelledDocument(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
                            None, None, tuple(index))
             for name, step in steps:
                 new = step.correct(doc)

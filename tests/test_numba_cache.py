@@ -79,6 +79,7 @@ def test_configure_reports_what_it_did(tmp_path):
     assert err.getvalue().count("\n") == 1 and "is not writable" in err.getvalue()
 
 
+@pytest.mark.slow
 def test_one_cache_directory_per_user_reused_and_no_litter(tmp_path):
     # issue 22, item 8: every run made a new skbioner-numba-cache-XXXX, never removed
     root, home, tmp = *_read_only_copy(tmp_path), tmp_path / "tmp"

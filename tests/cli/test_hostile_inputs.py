@@ -15,6 +15,7 @@ def test_every_item_of_the_issue_has_a_case(hostile):
     assert {item for item, *_ in hostile.CASES} == set(range(1, 11))
 
 
+@pytest.mark.slow  # end to end: ~35 commands, some in subprocesses (~1.5 min)
 def test_every_hostile_case_passes(hostile, tmp_path):
     rows = hostile.run_all(tmp_path)
     failed = [f"{name}: {observed}" for _, name, _, observed, ok in rows if not ok]

@@ -54,6 +54,7 @@ def _models(unlabeled):
         "n_states": 3, "max_iter": 2, "tol": None}).fit(X, y)
 
 
+@pytest.mark.slow  # every preset fitted and saved (~2 min)
 def test_the_allowlist_covers_every_preset_and_option(tmp_path):
     unlabeled = tmp_path / "u.txt"
     unlabeled.write_text("The IL-2 gene is expressed in T cells .\nNF-kappa B binds DNA .\n" * 5)

@@ -116,6 +116,7 @@ def test_worker_count_is_capped_at_the_cores():
             _tagger.worker_count(bad)
 
 
+@pytest.mark.slow  # starts worker processes
 def test_a_model_from_a_pipe_is_read_once_for_the_workers(model, tmp_path):
     # item 7: -m /dev/stdin with --n-jobs 2 failed: each worker re-opened the path
     path = save_model(model, tmp_path / "m.skops")

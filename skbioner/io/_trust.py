@@ -84,6 +84,7 @@ _SKBIONER_CLASSES = (
     "pipelines._pipeline.TaggerPipeline",
     "postprocess._first_pass.FirstPassAnnotator",
     "schemes._encoder.SegmentEncoder",
+    "text._cuts.CutTable",
     "text._normalize.NumericNormalizer",
     "text._tokenize.BioTokenizer",
 )

@@ -78,7 +78,7 @@ def main():
     from skbioner.pipelines import make_tagger
     from skbioner.tagging import tag_documents
     from skbioner.text import BioTokenizer
-    from skbioner.text._cuts import CutTable
+    from skbioner.text import CutTable
 
     mk = _cuts_script()
     corpus = read_jnlpba(Path(args.data) / "train.iob2")

@@ -60,7 +60,7 @@ VARIANTS = {
 def add_derived(X):
     """Columns a cache made before they existed, derived from its ``fp_label``."""
     from skbioner.postprocess import group_documents
-    from skbioner.postprocess._first_pass import _doc_dictionary
+    from skbioner.annotate._first_pass import _doc_dictionary
 
     if not X or X[0].has("fp_docdict"):
         return X

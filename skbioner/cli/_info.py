@@ -168,13 +168,13 @@ def _model_line(m):
 
 
 def run(args):
-    from ..tagging import BUNDLED_MODEL
+    from ..tagging import bundled_model_path
     from ..tagging._tagger import _model_of, model_reference
 
     if args.top < 0:
         raise ValueError(f"--top must be a positive number of features, got {args.top}")
     labels = [x.strip() for x in args.labels.split(",") if x.strip()] if args.labels else None
-    path = BUNDLED_MODEL if args.model is None else args.model
+    path = bundled_model_path(args.model) or args.model
     ref = model_reference(path)  # a pipe is read once: the model and its record from it
     model = _model_of(ref, args.allow_pickle)
     info = gather(path, model, args.top, labels, getattr(ref, "data", None))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import _convert, _demo, _evaluate, _info, _predict, _tag, _train
+from . import _clusters, _convert, _demo, _evaluate, _info, _predict, _tag, _train
 from ._formats import printable
 
-SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _demo)
+SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _clusters, _demo)
 
 
 class UserError(Exception):

@@ -22,7 +22,7 @@ _SWITCHES = ("pos", "two_pass", "abbreviations", "alias", "cascade_rules", "clos
 _FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
           "feature_params": "--feature-param", **{k: "--" + k.replace("_", "-") for k in (
               "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
-              "first_pass")}}
+              "first_pass", "word_classes")}}
 
 
 #: skbioner.pipelines.PRESETS (kept here so that --help imports no model code; a test
@@ -48,7 +48,8 @@ def add_arguments(p):
     m.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
                    help="featurizer parameter, repeatable (min_count=2)")
     m.add_argument("--tune", action="store_true",
-                   help="choose model, scheme, epochs, cutoff and POS on held-out documents")
+                   help="choose model, scheme, epochs, cutoff, POS and word classes on "
+                        "held-out documents")
     a = p.add_argument_group("annotations read as features")
     a.add_argument("--pos", action="store_true", help="the bundled GENIA POS tagger")
     a.add_argument("--pos-jackknife", metavar="POS_TRAIN", default=None,
@@ -56,6 +57,10 @@ def add_arguments(p):
     a.add_argument("--hmm-states", metavar="UNLABELED", default=None,
                    help="HMM states fitted on these unlabeled sentences (Kazama et al.)")
     a.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE")
+    a.add_argument("--word-classes", nargs="?", const="bundled", default=None,
+                   metavar="CLASSES",
+                   help="word classes from unlabeled text: the ones shipped with the package, "
+                        "or a table written by `skbioner clusters`")
     k = p.add_argument_group("knowledge (Zhou & Su 2004) and composition")
     k.add_argument("--two-pass", action="store_true",
                    help="stack on an out-of-fold first pass (the same model by default)")
@@ -83,6 +88,7 @@ def tagger_options(args):
     for name, value in (("scheme", args.scheme), ("first_pass", args.first_pass),
                         ("pos_jackknife", args.pos_jackknife),
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
+                        ("word_classes", args.word_classes),
                         ("recut", args.recut)):
         if value is not None:
             options[name] = value
@@ -176,7 +182,7 @@ def run(args):
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
-                                            args.dictionary])
+                                            args.dictionary, args.word_classes])
     check_writable(args.output)  # a missing directory is found now, not after the training
     say = (lambda message: None) if args.quiet else \
         (lambda message: print(message, file=sys.stderr, flush=True))

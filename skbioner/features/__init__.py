@@ -11,7 +11,6 @@ groups are declared with :func:`register_kind` (values computed by a
 """
 
 from ._channels import Channel
-from ._dictionary import DictionaryMatcher
 from ._featurizer import TokenFeaturizer
 from ._kinds import TOKEN_ATTRIBUTES
 from ._registry import KINDS, BuildContext, register_kind
@@ -43,7 +42,6 @@ __all__ = [
     "ZHOU_FORMATION_PATTERNS",
     "BuildContext",
     "Channel",
-    "DictionaryMatcher",
     "FeatureGroup",
     "SentenceFeatures",
     "TokenFeaturizer",
@@ -62,6 +60,15 @@ __all__ = [
 
 
 def __getattr__(name):
+    if name == "DictionaryMatcher":  # an annotator: it moved to skbioner.annotate
+        import warnings
+
+        from ..annotate import DictionaryMatcher
+
+        warnings.warn("skbioner.features.DictionaryMatcher is now "
+                      "skbioner.annotate.DictionaryMatcher; the old place goes in 0.3",
+                      FutureWarning, stacklevel=2)
+        return DictionaryMatcher
     if name == "PRESETS":  # renamed: skbioner.pipelines.PRESETS names whole taggers
         import warnings
 

@@ -45,10 +45,16 @@ _SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 # The suite's classes a fitted model is made of.  Each is built by ObjectNode: an instance
 # made without calling __init__, then its saved attributes set (or its __setstate__ called).
 _SKBIONER_CLASSES = (
+    "annotate._dictionary.DictionaryMatcher",
+    "annotate._first_pass.FirstPassAnnotator",
     "annotate._hmm.HMMStateClusterer",
     "annotate._pos.POSTagger",
+    "annotate._word_classes.BrownClusterer",
+    "annotate._word_classes.EmbeddingClusterer",
+    "annotate._word_classes.WordClassAnnotator",
     "features._channels.AffixPatternChannel",
     "features._channels.AnnotationChannel",
+    "features._channels.AnnotationPrefixChannel",
     "features._channels.BriefWordClassChannel",
     "features._channels.FormationChannel",
     "features._channels.LengthChannel",
@@ -58,7 +64,6 @@ _SKBIONER_CLASSES = (
     "features._channels.SuffixChannel",
     "features._channels.WordChannel",
     "features._channels.WordClassChannel",
-    "features._dictionary.DictionaryMatcher",
     "features._engine.BlockVocabulary",
     "features._engine.CacheBlock",
     "features._engine.ConjunctionBlock",
@@ -82,7 +87,6 @@ _SKBIONER_CLASSES = (
     "postprocess._base.PostProcessedTagger",
     "postprocess._cascade.CascadedEntityRules",
     "pipelines._pipeline.TaggerPipeline",
-    "postprocess._first_pass.FirstPassAnnotator",
     "schemes._encoder.SegmentEncoder",
     "text._cuts.CutTable",
     "text._normalize.NumericNormalizer",

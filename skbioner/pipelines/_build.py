@@ -58,7 +58,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
                 two_pass=False, first_pass=None, abbreviations=False, alias=False,
                 cascade_rules=False, closed_dictionary=False, dictionary=None, recut=None,
-                n_jobs=2, verbose=0):
+                word_classes=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -76,6 +76,11 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         ``segmenter__C``) and of the :class:`~skbioner.features.TokenFeaturizer`.
     pos, pos_jackknife, hmm_states, hmm_params
         Annotation columns; see :func:`make_annotators`.
+    word_classes : "bundled", str, path or None, default=None
+        Word classes learned from unlabeled text as features (the classes
+        shipped with the package, or a table written by ``skbioner
+        clusters``); see :func:`make_annotators`.  With ``two_pass`` the first
+        pass (a preset name) reads them too.
     two_pass : bool, default=False
         Stack the tagger on a first pass (:func:`add_first_pass`), the
         preset's second-pass settings (:data:`TWO_PASS_PARAMS`) under
@@ -117,15 +122,16 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
                      closed_dictionary=closed_dictionary, dictionary=dictionary)
     if model == "majority" and (pos or pos_jackknife or hmm_states is not None or two_pass
-                                or any(knowledge.values()) or recut):
+                                or any(knowledge.values()) or recut
+                                or word_classes is not None):
         raise ValueError("the majority baseline reads words only: it takes no annotation, "
-                         "two-pass, knowledge module or recut option")
+                         "word classes, two-pass, knowledge module or recut option")
     if recut not in (None, "pieces", "jnlpba"):
         raise ValueError(f"recut must be None, 'pieces' or 'jnlpba', got {recut!r}")
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
                              feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
                              hmm_states=hmm_states, hmm_params=hmm_params, n_jobs=n_jobs,
-                             verbose=verbose)
+                             verbose=verbose, word_classes=word_classes)
     if two_pass:
         from sklearn.base import clone
 
@@ -133,7 +139,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
             first_pass = clone(tagger)
         elif isinstance(first_pass, str):
             first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
-                                         n_jobs=n_jobs)
+                                         n_jobs=n_jobs, word_classes=word_classes)
         # the preset's second-pass settings, under the ones given
         tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
                                  if k not in model_params})
@@ -189,7 +195,7 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     """
     from sklearn.pipeline import Pipeline
 
-    from ..features import DictionaryMatcher
+    from ..annotate import DictionaryMatcher
     from ..postprocess import (
         AbbreviationResolver,
         CascadedEntityRules,
@@ -226,9 +232,9 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
 def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
     """``tagger`` stacked on a first pass: the knowledge modules as its features.
 
-    Puts a :class:`~skbioner.postprocess.FirstPassAnnotator` (out of fold on
+    Puts a :class:`~skbioner.annotate.FirstPassAnnotator` (out of fold on
     the training data) in front of ``tagger``'s steps and adds
-    :func:`~skbioner.postprocess.first_pass_groups` to its featurizer's
+    :func:`~skbioner.annotate.first_pass_groups` to its featurizer's
     templates.
 
     Parameters
@@ -241,7 +247,7 @@ def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
     cv : int, default=5
         Blocks of documents of the first pass's out-of-fold annotation.
     **annotator_params
-        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+        Other :class:`~skbioner.annotate.FirstPassAnnotator` parameters.
 
     Returns
     -------
@@ -251,8 +257,8 @@ def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
     """
     from sklearn.base import clone
 
+    from ..annotate import FirstPassAnnotator, first_pass_groups
     from ..features import get_preset
-    from ..postprocess import FirstPassAnnotator, first_pass_groups
     from ._pipeline import TaggerPipeline
 
     names = [n for n, _ in getattr(tagger, "steps", ())]

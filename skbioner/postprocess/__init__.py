@@ -19,7 +19,6 @@ from ._base import (
 )
 from ._cascade import CascadedEntityRules
 from ._consistency import LabelConsistency
-from ._first_pass import FirstPassAnnotator, first_pass_groups
 from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
@@ -28,7 +27,6 @@ __all__ = [
     "AbbreviationResolver",
     "CascadedEntityRules",
     "LabelledDocument",
-    "FirstPassAnnotator",
     "LabelConsistency",
     "NameAlias",
     "Pattern",
@@ -38,12 +36,19 @@ __all__ = [
     "alias_score",
     "apply_steps",
     "find_abbreviations",
-    "first_pass_groups",
     "group_documents",
 ]
 
 
 def __getattr__(name):
+    if name in ("FirstPassAnnotator", "first_pass_groups"):  # annotators: in skbioner.annotate
+        import warnings
+
+        from .. import annotate
+
+        warnings.warn(f"skbioner.postprocess.{name} is now skbioner.annotate.{name}; the old "
+                      "place goes in 0.3", FutureWarning, stacklevel=2)
+        return getattr(annotate, name)
     if name == "Document":  # renamed: skbioner.tagging.Document is a raw-text document
         import warnings
 

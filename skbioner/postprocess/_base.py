@@ -17,7 +17,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
-from ..base import LabelSequences, SequenceTaggerMixin, classes_of, split_pipeline
+from ..base import (
+    LabelSequences,
+    SequenceTaggerMixin,
+    classes_of,
+    labels_and_marginals,
+    split_pipeline,
+)
 from ..schemes import check_labels, labels_to_spans, repair
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
@@ -156,17 +162,6 @@ class PostprocessStep(BaseEstimator):
         raise NotImplementedError
 
 
-def _final_outputs(tagger, X, want_marginals):
-    """``predict`` (and ``predict_marginals``) of a fitted tagger, featurizing once."""
-    head, final = split_pipeline(tagger)
-    Xt = head.transform(X) if head is not None else X
-    labels = final.predict(Xt)
-    marginals = None
-    if want_marginals and hasattr(final, "predict_marginals"):
-        marginals = final.predict_marginals(Xt)
-    return labels, marginals, final
-
-
 def _final_gives_entities(self):
     return hasattr(split_pipeline(getattr(self, "tagger_", self.tagger))[1], "predict_entities")
 
@@ -298,7 +293,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
         want = any(getattr(step, "uses_marginals", False) for _, step in self.steps_)
-        labels, marginals, final = _final_outputs(self.tagger_, X, want)
+        labels, marginals, final = labels_and_marginals(self.tagger_, X, want)
         classes = tuple(final.classes_) if marginals is not None else None
         return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
                            self._retag())

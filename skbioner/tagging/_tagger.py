@@ -211,10 +211,10 @@ def _model_of(ref, allow_pickle=False):
     None stands for the bundled model; a :class:`ModelBytes` is loaded once
     per process (cached by its digest).
     """
-    if ref is None:
-        from ._bundled import BUNDLED_MODEL
+    if ref is None or isinstance(ref, str | os.PathLike):
+        from ._bundled import bundled_model_path
 
-        ref = BUNDLED_MODEL
+        ref = bundled_model_path(ref) or ref  # a bundled model's name: its file
     if isinstance(ref, ModelBytes):
         key = (ref.digest, bool(allow_pickle))
         if key not in _FROM_BYTES:

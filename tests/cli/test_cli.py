@@ -249,8 +249,8 @@ def test_train_hmm_svm_with_knowledge_modules(tmp_path, capsys):
 
 def test_train_two_pass(tmp_path, capsys):
     """--two-pass stacks the model on its own out-of-fold first pass; the file loads safely."""
+    from skbioner.annotate import FirstPassAnnotator
     from skbioner.io import load_model, model_metadata
-    from skbioner.postprocess import FirstPassAnnotator
 
     train = tmp_path / "train.iob2"
     train.write_text(TRAIN)

@@ -50,6 +50,7 @@ def _models(unlabeled):
                                    cascade_rules=True, closed_dictionary=True).fit(X, y)
     yield "two-pass", make_tagger("hmm-svm", two_pass=True).fit(X, y)
     yield "recut", make_tagger(model_params=crf, recut="jnlpba").fit(X, y)
+    yield "word classes", make_tagger(model_params=crf, word_classes="bundled").fit(X, y)
     yield "pos+hmm", make_tagger(model_params=crf, pos=True, hmm_states=unlabeled, hmm_params={
         "n_states": 3, "max_iter": 2, "tol": None}).fit(X, y)
 

@@ -15,6 +15,19 @@ SEP_HELP = "field separator of a column file: auto (tab if the first token line 
            "else space), or e.g. ' ' (default auto)"
 
 
+def printable(text):
+    """``text`` with control characters escaped (``\\x1b``...): nothing a terminal obeys.
+
+    For what the command line prints from its inputs (messages, a model's
+    metadata): escape sequences could clear the screen or hide lines, and
+    bidirectional overrides reorder what is shown.
+    """
+    import re
+
+    return re.sub("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]",
+                  lambda m: repr(m.group())[1:-1], text)
+
+
 def separator(value: str) -> str:
     """``--sep`` value: ``auto``, ``tab`` / ``\\t`` or the separator itself."""
     return {"tab": "\t", "\\t": "\t", "space": " "}.get(value, value)
@@ -34,7 +47,8 @@ def warnings_on_stderr(command):
         finally:
             for w in caught:
                 if issubclass(w.category, CorpusWarning | ScoringInputWarning):
-                    print(f"skbioner {command}: warning: {w.message}", file=sys.stderr)
+                    print(f"skbioner {command}: warning: {printable(str(w.message))}",
+                          file=sys.stderr)
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 

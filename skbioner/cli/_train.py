@@ -38,7 +38,8 @@ def add_arguments(p):
     p.add_argument("--train-format", choices=FORMAT_CHOICES, default="auto", help=FORMATS_HELP)
     p.add_argument("--sep", default="auto", help=SEP_HELP)
     p.add_argument("-o", "--output", required=True, metavar="MODEL.skops",
-                   help="where to save the model (.skops; .joblib: a pickle)")
+                   help="where to save the model (.skops; .joblib: a pickle); checked to be "
+                        "writable before training")
     m = p.add_argument_group("model")
     m.add_argument("--model", choices=MODELS, default="online-crf")
     m.add_argument("--scheme", default=None, help="internal segment representation (BIES...)")
@@ -174,6 +175,7 @@ def _silenced(model):
 
 def run(args):
     from ..io import save_model
+    from ..io._atomic import check_writable
     from ..pipelines import make_tagger, tune
     from ..pipelines._tune import describe
     from ._formats import read_training_corpus
@@ -181,6 +183,7 @@ def run(args):
 
     refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
                                             args.dictionary, args.word_classes])
+    check_writable(args.output)  # a missing directory is found now, not after the training
     say = (lambda message: None) if args.quiet else \
         (lambda message: print(message, file=sys.stderr, flush=True))
     verbose = 0 if args.quiet else 2 if args.verbose else 1
@@ -200,6 +203,9 @@ def run(args):
     say(f"read {args.train}: {record['documents']:,} documents, {record['sentences']:,} "
         f"sentences, {record['tokens']:,} tokens, {sum(record['entities'].values()):,} "
         f"entities ({time.perf_counter() - t0:.1f} s)")
+    if not record["entities"]:
+        print(f"skbioner train: warning: {args.train} has no entity (every label is O): the "
+              "model will tag nothing", file=sys.stderr)
     metadata = {"command": "skbioner train", "training_data": record}
     t0 = time.perf_counter()
     if args.tune:
@@ -214,6 +220,7 @@ def run(args):
     seconds = time.perf_counter() - t0
     metadata["train_seconds"] = round(seconds, 1)
     save_model(_silenced(model), args.output, metadata=metadata)
-    say(f"saved {args.output} ({os.path.getsize(args.output) / 1e6:.1f} MB) after "
-        f"{seconds:.1f} s of training")
+    size = f" ({os.path.getsize(args.output) / 1e6:.1f} MB)" if os.path.isfile(args.output) \
+        else ""  # - (standard output), a FIFO
+    say(f"saved {args.output}{size} after {seconds:.1f} s of training")
     return 0

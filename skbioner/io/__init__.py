@@ -25,11 +25,15 @@
 
 Loading a pickle (``joblib.load``, ``pickle.load``) runs whatever code the
 file contains, so a model file from someone else is as dangerous as their
-script.  :func:`load_model` reads the skops format, checks every type a file
-names before building anything (scikit-learn estimators, numpy and Python
-basics, skbioner's own classes and :data:`TRUSTED_TYPES`), and refuses
-pickles unless ``allow_pickle=True``.  Outputs are written atomically: a
-failed or interrupted write leaves an existing file as it was.
+script.  :func:`load_model` reads the skops format, checks the archive's
+member sizes against the arrays' declared shapes and every type the file
+names against an explicit allowlist (:data:`TRUSTED_TYPES`: the suite's own
+estimators and the scikit-learn, numpy, scipy and Python types they are
+built from; no function reference ever) before building anything, and
+refuses pickles unless ``allow_pickle=True``.  Outputs are written
+atomically: a failed or interrupted write leaves an existing file as it
+was; an output that is a FIFO or a device is written in place, never
+replaced.
 
 Every malformed input raises :class:`CorpusFormatError`, naming the file and
 the line.

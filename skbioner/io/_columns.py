@@ -756,6 +756,28 @@ def _decode(data: bytes, encoding: str, path: str) -> tuple[str, str]:
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+# control characters that are not whitespace (a tokenizer would glue them to a word)
+_TEXT_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x7f]")
+
+
+def find_control(text: str):
+    """``(index, character)`` of the first control character of ``text`` that is not
+    whitespace (NUL, escape...), or None: never text, it would stick to a token."""
+    bad = _TEXT_CONTROLS.search(text)
+    return None if bad is None else (bad.start(), bad.group())
+
+
+def check_text_controls(text: str, path, what: str = "") -> None:
+    """Raise :class:`CorpusFormatError` (naming the line) for a control character in a text
+    that is not whitespace; ``what`` (``"document 'd1': "``) prefixes the message."""
+    found = find_control(text)
+    if found is not None:
+        i, c = found
+        raise CorpusFormatError(path, text.count("\n", 0, i) + 1,
+                                f"{what}control character {c!r} at character {i} of the text "
+                                "(a binary or corrupt file?)")
+
+
 def _check_controls(text: str, path: str, sep: str = "\t") -> None:
     """Refuse NUL and other control characters (one scan of the whole text)."""
     for bad in _CONTROLS.finditer(text):

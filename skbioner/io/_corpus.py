@@ -22,7 +22,6 @@ reads any format as training sentences).
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 from ._brat import BratDocument, Entity, read_brat, read_brat_dir, write_brat
 from ._columns import ColumnCorpus, check_input_kind, read_columns
 from ._errors import CorpusFormatError
+from ._json import loads as loads_bounded
 
 __all__ = [
     "FORMATS",
@@ -130,7 +130,7 @@ def _sniff(p: Path) -> str:
         return "bioc-xml"
     if first.startswith(("{", "[")):
         try:
-            obj = json.loads(first)
+            obj = loads_bounded(first)
         except ValueError:  # a JSON text over several lines, or a first line cut by the limit
             bioc = first.startswith("[") or '"passages"' in text or '"documents"' in text
             return "bioc-json" if bioc else "jsonl"

@@ -86,7 +86,8 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
         ``python scripts/make_bundled_model.py`` re-creates it) or ``path``
         does not exist.
     skbioner.io.ModelFileError
-        See :func:`skbioner.io.load_model`.
+        See :func:`skbioner.io.load_model`; also for a file whose object has
+        no ``predict`` method.
 
     Examples
     --------
@@ -95,7 +96,7 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
     >>> model.predict([["IL-2", "gene", "expression", "in", "T", "cells"]])
     [['B-protein', 'O', 'O', 'O', 'B-cell_type', 'I-cell_type']]
     """
-    from ..io import load_model as _load
+    from ..io import load_model as _load  # the one loader of model files
 
     bundled = bundled_model_path(path)
     if bundled is not None:
@@ -111,8 +112,17 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
             # tests/tagging/test_bundled.py checks that it tags as documented
             warnings.simplefilter("ignore", InconsistentVersionWarning)
             model = _load(bundled)
-    else:
-        model = _load(path, allow_pickle=allow_pickle, trusted=trusted)
+        return ready_to_tag(model, bundled)
+    return ready_to_tag(_load(path, allow_pickle=allow_pickle, trusted=trusted), path)
+
+
+def ready_to_tag(model, name):
+    """``model``, checked to have ``predict``, its chain weights made dense (see ``load_model``)."""
+    if not hasattr(model, "predict"):
+        from ..io import ModelFileError
+
+        raise ModelFileError(f"{os.fsdecode(os.fspath(name))}: not a model to tag with (a "
+                             f"{type(model).__name__}, which has no predict method)")
     return _densified(model)
 
 

@@ -137,6 +137,7 @@ def _model_and_inputs(args):
 def run(args):
     from tqdm import tqdm
 
+    from ..base import final_estimator
     from ..tagging import (
         DocumentError,
         gives_confidences,
@@ -168,7 +169,7 @@ def run(args):
     ref = model_reference(model_path)  # a pipe is read once, here
     model = _model_of(ref, args.allow_pickle)  # fail fast, also with --n-jobs
     if args.min_confidence is not None and not gives_confidences(model):
-        last = model.steps[-1][1] if hasattr(model, "steps") else model
+        last = final_estimator(model)
         raise ValueError(f"--min-confidence needs a model that gives confidences; {model_path} "
                          f"({type(last).__name__}) gives none")
     results = tag_documents(ref if n_jobs != 1 else model, documents,

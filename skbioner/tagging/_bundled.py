@@ -6,6 +6,8 @@ import os
 import warnings
 from pathlib import Path
 
+from ..models._base import densified
+
 __all__ = ["BUNDLED_MODEL", "BUNDLED_MODELS", "bundled_model_path", "load_model"]
 
 _DATA = Path(__file__).resolve().parent / "data"
@@ -123,7 +125,7 @@ def ready_to_tag(model, name):
 
         raise ModelFileError(f"{os.fsdecode(os.fspath(name))}: not a model to tag with (a "
                              f"{type(model).__name__}, which has no predict method)")
-    return _densified(model)
+    return densified(model)
 
 
 def _same_file(path, other):
@@ -133,12 +135,3 @@ def _same_file(path, other):
         return False
 
 
-def _densified(model):
-    """Dense chain weights in the model's last step (after ``sparsify``), in place."""
-    if hasattr(model, "split_tokens"):  # a RecutTagger: its fitted pipeline
-        _densified(model.tagger_)
-        return model
-    last = model.steps[-1][1] if hasattr(model, "steps") else model
-    if hasattr(last, "densify") and (hasattr(last, "coef_") or hasattr(last, "classifier_")):
-        last.densify()
-    return model

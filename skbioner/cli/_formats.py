@@ -93,3 +93,23 @@ def output_format(path, given=None, default=None) -> str:
         return _EXTENSIONS[suffix]
     raise ValueError(f"{path}: cannot tell the output format from the name; pass --to "
                      f"({', '.join(FORMAT_CHOICES[1:])})")
+
+
+def training_data_record(path, corpus):
+    """What a saved model records about its training file (name, SHA-256, counts)."""
+    import hashlib
+    from collections import Counter
+
+    from ..schemes import labels_to_spans
+
+    record = {"file": os.fspath(path)}
+    if os.path.isfile(path):  # a pipe is read once, by the reader
+        digest = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        record["sha256"] = digest.hexdigest()
+    types = Counter(t for y in corpus.y for t, _, _ in labels_to_spans(y))
+    record.update(documents=len(set(corpus.doc_ids)), sentences=len(corpus.X),
+                  tokens=sum(map(len, corpus.X)), entities=dict(sorted(types.items())))
+    return record

@@ -31,7 +31,7 @@ from ._brat import (
     check_documents,
     document_id_problem,
 )
-from ._columns import _decode, _read_bytes, find_control
+from ._decode import decode, find_control, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
 from ._json import loads as loads_bounded
@@ -123,7 +123,7 @@ def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocumen
     if format not in ("auto", *BIOC_FORMATS):
         raise ValueError(f"format must be 'auto', 'xml' or 'json', got {format!r}")
     path_str = os.fsdecode(os.fspath(path))
-    data = _read_bytes(path, path_str)
+    data = read_bytes(path, path_str)
     if format == "auto":
         format = "json" if data.lstrip()[:1] in (b"{", b"[") else "xml"
     if format == "xml":
@@ -240,7 +240,7 @@ def _xml_document(elem, path) -> _Document:
 
 
 def _load_json(data: bytes, path: str) -> list[_Document]:
-    text, _ = _decode(data, "utf-8", path)
+    text, _ = decode(data, "utf-8", path)
     try:
         obj = loads_bounded(text)
     except json.JSONDecodeError as exc:

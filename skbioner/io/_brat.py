@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._atomic import atomic_write_files
-from ._columns import check_text_controls
+from ._decode import check_text_controls
 from ._errors import CorpusFormatError
 
 __all__ = [

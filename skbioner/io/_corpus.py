@@ -27,7 +27,8 @@ import stat
 from pathlib import Path
 
 from ._brat import BratDocument, Entity, read_brat, read_brat_dir, write_brat
-from ._columns import ColumnCorpus, check_input_kind, read_columns
+from ._columns import ColumnCorpus, read_columns
+from ._decode import check_input_kind
 from ._errors import CorpusFormatError
 from ._json import loads as loads_bounded
 

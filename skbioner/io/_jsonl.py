@@ -19,7 +19,7 @@ import os
 
 from ._atomic import atomic_write_utf8
 from ._brat import BratDocument, Entity, _check_type, check_documents, document_id_problem
-from ._columns import _decode, _read_bytes, find_control
+from ._decode import decode, find_control, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
 from ._json import loads as _loads
@@ -34,7 +34,7 @@ def iter_jsonl_records(path, *, require_text=True):
     ids unique); :func:`read_jsonl` checks the rest.
     """
     path_str = os.fsdecode(os.fspath(path))
-    data, _ = _decode(_read_bytes(path, path_str), "utf-8", path_str)
+    data, _ = decode(read_bytes(path, path_str), "utf-8", path_str)
     seen: dict[str, int] = {}
     for lineno, line in enumerate(data.split("\n"), 1):
         if not line.strip():

@@ -37,7 +37,7 @@ import zipfile
 from pathlib import Path
 
 from ._atomic import atomic_write_bytes
-from ._columns import check_input_kind
+from ._decode import check_input_kind
 from ._trust import (
     TRUSTED_TYPES,
     SkopsFileError,

@@ -33,7 +33,7 @@ from ._brat import (
     document_id_problem,
     is_discontinuous,
 )
-from ._columns import _check_controls, _decode, _read_bytes
+from ._decode import check_controls, decode, read_bytes
 from ._errors import CorpusFormatError
 from ._warnings import CorpusWarning
 
@@ -101,8 +101,8 @@ def read_pubtator(path, *, encoding="utf-8") -> list[BratDocument]:
         or a file without any document.
     """
     path_str = os.fsdecode(os.fspath(path))
-    text, _ = _decode(_read_bytes(path, path_str), encoding, path_str)
-    _check_controls(text, path_str)
+    text, _ = decode(read_bytes(path, path_str), encoding, path_str)
+    check_controls(text, path_str)
     docs: list[BratDocument] = []
     seen: dict[str, int] = {}
     current: _Doc | None = None

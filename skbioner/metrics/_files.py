@@ -76,11 +76,11 @@ def read_label_blocks(path, sep="\t"):
 def _read_blocks(path, sep="\t") -> _Blocks:
     """:func:`read_label_blocks`, keeping the tokens and the lines the script misreads."""
     from ..io import CorpusFormatError
-    from ..io._columns import _read_bytes
+    from ..io._decode import read_bytes
 
     path = os.fspath(path)
     try:
-        data = _read_bytes(path, os.fsdecode(path))
+        data = read_bytes(path, os.fsdecode(path))
     except CorpusFormatError as exc:
         raise ScoringInputError(str(exc)) from None
     try:
@@ -90,10 +90,10 @@ def _read_blocks(path, sep="\t") -> _Blocks:
         raise ScoringInputError(
             f"{path}:{line}: bytes that are not UTF-8 at byte offset {exc.start}"
         ) from None
-    from ..io._columns import _check_controls
+    from ..io._decode import check_controls
 
     try:  # a NUL in a label would be scored as a class of its own ('prot\x00ein')
-        _check_controls(text, os.fsdecode(path), "\t" if sep == "auto" else sep)
+        check_controls(text, os.fsdecode(path), "\t" if sep == "auto" else sep)
     except CorpusFormatError as exc:
         raise ScoringInputError(str(exc)) from None
     if sep == "auto":

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..io._brat import document_id_problem
-from ..io._columns import _check_encoding, find_control
+from ..io._decode import check_encoding, find_control
 from ..io._json import JSONDepthError
 from ..io._json import loads as _loads
 
@@ -222,7 +222,7 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
         For an input that is a device (``/dev/zero``) or a socket, or an
         unknown encoding.
     """
-    _check_encoding(encoding)
+    check_encoding(encoding)
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         encoding = "utf-8-sig"  # a byte order mark is not text: it would glue to a token
     if input_format not in ("auto", "text", "jsonl"):

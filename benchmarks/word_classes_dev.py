@@ -13,11 +13,12 @@ files are never read.  ``--classes`` is a table written by ``skbioner clusters``
 given (a table fitted on text without BioNLP13CG sentences, as the data README requires
 when the unlabeled text held them).
 
-A variant is ``+``-joined parts, each ``COLUMN[:PREFIXES][@WINDOW][*SCALE]``: ``brown:4,6,10,20@-2..2``
-reads bit-string prefixes of the ``brown`` column at -2..+2, ``emb256@-1..1`` the k-means
-class, ``*0.5`` multiplies the group's feature values (the passive-aggressive update then
-moves its weights less).  ``none`` is the preset's features alone.  Named shortcuts: see
-``SHORTCUTS``.  One line per run on stdout; last line: one JSON object.
+A variant is ``+``-joined parts, each ``COLUMN[:PREFIXES][@WINDOW][*SCALE]``:
+``brown:4,6,10,20@-2..2`` reads bit-string prefixes of the ``brown`` column at -2..+2,
+``emb256@-1..1`` the k-means class, ``*0.5`` multiplies the group's feature values (the
+passive-aggressive update then moves its weights less). ``none`` is the preset's features
+alone. Named shortcuts: see ``SHORTCUTS``. One line per run on stdout; last line: one JSON
+object.
 """
 
 from __future__ import annotations

@@ -222,7 +222,13 @@ def _merge(a, b, active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark, h, dA, P, g
                 L[t, s] += d
     for i in range(n_nb):
         mark[nb[i]] = False
-    # the new cluster's counts, AMI terms and sums
+    _fold_into(a, b, um, bmm, active, B, Q, L, Rq, Cq, RB, CB, u, logN, P)
+
+
+@njit(cache=True, nogil=True)
+def _fold_into(a, b, um, bmm, active, B, Q, L, Rq, Cq, RB, CB, u, logN, P):
+    """The merged cluster's counts, AMI terms and sums; ``b`` emptied; losses with ``a + b``."""
+    K = B.shape[0]
     for x in range(K):
         if not active[x] or x == a or x == b:
             continue

@@ -37,9 +37,10 @@ def search_space(models=MODELS, pos=True, word_classes=True):
     cascade: the classifier's C (0.003, 0.01); for both the feature cutoff
     (1, 2, 3), with ``pos`` the bundled POS column (off, on) and with
     ``word_classes`` the word classes shipped with the package (off, on;
-    :class:`~skbioner.annotate.WordClassAnnotator`): 96 candidates.  The ranges bracket the JNLPBA defaults; the online CRF's C is
-    left at 0.1 (PA-I's cap rarely binds: C from 0.1 to 0.3 gave identical
-    models on the BioNLP13CG development file).
+    :class:`~skbioner.annotate.WordClassAnnotator`): 96 candidates.  The
+    ranges bracket the JNLPBA defaults; the online CRF's C is left at 0.1
+    (PA-I's cap rarely binds: C from 0.1 to 0.3 gave identical models on the
+    BioNLP13CG development file).
 
     Parameters
     ----------

@@ -23,5 +23,5 @@ from ._text import tag_text
 from ._writers import OUTPUT_FORMATS, open_writer
 
 __all__ = ["BUNDLED_MODEL", "BUNDLED_MODELS", "Document", "DocumentError", "OUTPUT_FORMATS",
-           "TaggedDocument", "TaggedEntity", "bundled_model_path", "entities_from_labels", "gives_confidences", "iter_documents",
-           "open_writer", "tag_documents", "tag_text"]
+           "TaggedDocument", "TaggedEntity", "bundled_model_path", "entities_from_labels",
+           "gives_confidences", "iter_documents", "open_writer", "tag_documents", "tag_text"]

@@ -6,6 +6,8 @@ import os
 import warnings
 from pathlib import Path
 
+from ..models._base import densified
+
 __all__ = ["BUNDLED_MODEL", "BUNDLED_MODELS", "bundled_model_path", "load_model"]
 
 _DATA = Path(__file__).resolve().parent / "data"
@@ -86,7 +88,8 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
         ``python scripts/make_bundled_model.py`` re-creates it) or ``path``
         does not exist.
     skbioner.io.ModelFileError
-        See :func:`skbioner.io.load_model`.
+        See :func:`skbioner.io.load_model`; also for a file whose object has
+        no ``predict`` method.
 
     Examples
     --------
@@ -95,7 +98,7 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
     >>> model.predict([["IL-2", "gene", "expression", "in", "T", "cells"]])
     [['B-protein', 'O', 'O', 'O', 'B-cell_type', 'I-cell_type']]
     """
-    from ..io import load_model as _load
+    from ..io import load_model as _load  # the one loader of model files
 
     bundled = bundled_model_path(path)
     if bundled is not None:
@@ -111,9 +114,18 @@ def load_model(path=None, *, allow_pickle=False, trusted=()):
             # tests/tagging/test_bundled.py checks that it tags as documented
             warnings.simplefilter("ignore", InconsistentVersionWarning)
             model = _load(bundled)
-    else:
-        model = _load(path, allow_pickle=allow_pickle, trusted=trusted)
-    return _densified(model)
+        return ready_to_tag(model, bundled)
+    return ready_to_tag(_load(path, allow_pickle=allow_pickle, trusted=trusted), path)
+
+
+def ready_to_tag(model, name):
+    """``model``, checked to have ``predict``, its chain weights made dense (see ``load_model``)."""
+    if not hasattr(model, "predict"):
+        from ..io import ModelFileError
+
+        raise ModelFileError(f"{os.fsdecode(os.fspath(name))}: not a model to tag with (a "
+                             f"{type(model).__name__}, which has no predict method)")
+    return densified(model)
 
 
 def _same_file(path, other):
@@ -123,12 +135,3 @@ def _same_file(path, other):
         return False
 
 
-def _densified(model):
-    """Dense chain weights in the model's last step (after ``sparsify``), in place."""
-    if hasattr(model, "split_tokens"):  # a RecutTagger: its fitted pipeline
-        _densified(model.tagger_)
-        return model
-    last = model.steps[-1][1] if hasattr(model, "steps") else model
-    if hasattr(last, "densify") and (hasattr(last, "coef_") or hasattr(last, "classifier_")):
-        last.densify()
-    return model

@@ -7,7 +7,7 @@ import pytest
 
 from skbioner.cli import main, train_command
 from skbioner.cli._main import build_parser
-from skbioner.cli._train import tagger_options
+from skbioner.cli._options import tagger_options
 from skbioner.ensemble import StackedTagger, VotingTagger
 from skbioner.io import load_model, model_metadata
 from skbioner.pipelines import COMBINATIONS, make_tagger
@@ -17,7 +17,7 @@ MEMBERS = "online-crf:model_params={'max_iter': 2},online-crf:scheme=IOE2:name=i
 
 
 def test_the_cli_offers_the_combinations():
-    from skbioner.cli._train import COMBINATIONS as CLI
+    from skbioner.cli._options import COMBINATIONS as CLI
 
     assert CLI == COMBINATIONS
 

@@ -95,6 +95,22 @@ def test_members_learn_and_parameters_reach_them():
     assert two.predict(X) == vote.predict(X)
 
 
+def test_saved_and_loaded_as_one_safe_file(tmp_path):
+    from skbioner.io import load_model, save_model
+
+    X, y = toy_sentences(n=30)
+    vote = make_tagger("vote", members=[
+        {"model": "online-crf", "model_params": {"max_iter": 2}},
+        {"model": "online-crf", "scheme": "IOE2", "model_params": {"max_iter": 2},
+         "name": "ioe2"}, {"model": "majority"}],
+        combination_params={"weights": [2, 1, 1]}).fit(X, y)
+    loaded = load_model(save_model(vote, tmp_path / "vote.skops"))
+    assert type(loaded) is VotingTagger
+    assert loaded.predict(X) == vote.predict(X)
+    assert loaded.predict_entities(X) == vote.predict_entities(X)
+    assert list(loaded.named_estimators_) == ["online-crf", "ioe2", "majority"]
+
+
 def test_bad_members():
     with pytest.raises(ValueError, match="at least one"):
         VotingTagger([]).fit(X, Y)

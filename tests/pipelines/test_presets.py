@@ -6,7 +6,7 @@ from sklearn.frozen import FrozenEstimator
 
 import skbioner
 from skbioner.cli._main import build_parser
-from skbioner.cli._train import tagger_options
+from skbioner.cli._options import tagger_options
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.models import CascadedNER, MajorityTagger, OnlinePACRF
 from skbioner.pipelines import PRESETS, make_tagger
@@ -34,7 +34,7 @@ def test_python_preset_equals_the_cli_pipeline(name):
 
 
 def test_the_cli_offers_every_preset():
-    from skbioner.cli._train import MODELS
+    from skbioner.cli._options import MODELS
 
     assert MODELS == PRESETS
 

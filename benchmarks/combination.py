@@ -1,0 +1,249 @@
+"""The suite's systems combined (issue 25): members alone, their votes and a stack, dev then test.
+
+1. Every candidate member (one ``skbioner train`` system each: :data:`MEMBERS`) is
+   trained on ``fit`` and tags ``dev``, each in a fresh process: its dev exact F1,
+   training seconds, steady-state tagging speed and model size, and its entities
+   with their confidences.
+2. Every vote over those entities is scored on ``dev`` without training again
+   (:func:`skbioner.ensemble.vote_spans`, what :class:`~skbioner.ensemble.VotingTagger`
+   does): every subset of two or more members, hard and soft votes, thresholds
+   0.3 and 0.5, members weighed 1 or, per entity type, by their dev F1 on that
+   type (Ekbal & Saha 2012).  The best on dev is the chosen vote.
+3. With ``--stack``, the chosen vote's members stacked under an ``online-crf``
+   second pass (``--model stack``) are trained on ``fit`` and scored on ``dev``
+   too; whichever of the vote and the stack is better on dev is the chosen
+   combination.
+4. The chosen combination, built by one ``skbioner train --model vote|stack
+   --members ...`` command, is trained on ``train`` and scored on ``test`` once:
+   exact F1 (on JNLPBA also on the test abstracts that are not training
+   abstracts), training seconds, tagging speed, model size; and each of its
+   members alone on ``test`` (their entities inside the fitted combination).
+
+    python benchmarks/combination.py --data ../shared/data --corpora jnlpba --store
+    python benchmarks/combination.py --corpora bionlp13cg --members online-crf,ioe2,cascaded
+
+Choices are made on dev only; the test file only reports.  Last line of stdout: one
+JSON object (``chosen``: the combination chosen per corpus).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+
+import harness
+
+#: candidate members: name -> make_tagger options (one ``skbioner train`` system each;
+#: diverse by segment representation, word classes and model)
+MEMBERS = {
+    "online-crf": {"model": "online-crf"},
+    "ioe2": {"model": "online-crf", "scheme": "IOE2"},
+    "word-classes": {"model": "online-crf", "word_classes": "bundled"},
+    "ioe2-word-classes": {"model": "online-crf", "scheme": "IOE2", "word_classes": "bundled"},
+    "cascaded": {"model": "cascaded"},
+    "cascaded-word-classes": {"model": "cascaded", "word_classes": "bundled"},
+    "nerbio": {"model": "nerbio"},
+    "hmm-svm": {"model": "hmm-svm"},
+}
+DEFAULT_MEMBERS = "online-crf,ioe2,word-classes,ioe2-word-classes,cascaded"
+#: members that read the POS column: on JNLPBA its training sentences are tagged out of fold
+READS_POS = {"nerbio"}
+THRESHOLDS = (0.3, 0.5)
+
+
+def member_options(name, corpus, data):
+    """``make_tagger`` options of member ``name`` (named, as a member of a combination)."""
+    options = {**MEMBERS[name], "name": name}
+    if corpus == "jnlpba" and options["model"] in READS_POS:
+        options["pos_jackknife"] = str(harness.data_root(data) / "genia-pos" / "train.tsv")
+    return options
+
+
+def run_member(name, corpus, data, tag_passes):
+    """Child process: member ``name`` trained on ``fit``, scored on ``dev``, its entities."""
+    from skbioner.cli import train_command
+    from skbioner.ensemble import tagger_outputs
+    from skbioner.pipelines import make_tagger
+
+    train, gold = harness.load(corpus, "fit", data), harness.load(corpus, "dev", data)
+    options = member_options(name, corpus, data)
+    options.pop("name")
+    model = make_tagger(**options)
+    with harness.Stopwatch() as sw:
+        model.fit(train.X, train.y)
+    pred, speed = harness.tagging_speed(model, gold.X, passes=tag_passes)
+    entities = [list(map(tuple, s)) for s in tagger_outputs(model, gold.X,
+                                                            marginals=False).entities]
+    return {**harness.evaluate(gold, pred, data), "train_seconds": round(sw.wall, 1),
+            "train_cpu_seconds": round(sw.cpu, 1), "tag_tokens_per_second": round(speed),
+            "model_mb": round(harness.model_size_mb(model), 2), "entities": entities,
+            "cli": train_command(train_file=f"{corpus}/fit", **options)}
+
+
+def _labels(spans, X):
+    from skbioner.schemes import spans_to_labels
+
+    return [spans_to_labels([sp[:3] for sp in s], len(x), "IOB2") for s, x in zip(spans, X)]
+
+
+def vote_grid(names, outputs, gold, data):
+    """Every vote over the members' dev entities, scored on dev, best first.
+
+    ``outputs[name]``: a member's dev record (with ``entities`` and
+    ``per_class_exact_f1``).  Returns a list of dicts with the vote's
+    settings (``members``, ``voting``, ``threshold``, ``weighting``,
+    ``weights``) and dev scores.
+    """
+    from skbioner.ensemble import member_weights, vote_spans
+
+    types = sorted({t for y in gold.y for t in (lab[2:] for lab in y if lab != "O")})
+    rows = []
+    for k in range(2, len(names) + 1):
+        for subset in itertools.combinations(names, k):
+            f1 = [{t: round(outputs[n]["per_class_exact_f1"].get(t, 0.0), 4) for t in types}
+                  for n in subset]
+            for weighting, weights in (("equal", None), ("per-type dev F1", f1)):
+                table = member_weights(weights, len(subset), types)
+                for voting, threshold in itertools.product(("hard", "soft"), THRESHOLDS):
+                    spans = [vote_spans([outputs[n]["entities"][i] for n in subset], table,
+                                        threshold, voting == "soft")
+                             for i in range(len(gold.X))]
+                    score = harness.evaluate(gold, _labels(spans, gold.X), data)
+                    rows.append({"members": list(subset), "voting": voting,
+                                 "threshold": threshold, "weighting": weighting,
+                                 "weights": weights, **score})
+    rows.sort(key=lambda r: -r["exact_f1"])
+    return rows
+
+
+def combination_options(kind, members, corpus, data, settings=None, stack_cv=3):
+    """``make_tagger`` options of a vote or a stack of ``members`` (names)."""
+    options = {"model": kind, "members": [member_options(n, corpus, data) for n in members]}
+    if kind == "vote":
+        settings = settings or {}
+        params = {"voting": settings.get("voting", "hard"),
+                  "threshold": settings.get("threshold", 0.5)}
+        if settings.get("weights") is not None:
+            params["weights"] = settings["weights"]
+        options["combination_params"] = params
+    else:
+        options["combination_params"] = {"cv": stack_cv}
+    return options
+
+
+def run_combination(options, corpus, split, data, tag_passes):
+    """Child process: a combination trained on ``fit``/``train``, scored on ``dev``/``test``.
+
+    Also each member alone on ``split``: its entities inside the fitted combination.
+    """
+    from skbioner.base import final_estimator
+    from skbioner.cli import train_command
+    from skbioner.ensemble import tagger_outputs
+    from skbioner.pipelines import make_tagger
+
+    fit_split = {"test": "train", "dev": "fit"}[split]
+    train, gold = harness.load(corpus, fit_split, data), harness.load(corpus, split, data)
+    model = make_tagger(**options)
+    with harness.Stopwatch() as sw:
+        model.fit(train.X, train.y)
+    pred, speed = harness.tagging_speed(model, gold.X, passes=tag_passes)
+    combo = final_estimator(model)
+    members = {}
+    for name, est in combo.named_estimators_.items():
+        spans = tagger_outputs(est, gold.X, marginals=False).entities
+        score = harness.evaluate(gold, _labels(spans, gold.X), data)
+        members[name] = {k: score[k] for k in ("exact_f1", "exact_f1_unseen") if k in score}
+    seconds = getattr(combo, "fit_seconds_", None)
+    return {**harness.evaluate(gold, pred, data), "train_seconds": round(sw.wall, 1),
+            "train_cpu_seconds": round(sw.cpu, 1), "tag_tokens_per_second": round(speed),
+            "model_mb": round(harness.model_size_mb(model), 2), "members_alone": members,
+            "member_fit_seconds": _rounded(seconds),
+            "train_sentences": len(train),
+            "cli": train_command(train_file=f"{corpus}/{fit_split}", **options)}
+
+
+def _rounded(seconds):
+    if isinstance(seconds, dict):  # a stack's: per member and "final"
+        return {k: round(v, 1) for k, v in seconds.items()}
+    return None if seconds is None else [round(v, 1) for v in seconds]
+
+
+def _line(corpus, split, name, res):
+    extra = (f" (unseen abstracts {res['exact_f1_unseen']:.4f})"
+             if "exact_f1_unseen" in res else "")
+    speed = res.get("tag_tokens_per_second")
+    tail = (f" | train {res['train_seconds']:.1f} s | tag {speed:,} tok/s | "
+            f"{res['model_mb']:.1f} MB" if speed else "")
+    print(f"{corpus:<11} {split:<4} {name:<60} exact {res['exact_f1']:.4f}{extra}{tail}",
+          file=sys.stderr, flush=True)
+
+
+def _strip(res):
+    return {k: v for k, v in res.items() if k != "entities"}
+
+
+def one_corpus(corpus, names, args):
+    """Steps 1-4 on one corpus: its records and the chosen combination."""
+    records, outputs = [], {}
+    gold = harness.load(corpus, "dev", args.data)
+    for name in names:  # 1. members alone on dev
+        outputs[name] = harness.isolated(run_member, name, corpus, args.data, args.tag_passes)
+        _line(corpus, "dev", f"member {name}", outputs[name])
+        records.append(harness.record("combination", f"member {name}", corpus, "dev",
+                                      **_strip(outputs[name])))
+    rows = vote_grid(names, outputs, gold, args.data)  # 2. every vote on dev
+    for row in rows[:args.show]:
+        _line(corpus, "dev", f"vote {'+'.join(row['members'])} {row['voting']} "
+              f">{row['threshold']} {row['weighting']}", row)
+    best = rows[0]
+    records.append(harness.record("combination", "vote (best on dev)", corpus, "dev",
+                                  grid_size=len(rows), **best))
+    chosen = ("vote", combination_options("vote", best["members"], corpus, args.data, best))
+    if args.stack:  # 3. the stack of the vote's members on dev
+        opts = combination_options("stack", best["members"], corpus, args.data,
+                                   stack_cv=args.stack_cv)
+        res = harness.isolated(run_combination, opts, corpus, "dev", args.data, args.tag_passes)
+        _line(corpus, "dev", f"stack {'+'.join(best['members'])}", res)
+        records.append(harness.record("combination", "stack", corpus, "dev", **res))
+        if res["exact_f1"] > best["exact_f1"]:
+            chosen = ("stack", opts)
+    if not args.no_test:  # 4. the chosen combination on test, once
+        kind, opts = chosen
+        res = harness.isolated(run_combination, opts, corpus, "test", args.data,
+                               args.tag_passes)
+        _line(corpus, "test", f"{kind} {'+'.join(best['members'])}", res)
+        records.append(harness.record("combination", f"{kind} (chosen on dev)", corpus, "test",
+                                      headline=True, **res))
+        for name, score in res["members_alone"].items():
+            _line(corpus, "test", f"member {name}", score)
+    return records, {"kind": chosen[0], "members": best["members"],
+                     "settings": chosen[1]["combination_params"]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    harness.add_arguments(ap)
+    ap.add_argument("--members", default=DEFAULT_MEMBERS,
+                    help=f"candidate members, comma-separated, from {', '.join(MEMBERS)}")
+    ap.add_argument("--stack", action="store_true",
+                    help="also score the stack of the chosen vote's members on dev")
+    ap.add_argument("--stack-cv", type=int, default=3, help="the stack's out-of-fold folds")
+    ap.add_argument("--no-test", action="store_true", help="dev only: choose, do not report")
+    ap.add_argument("--show", type=int, default=10, help="votes shown on stderr, best first")
+    ap.add_argument("--tag-passes", type=int, default=2,
+                    help="timed tagging passes after the first")
+    args = ap.parse_args()
+    names = [n.strip() for n in args.members.split(",") if n.strip()]
+    unknown = [n for n in names if n not in MEMBERS]
+    if unknown or len(names) < 2:
+        ap.error(f"give two or more members from {list(MEMBERS)}; unknown: {unknown}")
+    records, chosen = [], {}
+    for corpus in harness.corpus_names(args.corpora):
+        recs, chosen[corpus] = one_corpus(corpus, names, args)
+        records += recs
+    harness.finish(records, args, {"chosen": chosen})
+
+
+if __name__ == "__main__":
+    main()

@@ -179,10 +179,9 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     ----------
     model : str, default="online-crf"
         A preset (:data:`PRESETS`; see :func:`preset_pipeline`), or a
-        combination of ``members`` (:data:`COMBINATIONS`): ``"vote"``, a
-        :class:`~skbioner.ensemble.VotingTagger`; ``"stack"``, the
-        ``online-crf`` preset stacked on them (``two_pass=True,
-        first_pass=members``).
+        combination of ``members`` (:data:`COMBINATIONS`): ``"vote"``
+        (:class:`~skbioner.ensemble.VotingTagger`), ``"stack"`` (the
+        ``online-crf`` preset, ``two_pass=True, first_pass=members``).
     scheme : str, optional
         Internal segment representation; replaces the preset's scheme mix.
     model_params, feature_params : dict, optional
@@ -212,11 +211,10 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         Wrap in :class:`~skbioner.models.RecutTagger` (``"pieces"``: cut at
         every hyphen and slash; ``"jnlpba"``: by the JNLPBA cut table).
     members : str or list, optional
-        The members of ``model="vote"`` or ``"stack"``
-        (:func:`make_members`): ``"online-crf,cascaded,hmm-svm"``, each
-        member optionally with ``:KEY=VALUE`` options of this function
-        (``"online-crf:scheme=IOE2"``); ``pos_jackknife`` reaches the members
-        that read parts of speech.
+        The members of ``model="vote"`` or ``"stack"`` (:func:`make_members`):
+        ``"online-crf,cascaded,hmm-svm"``, each optionally with ``:KEY=VALUE``
+        options of this function (``"online-crf:scheme=IOE2"``);
+        ``pos_jackknife`` reaches the members that read parts of speech.
     combination_params : dict, optional
         Parameters of the :class:`~skbioner.ensemble.VotingTagger` or
         :class:`~skbioner.ensemble.StackedTagger` (``weights``, ``cv``...).
@@ -229,10 +227,9 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     Returns
     -------
     estimator
-        A :class:`TaggerPipeline`, or a wrapper around one
-        (:class:`~skbioner.postprocess.PostProcessedTagger`,
-        :class:`~skbioner.models.RecutTagger`); every one offers ``fit``,
-        ``predict``, ``predict_entities`` and ``score``.
+        A :class:`TaggerPipeline`, a combination, or a wrapper around one
+        (:class:`~skbioner.postprocess.PostProcessedTagger`, :class:`~skbioner.models.RecutTagger`);
+        every one offers ``fit``, ``predict``, ``predict_entities`` and ``score``.
 
     Examples
     --------
@@ -241,31 +238,22 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     >>> type(tagger).__name__, type(tagger.tagger[-1]).__name__
     ('PostProcessedTagger', 'OnlinePACRF')
     """
-    from ._presets import TWO_PASS_PARAMS, preset_pipeline
+    from ._presets import preset_pipeline
 
     combination_params = _mapping("combination_params", combination_params)
     if model == "vote":
         return _voting(members, combination_params, scheme=scheme, model_params=model_params,
                        feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
-                       hmm_states=hmm_states, hmm_params=hmm_params,
-                       word_classes=word_classes, two_pass=two_pass,
-                       first_pass=first_pass, abbreviations=abbreviations, alias=alias,
-                       cascade_rules=cascade_rules, closed_dictionary=closed_dictionary,
-                       dictionary=dictionary, recut=recut, n_jobs=n_jobs, verbose=verbose)
-    if model == "stack":
-        if members is None:
-            raise ValueError("model='stack' needs members")
-        if two_pass or first_pass is not None:
-            raise ValueError("model='stack' is two passes over its members: drop two_pass and "
-                             "first_pass (or use two_pass with first_pass=members)")
-        model, two_pass, first_pass, members = "online-crf", True, members, None
+                       hmm_states=hmm_states, hmm_params=hmm_params, word_classes=word_classes,
+                       two_pass=two_pass, first_pass=first_pass, abbreviations=abbreviations,
+                       alias=alias, cascade_rules=cascade_rules, dictionary=dictionary,
+                       closed_dictionary=closed_dictionary, recut=recut, n_jobs=n_jobs,
+                       verbose=verbose)
+    if model == "stack":  # the online-crf preset, two passes with the members as first pass
+        model, two_pass, first_pass, members = "online-crf", True, _stacked(members, two_pass,
+                                                                             first_pass), None
     elif members is not None:
         raise ValueError("members are the members of model='vote' or 'stack'")
-    several = two_pass and first_pass is not None and (
-        isinstance(first_pass, list | tuple)
-        or (isinstance(first_pass, str) and any(c in first_pass for c in ",:")))
-    if combination_params and not several:
-        raise ValueError("combination_params are the parameters of model='vote' or 'stack'")
     model_params = _mapping("model_params", model_params)
     feature_params = _mapping("feature_params", feature_params)
     knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
@@ -277,30 +265,16 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                          "word classes, two-pass, knowledge module or recut option")
     if recut not in (None, "pieces", "jnlpba"):
         raise ValueError(f"recut must be None, 'pieces' or 'jnlpba', got {recut!r}")
+    if combination_params and not _several(two_pass, first_pass):
+        raise ValueError("combination_params are the parameters of model='vote' or 'stack'")
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
                              feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
                              hmm_states=hmm_states, hmm_params=hmm_params, n_jobs=n_jobs,
                              verbose=verbose, word_classes=word_classes)
     if two_pass:
-        from sklearn.base import clone
-
-        if first_pass is None:  # the same pipeline (a fitted HMM step is shared, frozen)
-            first_pass = clone(tagger)
-        elif isinstance(first_pass, str) and not several:
-            first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
-                                         n_jobs=n_jobs, word_classes=word_classes)
-        # the preset's second-pass settings, under the ones given
-        tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
-                                 if k not in model_params})
-        if several:
-            from ..ensemble import StackedTagger
-
-            tagger = StackedTagger(make_members(first_pass, pos_jackknife=pos_jackknife,
-                                                verbose=verbose),
-                                   final_estimator=tagger, n_jobs=n_jobs, verbose=verbose,
-                                   **combination_params)
-        else:
-            tagger = add_first_pass(tagger, first_pass)
+        tagger = _with_first_pass(tagger, model, first_pass, model_params, combination_params,
+                                  pos=pos, pos_jackknife=pos_jackknife, n_jobs=n_jobs,
+                                  word_classes=word_classes, verbose=verbose)
     elif first_pass is not None:
         raise ValueError("first_pass is the first pass of two_pass=True")
     tagger = add_knowledge(tagger, **knowledge)
@@ -309,6 +283,48 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
 
         tagger = RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
     return tagger
+
+
+def _stacked(members, two_pass, first_pass):
+    """``model="stack"``'s members, the first passes of its second pass."""
+    if members is None:
+        raise ValueError("model='stack' needs members")
+    if two_pass or first_pass is not None:
+        raise ValueError("model='stack' is two passes over its members: drop two_pass and "
+                         "first_pass (or use two_pass with first_pass=members)")
+    return members
+
+
+def _several(two_pass, first_pass):
+    """Whether ``first_pass`` names several first passes (a stack)."""
+    return two_pass and first_pass is not None and (
+        isinstance(first_pass, list | tuple)
+        or (isinstance(first_pass, str) and any(c in first_pass for c in ",:")))
+
+
+def _with_first_pass(tagger, model, first_pass, model_params, combination_params, *, pos,
+                     pos_jackknife, n_jobs, word_classes, verbose):
+    """``tagger`` as the second pass over ``first_pass``: one (two-pass) or several (stack)."""
+    from sklearn.base import clone
+
+    from ._presets import TWO_PASS_PARAMS, preset_pipeline
+
+    several = _several(True, first_pass)
+    if first_pass is None:  # the same pipeline (a fitted HMM step is shared, frozen)
+        first_pass = clone(tagger)
+    elif isinstance(first_pass, str) and not several:
+        first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
+                                     n_jobs=n_jobs, word_classes=word_classes)
+    # the preset's second-pass settings, under the ones given
+    tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
+                             if k not in model_params})
+    if not several:
+        return add_first_pass(tagger, first_pass)
+    from ..ensemble import StackedTagger
+
+    return StackedTagger(make_members(first_pass, pos_jackknife=pos_jackknife, verbose=verbose),
+                         final_estimator=tagger, n_jobs=n_jobs, verbose=verbose,
+                         **combination_params)
 
 
 def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alias,

@@ -5,12 +5,44 @@ from __future__ import annotations
 import time
 
 from sklearn.base import clone
+from sklearn.utils.metaestimators import _BaseComposition
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
 from ..schemes import check_labels
 
 __all__ = ["check_estimators", "check_iob2", "fit_members"]
+
+
+class MembersComposition(_BaseComposition):
+    """A combination's parameters: its own, and each member's as ``<name>__<param>``."""
+
+    def get_params(self, deep=True):
+        """Parameters, with each member's under ``<name>__<param>``.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+
+        Returns
+        -------
+        dict
+        """
+        return self._get_params("estimators", deep=deep)
+
+    def set_params(self, **params):
+        """Set parameters (``<name>__<param>`` reaches a member; ``<name>`` replaces it).
+
+        Parameters
+        ----------
+        **params : dict
+
+        Returns
+        -------
+        self
+        """
+        self._set_params("estimators", **params)
+        return self
 
 
 def check_estimators(estimators, owner):

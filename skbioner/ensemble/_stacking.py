@@ -7,7 +7,7 @@ import time
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import Bunch
-from sklearn.utils.metaestimators import _BaseComposition, available_if
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
@@ -16,7 +16,7 @@ from .._validation import HasMethods, Integral, Interval, StrOptions, fit_contex
 from ..annotate._first_pass import _default_steps
 from ..base import SequenceTaggerMixin, classes_of
 from ._columns import stacking_columns, stacking_groups
-from ._members import check_estimators, check_iob2
+from ._members import MembersComposition, check_estimators, check_iob2
 from ._outputs import cross_val_outputs, document_folds, tagger_outputs
 
 __all__ = ["StackedTagger"]
@@ -62,7 +62,7 @@ def _final_has(method):
     return check
 
 
-class StackedTagger(SequenceTaggerMixin, _BaseComposition):
+class StackedTagger(SequenceTaggerMixin, MembersComposition):
     """A second-pass tagger that learns from several member taggers' outputs.
 
     scikit-learn's :class:`~sklearn.ensemble.StackingClassifier` for
@@ -194,33 +194,6 @@ class StackedTagger(SequenceTaggerMixin, _BaseComposition):
         self.confidence_bins = confidence_bins
         self.n_jobs = n_jobs
         self.verbose = verbose
-
-    def get_params(self, deep=True):
-        """Parameters, with each member's under ``<name>__<param>``.
-
-        Parameters
-        ----------
-        deep : bool, default=True
-
-        Returns
-        -------
-        dict
-        """
-        return self._get_params("estimators", deep=deep)
-
-    def set_params(self, **params):
-        """Set parameters (``<name>__<param>`` reaches a member).
-
-        Parameters
-        ----------
-        **params : dict
-
-        Returns
-        -------
-        self
-        """
-        self._set_params("estimators", **params)
-        return self
 
     # -- fitting -------------------------------------------------------------
 

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.utils import Bunch
-from sklearn.utils.metaestimators import _BaseComposition
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
-from ._members import check_estimators, check_iob2, fit_members
+from ._members import MembersComposition, check_estimators, check_iob2, fit_members
 from ._outputs import tagger_outputs
 from ._spans import member_weights, vote_spans
 
 __all__ = ["VotingTagger"]
 
 
-class VotingTagger(SequenceTaggerMixin, _BaseComposition):
+class VotingTagger(SequenceTaggerMixin, MembersComposition):
     """Entities a weighted majority of member taggers agrees on.
 
     scikit-learn's :class:`~sklearn.ensemble.VotingClassifier` for
@@ -109,33 +108,6 @@ class VotingTagger(SequenceTaggerMixin, _BaseComposition):
         self.threshold = threshold
         self.n_jobs = n_jobs
         self.verbose = verbose
-
-    def get_params(self, deep=True):
-        """Parameters, with each member's under ``<name>__<param>``.
-
-        Parameters
-        ----------
-        deep : bool, default=True
-
-        Returns
-        -------
-        dict
-        """
-        return self._get_params("estimators", deep=deep)
-
-    def set_params(self, **params):
-        """Set parameters (``<name>__<param>`` reaches a member; ``<name>`` replaces it).
-
-        Parameters
-        ----------
-        **params : dict
-
-        Returns
-        -------
-        self
-        """
-        self._set_params("estimators", **params)
-        return self
 
     @fit_context
     def fit(self, X, y):

@@ -197,8 +197,10 @@ def one_corpus(corpus, names, args):
         _line(corpus, "dev", f"vote {'+'.join(row['members'])} {row['voting']} "
               f">{row['threshold']} {row['weighting']}", row)
     best = rows[0]
+    top = [{k: r[k] for k in ("members", "voting", "threshold", "weighting", "exact_f1")}
+           for r in rows[:args.show]]
     records.append(harness.record("combination", "vote (best on dev)", corpus, "dev",
-                                  grid_size=len(rows), **best))
+                                  grid_size=len(rows), top_votes=top, **best))
     chosen = ("vote", combination_options("vote", best["members"], corpus, args.data, best))
     if args.stack:  # 3. the stack of the vote's members on dev
         opts = combination_options("stack", best["members"], corpus, args.data,

@@ -100,7 +100,8 @@ def add_arguments(p):
     p.add_argument("--tune", action="store_true",
                    help="choose the model, scheme, epochs, feature cutoff and POS column on "
                         "held-out training documents (a few minutes), then train the winner; "
-                        "--model, --scheme, --param, --pos are then ignored")
+                        "--model, --scheme, --param, --pos are then ignored (--pos-jackknife "
+                        "POS_TRAIN: the POS column is searched tagged out of fold)")
     p.add_argument("-o", "--output", required=True, metavar="MODEL.skops",
                    help="where to save the model (.skops: safe format; .joblib: a pickle)")
     talk = p.add_mutually_exclusive_group()
@@ -227,11 +228,14 @@ def _run_tuned(args, corpus, metadata):
     from ..pipelines import tune
     from ..pipelines._tune import describe
 
-    if args.hmm_states or args.pos_jackknife:
-        raise ValueError("--tune searches the POS column itself; --hmm-states and "
-                         "--pos-jackknife are not part of its search")
+    if args.hmm_states:
+        raise ValueError("--tune searches the POS column itself; --hmm-states is not part of "
+                         "its search")
     t0 = time.perf_counter()
-    tuned = tune(corpus.X, corpus.y, verbose=0 if args.quiet else 1)
+    # --pos-jackknife: the POS column is searched with the tagger's own training sentences
+    # tagged out of fold (held-out ones too)
+    tuned = tune(corpus.X, corpus.y, pos_corpus=args.pos_jackknife,
+                 verbose=0 if args.quiet else 1)
     seconds = time.perf_counter() - t0
     say = _say(args)
     say("held-out exact F1 of what the search tried (last round first):")

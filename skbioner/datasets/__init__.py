@@ -1,5 +1,12 @@
-"""Loaders for the bundled JNLPBA sample and for full JNLPBA files."""
+"""Loaders for the bundled JNLPBA sample and for full JNLPBA files, and development splits.
+
+:func:`dev_split` / :func:`annotate_split` add annotation columns to a
+training part and an evaluation part the way a pipeline would, refusing an
+annotator that would tag an evaluation sentence with a model trained on it.
+"""
 
 from ._jnlpba import JNLPBA_TYPES, load_jnlpba, load_jnlpba_sample, train_dev_split
+from ._split import DevSplit, annotate_split, dev_split
 
-__all__ = ["JNLPBA_TYPES", "load_jnlpba", "load_jnlpba_sample", "train_dev_split"]
+__all__ = ["DevSplit", "JNLPBA_TYPES", "annotate_split", "dev_split", "load_jnlpba",
+           "load_jnlpba_sample", "train_dev_split"]

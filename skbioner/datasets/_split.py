@@ -14,7 +14,19 @@ __all__ = ["DevSplit", "annotate_split", "dev_split"]
 
 
 class DevSplit(NamedTuple):
-    """A training part and a development part of one corpus (sentences and labels)."""
+    """A training part and a development part of one corpus (sentences and labels).
+
+    Parameters
+    ----------
+    X_train : list of Sentence
+        The training part's sentences, with the annotators' columns.
+    y_train : list of list of str
+        Their labels.
+    X_dev : list of Sentence
+        The development part's sentences, with the annotators' columns.
+    y_dev : list of list of str
+        Their labels.
+    """
 
     X_train: list
     y_train: list

@@ -30,16 +30,18 @@ def load_corpus(directory):
     return out
 
 
-def held_out_documents(test, *others):
-    """Indices of ``test``'s sentences whose documents none of ``others`` holds.
+def held_out_documents(directory, test):
+    """Indices of ``test``'s sentences whose documents the training file does not hold.
 
-    JNLPBA: 10 of the 404 test abstracts are also training abstracts; the score on the
-    other 394 (these sentences) goes beside every official test figure.  Returns
-    ``(indices, overlapping document ids)``.
+    JNLPBA: 10 of the 404 test abstracts are also training abstracts
+    (``skbioner.datasets.jnlpba_overlap_ids``); the score on the other 394 (these sentences)
+    goes beside every official test figure.  A corpus without document ids has none.
+    Returns ``(indices, overlapping document ids)``.
     """
-    from skbioner.datasets import overlapping_documents
+    from skbioner.datasets import jnlpba_overlap_ids
 
-    overlap = set(overlapping_documents(test, *others))
+    overlap = {d for d in jnlpba_overlap_ids(find(directory, "train"), find(directory, "test"))
+               if d is not None}
     keep = [i for i, d in enumerate(test.doc_ids) if d not in overlap]
     return keep, sorted(overlap)
 

@@ -17,7 +17,7 @@ counts (the same scorer reads both corpora):
     Settles' (2004) token features: the word lowercased, its 2-4 character prefixes and
     suffixes, orthographic flags (capitals, digits, numbers, dashes, punctuation, roman
     numerals) and length, for the words at -1, 0 and +1);
-  * ``default online-crf`` and ``default cascaded``: ``skbioner.pipelines.make_pipeline``;
+  * ``default online-crf`` and ``default cascaded``: ``skbioner.pipelines.make_tagger``;
   * ``tuned``: ``skbioner.pipelines.tune`` (search + refit), with the settings it chose;
     ``--pos-corpus`` (the bundled POS tagger's training corpus) lets it search the POS
     column with those sentences tagged out of fold: JNLPBA's are GENIA POS sentences, and
@@ -102,7 +102,7 @@ def main():
     args = ap.parse_args()
     corpus = load_corpus(args.data)
     train, test = corpus["train"], corpus["test"]
-    keep, overlap = held_out_documents(test, train)
+    keep, overlap = held_out_documents(args.data, test)
     out = {"data": args.data, "train_sentences": len(train.X), "test_sentences": len(test.X),
            "overlap_documents": overlap}
     for system in args.systems.split(","):
@@ -124,9 +124,9 @@ def main():
                      "refit_seconds": round(model.seconds_["refit"], 1),
                      "decision": model.decision_, "tried": model.results_}
         else:
-            from skbioner.pipelines import make_pipeline
+            from skbioner.pipelines import make_tagger
 
-            pred = make_pipeline(system).fit(train.X, train.y).predict(test.X)
+            pred = make_tagger(system).fit(train.X, train.y).predict(test.X)
         res = {**scores(test.y, pred), "seconds": round(time.perf_counter() - t0, 1), **extra}
         if overlap:
             res["exact_f1_without_overlap"] = round(100 * exact_f1_on(test.y, pred, keep), 2)

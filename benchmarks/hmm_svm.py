@@ -36,7 +36,7 @@ first N training abstracts only (a subset, to keep a run within minutes; reporte
 seconds include featurization; tagging seconds are featurize + decode of the evaluation
 sentences.  Each module's p-value: paired bootstrap over abstracts (2,000 draws) against
 the tagger alone.  On the test split every F1 also comes on the 394 test abstracts that are
-not training abstracts (``f1_without_overlap``; ``skbioner.datasets.overlapping_documents``).
+not training abstracts (``f1_without_overlap``; ``skbioner.datasets.jnlpba_overlap_ids``).
 Last line of stdout: one JSON object.
 """
 
@@ -49,10 +49,15 @@ from pathlib import Path
 
 from _corpora import exact_f1_on, held_out_documents  # benchmarks/ is on sys.path
 
-from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.metrics import entity_report, paired_bootstrap
-from skbioner.pipelines import add_knowledge, make_annotators, make_pipeline, make_two_pass
+from skbioner.pipelines import (
+    add_knowledge,
+    make_annotators,
+    make_tagger,
+    make_two_pass,
+    parse_params,
+)
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
@@ -93,7 +98,7 @@ def scores(y, pred):
 
 def build(model, features, open_dictionary, params=None, feature_params=None,
           pos_corpus=None):
-    pipe = make_pipeline(model, model_params=params, feature_params=feature_params)
+    pipe = make_tagger(model, model_params=params, feature_params=feature_params)
     if features in ("pos", "all"):
         pipe.steps[:0] = make_annotators(pos_jackknife=pos_corpus)
     closed = features in ("closed", "all")
@@ -118,7 +123,7 @@ def build_system(name, params, first_params):
         first = first or second
         return make_two_pass(second, first, model_params=own(second, params),
                              first_params=own(first, first_params))
-    return make_pipeline(name, model_params=own(name, first_params))
+    return make_tagger(name, model_params=own(name, first_params))
 
 
 def systems(args, X_train, y_train, X_eval, y_eval):
@@ -169,7 +174,7 @@ def run(args):
     else:
         test = load_jnlpba(args.data, "test")
         X_train, y_train, X_eval, y_eval = X, y, test.X, test.y
-        KEEP, _ = held_out_documents(test, corpus)
+        KEEP, _ = held_out_documents(args.data, test)
     if args.max_train_docs:
         keep = []
         seen = []

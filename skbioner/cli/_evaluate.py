@@ -77,12 +77,13 @@ def run(args):
     with warnings_on_stderr("evaluate"):
         exclude = None
         if args.exclude_overlap:
-            from ..datasets import overlapping_documents
+            from ..datasets import jnlpba_overlap_ids
 
             if not gold_format == pred_format == "columns":
                 raise ValueError("--exclude-overlap applies to column files (documents by "
                                  "their ###MEDLINE lines)")
-            exclude = overlapping_documents(args.gold, *args.exclude_overlap)
+            exclude = sorted({d for train in args.exclude_overlap
+                              for d in jnlpba_overlap_ids(train, args.gold)})
             print(f"skbioner evaluate: {len(exclude)} documents of {args.gold} are also in "
                   f"{', '.join(args.exclude_overlap)}: left out", file=sys.stderr)
         if gold_format == pred_format == "columns":

@@ -81,6 +81,7 @@ def render(info):
     settings = {k: meta[k] for k in ("preset", "model", "scheme", "params", "feature_params",
                                      "pos", "hmm_states", "hmm_params", "tuned")
                 if meta.get(k) not in (None, [], False)}
+    settings.update(meta.get("options") or {})  # make_tagger's arguments (skbioner train)
     if settings or meta.get("train_seconds") is not None:
         how = ", ".join(f"{k}={v}" for k, v in settings.items())
         secs = meta.get("train_seconds")

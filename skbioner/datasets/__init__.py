@@ -3,15 +3,20 @@
 :func:`dev_split` / :func:`annotate_split` add annotation columns to a
 training part and an evaluation part the way a pipeline would, refusing an
 annotator that would tag an evaluation sentence with a model trained on it.
-:func:`overlapping_documents` finds the documents a test set shares with training
-data (10 of the 404 JNLPBA test abstracts) and :func:`drop_documents` writes a
-column file without them, for the official scorer.
+:func:`jnlpba_overlap_ids` finds the test abstracts that are also training
+abstracts (10 of the 404 JNLPBA test abstracts) and :func:`drop_documents`
+writes a column file without them, for the official scorer.
 """
 
-from ._jnlpba import JNLPBA_TYPES, load_jnlpba, load_jnlpba_sample, train_dev_split
-from ._overlap import document_ids, drop_documents, overlapping_documents
+from ._jnlpba import (
+    JNLPBA_TYPES,
+    jnlpba_overlap_ids,
+    load_jnlpba,
+    load_jnlpba_sample,
+    train_dev_split,
+)
+from ._overlap import drop_documents
 from ._split import DevSplit, annotate_split, dev_split
 
-__all__ = ["DevSplit", "JNLPBA_TYPES", "annotate_split", "dev_split", "document_ids",
-           "drop_documents", "load_jnlpba", "load_jnlpba_sample", "overlapping_documents",
-           "train_dev_split"]
+__all__ = ["DevSplit", "JNLPBA_TYPES", "annotate_split", "dev_split", "drop_documents",
+           "jnlpba_overlap_ids", "load_jnlpba", "load_jnlpba_sample", "train_dev_split"]

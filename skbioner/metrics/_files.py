@@ -169,7 +169,7 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
         ``###MEDLINE:<id>`` lines; PRED's sentences are paired with GOLD's
         in order): the counts of the official script run on both files
         without those documents (:func:`skbioner.datasets.drop_documents`).
-        For JNLPBA, :func:`skbioner.datasets.overlapping_documents` gives
+        For JNLPBA, :func:`skbioner.datasets.jnlpba_overlap_ids` gives
         the 10 test abstracts that are also training abstracts.
 
     Returns

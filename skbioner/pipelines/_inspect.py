@@ -98,8 +98,8 @@ def describe_model(model):
 
     Examples
     --------
-    >>> from skbioner.pipelines import describe_model, make_pipeline
-    >>> pipe = make_pipeline("online-crf", model_params={"max_iter": 2, "calibrate": False})
+    >>> from skbioner.pipelines import describe_model, make_tagger
+    >>> pipe = make_tagger("online-crf", model_params={"max_iter": 2, "calibrate": False})
     >>> info = describe_model(pipe.fit([["IL-2", "gene"], ["T", "cells"]],
     ...                                [["B-DNA", "I-DNA"], ["B-cell_type", "I-cell_type"]]))
     >>> info["types"], info["model"]["scheme"], info["features"]["min_count"]
@@ -191,10 +191,10 @@ def top_features(model, n=10):
 
     Examples
     --------
-    >>> from skbioner.pipelines import make_pipeline, top_features
+    >>> from skbioner.pipelines import make_tagger, top_features
     >>> X = [["IL-2", "gene"], ["T", "cells"]] * 3
     >>> y = [["B-DNA", "I-DNA"], ["B-cell_type", "I-cell_type"]] * 3
-    >>> pipe = make_pipeline("online-crf", model_params={"calibrate": False},
+    >>> pipe = make_tagger("online-crf", model_params={"calibrate": False},
     ...                      feature_params={"min_count": 1}).fit(X, y)
     >>> top_features(pipe, n=1)["S-O"]["positive"]  # no single-token entity
     []

@@ -121,7 +121,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
     ----------
     tagger : estimator
         Any tagger of the suite taking sentences (a ``Pipeline`` featurizer
-        -> model, ``make_pipeline("online-crf")``...).  Cloned.
+        -> model, ``make_tagger("online-crf")``...).  Cloned.
     steps : list of (str, PostprocessStep) or None, default=None
         Steps whose proposed changes become columns; None: cascade rules,
         abbreviations and alias with their defaults; ``[]``: none.
@@ -156,10 +156,10 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
     >>> from skbioner.datasets import load_jnlpba_sample
     >>> from skbioner.features import TokenFeaturizer, get_preset
     >>> from skbioner.models import OnlinePACRF
-    >>> from skbioner.pipelines import make_pipeline
+    >>> from skbioner.pipelines import make_tagger
     >>> from skbioner.postprocess import FirstPassAnnotator, first_pass_groups
     >>> train = load_jnlpba_sample("train")
-    >>> first = make_pipeline("online-crf", model_params={"max_iter": 2})
+    >>> first = make_tagger("online-crf", model_params={"max_iter": 2})
     >>> two_pass = Pipeline([
     ...     ("first_pass", FirstPassAnnotator(first, cv=2)),
     ...     ("features", TokenFeaturizer(templates=get_preset("chan") + first_pass_groups())),

@@ -51,3 +51,23 @@ def test_train_dev_split_by_documents():
     assert sorted(list(tr) + list(dev)) == list(range(len(docs)))
     with pytest.raises(ValueError):
         train_dev_split(docs, 1.0)
+
+
+def test_overlap_ids_of_small_files(tmp_path):
+    from skbioner.datasets import jnlpba_overlap_ids
+
+    def write(name, ids):
+        text = "".join(f"###MEDLINE:{d}\n\nIL-2\tB-protein\n\n" for d in ids)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        return tmp_path / name
+
+    train, test = write("train.iob2", ["1", "2", "3"]), write("test.iob2", ["9", "3", "1", "8"])
+    assert jnlpba_overlap_ids(train, test) == ["3", "1"]  # in the test file's order
+
+
+def test_overlap_of_the_real_files_is_ten_abstracts():
+    from skbioner.datasets import jnlpba_overlap_ids
+
+    d = data_path("jnlpba")
+    shared = jnlpba_overlap_ids(d / "train.iob2", d / "test.iob2")
+    assert len(shared) == 10 and len(set(shared)) == 10

@@ -11,17 +11,17 @@ import pytest
 import skops.io as sio
 from sklearn.pipeline import make_pipeline
 
-from skbioner.cli._train import build_annotators, build_model
 from skbioner.features import Channel
 from skbioner.io import ModelFileError, load_model, save_model
 from skbioner.io._models import TRUSTED_TYPES
+from skbioner.pipelines import make_tagger
 from tests.models.toy import toy_sentences
 
 
-def _fitted(name, annotators=()):
+def _fitted(name, **options):
     X, y = toy_sentences(30, with_singletons=True)
-    params = ["n_folds=2"] if name == "cascaded" else []
-    return build_model(name, params=params, annotators=annotators).fit(X, y), X
+    params = {"n_folds": 2} if name == "cascaded" else {}
+    return make_tagger(name, model_params=params, **options).fit(X, y), X
 
 
 @pytest.mark.parametrize("name", ["online-crf", "cascaded", "crfsuite", "majority"])
@@ -37,9 +37,8 @@ def test_every_cli_model_round_trips_in_the_safe_format(tmp_path, name):
 def test_pipeline_with_pos_and_hmm_round_trips(tmp_path):
     unlabeled = tmp_path / "u.txt"
     unlabeled.write_text("The IL-2 gene is expressed in T cells .\nNF-kappa B binds DNA .\n" * 5)
-    annotators = build_annotators(pos=True, hmm_states=unlabeled,
-                                  hmm_params=["n_states=3", "max_iter=2", "tol=None"])
-    model, X = _fitted("online-crf", annotators)
+    model, X = _fitted("online-crf", pos=True, hmm_states=unlabeled,
+                       hmm_params={"n_states": 3, "max_iter": 2, "tol": None})
     loaded = load_model(save_model(model, tmp_path / "m.skops"))
     assert [n for n, _ in loaded.steps] == ["pos", "hmm", "features", "model"]
     assert loaded.predict(X) == model.predict(X)

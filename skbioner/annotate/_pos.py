@@ -201,12 +201,23 @@ def _index_corpus(CX, groups):
     return keys[first], docs[first], names
 
 
+#: an unmatched run of at most this many sentences between two matched ones of the same
+#: document belongs to it (the corpora split a few sentences differently)
+_MAX_GAP = 6
+
+
+def _is_anchor(tokens):
+    """Whether a sentence says enough to identify its document (``1 .``, a heading: no)."""
+    return sum(any(c.isalpha() for c in t) for t in tokens) >= 3
+
+
 def _documents_of(X, keys, docs):
     """For each sentence of ``X``, the corpus document (ordinal) it comes from, or -1.
 
-    Sentences are matched by fingerprint (:func:`_sentence_key`); an unmatched
-    sentence between two matched ones of the same document (the corpora may
-    split sentences differently) belongs to that document.
+    Sentences of three words or more are matched by fingerprint
+    (:func:`_sentence_key`); a run of at most six unmatched sentences
+    between two matched ones of the same document (the corpora split
+    sentences a little differently) belongs to that document.
     """
     n = len(X)
     out = np.full(n, -1, dtype=np.int64)
@@ -214,19 +225,12 @@ def _documents_of(X, keys, docs):
         return out
     query = np.fromiter((_sentence_key(s) for s in X), dtype=np.uint64, count=n)
     at = np.minimum(np.searchsorted(keys, query), keys.size - 1)
-    hit = keys[at] == query
+    hit = (keys[at] == query) & np.fromiter(map(_is_anchor, X), dtype=bool, count=n)
     out[hit] = docs[at[hit]]
-    prev = np.full(n, -1, dtype=np.int64)
-    last = -1
-    for i in range(n):
-        last = out[i] if out[i] >= 0 else last
-        prev[i] = last
-    nxt = -1
-    for i in range(n - 1, -1, -1):
-        if hit[i]:
-            nxt = out[i]
-        elif prev[i] >= 0 and prev[i] == nxt:
-            out[i] = nxt
+    matched = np.flatnonzero(hit)
+    for i, j in zip(matched[:-1], matched[1:]):
+        if 1 < j - i <= _MAX_GAP + 1 and out[i] == out[j]:
+            out[i + 1:j] = out[i]
     return out
 
 
@@ -333,8 +337,8 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         model.  Sentences are matched by their characters without spaces, and
         an unmatched sentence between two sentences of the same document is
         counted in it (the corpora tokenise and split sentences a little
-        differently: 98.5% of the JNLPBA training sentences from GENIA POS
-        abstracts are matched).  Inside a ``Pipeline`` (a grid search, the
+        differently); sentences of fewer than three words (``1 .``) are
+        not matched on their own.  Inside a ``Pipeline`` (a grid search, the
         tuner, a development split) nothing else is needed.  The fold
         taggers are kept (sparse) in the fitted tagger; within a process,
         taggers with the same model and corpus file share them.

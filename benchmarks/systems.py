@@ -8,7 +8,8 @@ with training wall and CPU seconds, steady-state tagging speed (featurize + deco
 of ``--tag-passes`` passes after a first one), model size (.skops) and peak RSS; with
 ``--dev``, also trained on ``fit`` and scored on ``dev`` (where the choices were made).
 
-    python benchmarks/systems.py --corpora jnlpba,bionlp13cg,bc5cdr --systems online-crf,cascaded --store
+    python benchmarks/systems.py --corpora jnlpba,bionlp13cg,bc5cdr \
+        --systems online-crf,cascaded --store
     python benchmarks/systems.py --list
 
 Settings of every system were chosen on development data (docs/results.md says where);

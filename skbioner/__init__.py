@@ -9,9 +9,7 @@ rest (``skbioner.io``, ``skbioner.features``, ``skbioner.models``, ``skbioner.ta
 
 from . import _numba_cache  # noqa: F401  (first: a writable numba cache before any kernel)
 from ._sentence import Sentence, as_sentence, check_sentences
-
-#: The version of the package.
-__version__ = "0.1.0.dev0"
+from ._version import __version__
 
 __all__ = ["Sentence", "as_sentence", "check_sentences", "load_model", "make_tagger",
            "tag_text", "__version__"]

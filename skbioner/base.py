@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["LabelSequences", "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of",
-           "split_pipeline"]
+           "labels_and_marginals", "split_pipeline"]
 
 
 def split_pipeline(tagger):
@@ -32,6 +32,32 @@ def split_pipeline(tagger):
     if isinstance(tagger, Pipeline):
         return (tagger[:-1] if len(tagger.steps) > 1 else None), tagger.steps[-1][1]
     return None, tagger
+
+
+def labels_and_marginals(tagger, X, want_marginals=True):
+    """``predict`` and ``predict_marginals`` of a fitted tagger, featurizing once.
+
+    Parameters
+    ----------
+    tagger : fitted estimator or Pipeline
+    X : list of sentences
+    want_marginals : bool, default=True
+        Also the token marginals (when the final model gives them).
+
+    Returns
+    -------
+    labels : list of list of str
+    marginals : list of ndarray or None
+    final : estimator
+        The model that made them (its ``classes_`` order the marginals).
+    """
+    head, final = split_pipeline(tagger)
+    Xt = head.transform(X) if head is not None else X
+    labels = final.predict(Xt)
+    marginals = None
+    if want_marginals and hasattr(final, "predict_marginals"):
+        marginals = final.predict_marginals(Xt)
+    return labels, marginals, final
 
 
 class LabelSequences(list):

@@ -33,3 +33,19 @@ def rng(seed):
 
 def pytest_report_header(config):
     return [f"skbioner data dir: {DATA_DIR} ({'present' if DATA_DIR.exists() else 'absent'})"]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the slow end-to-end tests (docs build, examples, fault "
+                          "injection, CLI demo...): the whole suite, as CI runs it")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without --slow, the tests marked ``slow`` are deselected: the fast default tier."""
+    if config.getoption("--slow"):
+        return
+    keep = [item for item in items if "slow" not in item.keywords]
+    if len(keep) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if "slow" in i.keywords])
+        items[:] = keep

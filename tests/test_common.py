@@ -31,8 +31,8 @@ from sklearn.utils.estimator_checks import (
 
 from skbioner import Sentence
 from skbioner._validation import Interval
-from skbioner.annotate import HMMStateClusterer, POSTagger
-from skbioner.features import DictionaryMatcher, TokenFeaturizer
+from skbioner.annotate import DictionaryMatcher, FirstPassAnnotator, HMMStateClusterer, POSTagger
+from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.model_selection import SequentialGroupSelector
 from skbioner.models import (
@@ -48,7 +48,6 @@ from skbioner.pipelines import TaggerPipeline, TunedTagger
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
-    FirstPassAnnotator,
     LabelConsistency,
     NameAlias,
     PatternPostProcessor,

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import skbioner
 from skbioner._numba_cache import configure_numba_cache
 
@@ -38,6 +40,7 @@ def _env(root, home, tmp):
     return env
 
 
+@pytest.mark.slow
 def test_unwritable_package_and_home_fall_back_to_a_temp_cache(tmp_path):
     root, home, tmp = *_read_only_copy(tmp_path), tmp_path / "tmp"
     tmp.mkdir()

@@ -3,9 +3,12 @@
 import re
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
+@pytest.mark.slow
 def test_readme_python_example_runs(capsys):
     code = re.search(r"## In Python\n\n```python\n(.*?)```", README.read_text(), re.S).group(1)
     exec(compile(code, str(README), "exec"), {})

@@ -15,7 +15,7 @@ class UserError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from .._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="skbioner",

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "PRESETS",
+    "TEMPLATE_PRESETS",
     "FeatureGroup",
     "get_preset",
 ]
@@ -312,7 +312,7 @@ def _zhou(context=1, min_trigger_count=3, affix_min_count=10, max_affixes=100,
 _PRESET_FUNCS = {"chan": _chan, "kazama": _kazama, "nerbio": _nerbio, "zhou": _zhou}
 
 #: Names accepted by :func:`get_preset` and ``TokenFeaturizer(templates=...)``.
-PRESETS = tuple(_PRESET_FUNCS)
+TEMPLATE_PRESETS = tuple(_PRESET_FUNCS)
 
 
 def get_preset(name: str, **options) -> list[FeatureGroup]:
@@ -380,7 +380,8 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
     try:
         func = _PRESET_FUNCS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown template preset {name!r}; expected one of {PRESETS}") from None
+        raise ValueError(f"unknown template preset {name!r}; expected one of "
+                         f"{TEMPLATE_PRESETS}") from None
     try:
         return func(**options)
     except TypeError as exc:

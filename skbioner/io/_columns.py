@@ -867,19 +867,9 @@ def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
 
 
 def _check_y(y, X) -> list[Sequence[str]]:
-    if isinstance(y, str | bytes):
-        raise TypeError("y must be a list of label lists, one per sentence")
-    y = list(y)
-    if len(y) != len(X):
-        raise ValueError(f"y has {len(y)} label sequences but the corpus has {len(X)} sentences")
-    for i, (labels, sentence) in enumerate(zip(y, X, strict=True)):
-        if isinstance(labels, str | bytes):
-            raise TypeError(f"y[{i}] must be a list of labels, got a {type(labels).__name__}")
-        if len(labels) != len(sentence):
-            raise ValueError(
-                f"y[{i}] has {len(labels)} labels but sentence {i} has {len(sentence)} tokens"
-            )
-    return y
+    from ..schemes import check_label_sequences
+
+    return check_label_sequences(y, map(len, X), scheme=False)
 
 
 def _render(layout: _ColumnLayout, X, labels) -> str:

@@ -153,7 +153,7 @@ def save_model(model, path, *, trusted=(), metadata=None):
 def _versions():
     import platform
 
-    from .. import __version__
+    from .._version import __version__
 
     out = {"python": platform.python_version(), "skbioner": __version__}
     for name, module in (("scikit-learn", "sklearn"), ("numpy", "numpy"), ("scipy", "scipy"),

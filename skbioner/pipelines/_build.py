@@ -189,7 +189,7 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     """
     from sklearn.pipeline import Pipeline
 
-    from ..features import DictionaryMatcher
+    from ..annotate import DictionaryMatcher
     from ..postprocess import (
         AbbreviationResolver,
         CascadedEntityRules,
@@ -226,9 +226,9 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
 def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
     """``tagger`` stacked on a first pass: the knowledge modules as its features.
 
-    Puts a :class:`~skbioner.postprocess.FirstPassAnnotator` (out of fold on
+    Puts a :class:`~skbioner.annotate.FirstPassAnnotator` (out of fold on
     the training data) in front of ``tagger``'s steps and adds
-    :func:`~skbioner.postprocess.first_pass_groups` to its featurizer's
+    :func:`~skbioner.annotate.first_pass_groups` to its featurizer's
     templates.
 
     Parameters
@@ -241,7 +241,7 @@ def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
     cv : int, default=5
         Blocks of documents of the first pass's out-of-fold annotation.
     **annotator_params
-        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+        Other :class:`~skbioner.annotate.FirstPassAnnotator` parameters.
 
     Returns
     -------
@@ -251,8 +251,8 @@ def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
     """
     from sklearn.base import clone
 
+    from ..annotate import FirstPassAnnotator, first_pass_groups
     from ..features import get_preset
-    from ..postprocess import FirstPassAnnotator, first_pass_groups
     from ._pipeline import TaggerPipeline
 
     names = [n for n, _ in getattr(tagger, "steps", ())]

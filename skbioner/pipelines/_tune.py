@@ -13,13 +13,13 @@ the data and keeps the table of what it tried.
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
+from .._progress import log
 from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin
@@ -173,10 +173,6 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _log(self, msg):
-        if self.verbose:
-            print(f"[tune] {msg}", file=sys.stderr, flush=True)
-
     def _pos_searched(self, held):
         """Whether the POS column is searched, and why not when it is not."""
         if not self.pos or self.pos_corpus is not None:
@@ -190,7 +186,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
                "held-out sentences (GENIA POS abstracts): pass pos_corpus= (its training "
                "corpus, genia-pos/train.tsv) to search the POS column with them tagged out of "
                "fold")
-        self._log(f"POS column left out of the search: {why}")
+        log(self, f"POS column left out of the search: {why}")
         return False, why
 
     @fit_context
@@ -220,7 +216,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         pos, why = self._pos_searched([X[i] for i in held])
         base, grid, default = search_space(tuple(self.models), pos, self.pos_corpus)
         n_candidates = sum(int(np.prod([len(v) for v in g.values()])) for g in grid)
-        self._log(f"{n_candidates} candidate pipelines; {train.size} sentences to train on, "
+        log(self, f"{n_candidates} candidate pipelines; {train.size} sentences to train on, "
                   f"{held.size} held out ({'documents' if _has_docs(X) else 'last sentences'})")
         # the first rounds train on a ninth of the data (smaller samples rank noise), and
         # eliminate aggressively there until the last round can train on all of it
@@ -234,7 +230,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         self.results_ = _results(search.cv_results_)
         for it in sorted({r["round"] for r in self.results_}):
             rows = [r for r in self.results_ if r["round"] == it]
-            self._log(f"round {it + 1}: {len(rows)} candidates on {rows[0]['n_sentences']} "
+            log(self, f"round {it + 1}: {len(rows)} candidates on {rows[0]['n_sentences']} "
                       f"sentences, best held-out F1 {max(r['f1'] for r in rows):.4f}")
         self.decision_ = self._decide(base, search.best_params_, default, X, y, train, held)
         self.decision_["pos_searched"] = pos
@@ -247,12 +243,12 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         model = best.named_steps["model"]
         if "calibrate" in model.get_params(deep=False):
             model.set_params(calibrate=True)
-        self._log(f"chosen: {describe(self.best_params_)}; refitting on all {len(X)} sentences")
+        log(self, f"chosen: {describe(self.best_params_)}; refitting on all {len(X)} sentences")
         t0 = time.perf_counter()
         self.best_estimator_ = best.fit(X, y)
         self.seconds_ = {"search": search_seconds, "refit": time.perf_counter() - t0}
         self.classes_ = np.asarray(best.named_steps["model"].classes_, dtype=object)
-        self._log(f"searched in {search_seconds:.0f} s, refitted in {self.seconds_['refit']:.0f} s")
+        log(self, f"searched in {search_seconds:.0f} s, refitted in {self.seconds_['refit']:.0f} s")
         return self
 
     def _decide(self, base, winner, default, X, y, train, held):
@@ -282,7 +278,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             p = float(paired_bootstrap(yho, preds["winner"], preds["default"], groups=groups,
                                        n_resamples=2000, random_state=0).p_value)
         keep = not same and f_winner > f_default and p < self.alpha
-        self._log(f"search winner {describe(winner)}: held-out F1 {f_winner:.4f} against the "
+        log(self, f"search winner {describe(winner)}: held-out F1 {f_winner:.4f} against the "
                   f"preset's {f_default:.4f} (paired bootstrap p = {p:.3f}); "
                   f"{'taken' if keep else 'the preset is kept'}")
         return {"params": dict(winner if keep else default), "winner": describe(winner),

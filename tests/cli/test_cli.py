@@ -73,6 +73,7 @@ def test_every_subcommand_has_help(capsys):
         assert "usage: skbioner " + sub in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_demo_runs(capsys):
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
@@ -198,6 +199,7 @@ def test_tag_into_missing_directory_names_the_output(tmp_path, capsys):
     assert str(target) in err and ".tmp" not in err
 
 
+@pytest.mark.slow
 def test_train_tune_reports_and_saves_the_chosen_pipeline(tmp_path, capsys):
     from skbioner.datasets import load_jnlpba_sample
     from skbioner.io import load_model, write_columns
@@ -250,8 +252,8 @@ def test_train_hmm_svm_with_knowledge_modules(tmp_path, capsys):
 
 def test_train_two_pass(tmp_path, capsys):
     """--two-pass stacks the model on its own out-of-fold first pass; the file loads safely."""
+    from skbioner.annotate import FirstPassAnnotator
     from skbioner.io import load_model, model_metadata
-    from skbioner.postprocess import FirstPassAnnotator
 
     train = tmp_path / "train.iob2"
     train.write_text(TRAIN)

@@ -19,7 +19,7 @@ from sklearn.utils.estimator_checks import (
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import (
-    PRESETS,
+    TEMPLATE_PRESETS,
     FeatureGroup,
     SentenceFeatures,
     TokenFeaturizer,
@@ -595,9 +595,9 @@ def test_bad_input_errors():
         )
     with pytest.raises(ValueError, match=r"X\[0\] annotation 'pos'\[1\]"):
         TokenFeaturizer(templates=[pos]).fit([Sentence(["a", "b"], pos=["NN", ""])])
-    with pytest.raises(ValueError, match="sentence 1 has 2 tokens but 1 labels"):
+    with pytest.raises(ValueError, match=r"y\[1\] has 1 labels but sentence 1 has 2 tokens"):
         TokenFeaturizer(templates="zhou").fit([["a"], ["b", "c"]], [["O"], ["O"]])
-    with pytest.raises(ValueError, match="2 sentences but y has 1"):
+    with pytest.raises(ValueError, match="y has 1 label sequences but there are 2 sentences"):
         TokenFeaturizer(templates="zhou").fit([["a"], ["b", "c"]], [["O"]])
 
 
@@ -608,7 +608,7 @@ def test_input_not_modified():
     A_before = copy.deepcopy(A)
     y = [["O"] * len(s) for s in X]
     y_before = copy.deepcopy(y)
-    for preset in PRESETS:
+    for preset in TEMPLATE_PRESETS:
         TokenFeaturizer(templates=preset).fit(X, y).transform(X)
         TokenFeaturizer(templates=preset, n_features=2**12).fit_transform(A, y)
     assert X == before and A == A_before and y == y_before

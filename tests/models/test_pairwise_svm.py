@@ -265,6 +265,7 @@ def test_preceding_classes_are_features(toy):
     assert without.predict(F) == y
 
 
+@pytest.mark.slow
 def test_quality_on_the_bundled_sample():
     from skbioner.annotate import POSTagger
     from skbioner.datasets import load_jnlpba_sample

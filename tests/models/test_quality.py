@@ -15,7 +15,7 @@ import pytest
 
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.metrics import entity_f1_score
-from skbioner.models import SegmentFeaturizer
+from skbioner.models._cascaded import SegmentFeaturizer
 from skbioner.pipelines import make_tagger
 
 PINS = {"online-crf": 65.66, "cascaded": 65.59, "majority": 30.98}

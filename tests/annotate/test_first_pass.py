@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
 from skbioner import Sentence
+from skbioner.annotate import FirstPassAnnotator, first_pass_groups
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
@@ -15,10 +16,8 @@ from skbioner.pipelines import add_knowledge, make_tagger
 from skbioner.postprocess import (
     STEP_CONFIDENCE,
     AbbreviationResolver,
-    FirstPassAnnotator,
     PostProcessedTagger,
     apply_steps,
-    first_pass_groups,
 )
 from skbioner.schemes import labels_to_spans
 

@@ -77,8 +77,7 @@ def main():
     from skbioner.metrics import character_span_scores, entity_report
     from skbioner.pipelines import make_tagger
     from skbioner.tagging import tag_documents
-    from skbioner.text import BioTokenizer
-    from skbioner.text._cuts import CutTable
+    from skbioner.text import BioTokenizer, CutTable
 
     mk = _cuts_script()
     corpus = read_jnlpba(Path(args.data) / "train.iob2")

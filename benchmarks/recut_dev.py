@@ -67,8 +67,7 @@ def main():
     docs, gold = rebuild(corpus, dev, mk._glued)
     # the cut table counted on the training part only (the script's min_count and threshold),
     # for the raw-text tokenizer and the re-cut models alike: dev's own cuts stay unseen
-    from skbioner.text import BioTokenizer
-    from skbioner.text._cuts import CutTable
+    from skbioner.text import BioTokenizer, CutTable
 
     entities = mk.entity_counts(Xtr, ytr)
     table = CutTable(mk.count(Xtr, entities), 2, 0.6, entities)

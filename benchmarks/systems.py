@@ -35,6 +35,11 @@ SYSTEMS = {
     "online-crf --two-pass": {"two_pass": True},
     "hmm-svm --two-pass --first-pass online-crf": {"model": "hmm-svm", "two_pass": True,
                                                    "first_pass": "online-crf"},
+    # word classes shipped with the package (issue 24)
+    "online-crf --word-classes": {"word_classes": "bundled"},
+    "nerbio --word-classes": {"model": "nerbio", "word_classes": "bundled"},
+    "hmm-svm --word-classes": {"model": "hmm-svm", "word_classes": "bundled"},
+    "online-crf --word-classes --pos": {"word_classes": "bundled", "pos": True},
 }
 #: systems that read the POS column: on JNLPBA its training sentences are tagged out of fold
 #: (the bundled POS tagger was trained on GENIA POS, whose abstracts are JNLPBA training

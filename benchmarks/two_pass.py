@@ -59,8 +59,8 @@ VARIANTS = {
 
 def add_derived(X):
     """Columns a cache made before they existed, derived from its ``fp_label``."""
+    from skbioner.annotate._first_pass import _doc_dictionary
     from skbioner.postprocess import group_documents
-    from skbioner.postprocess._first_pass import _doc_dictionary
 
     if not X or X[0].has("fp_docdict"):
         return X

@@ -88,6 +88,8 @@ def _constant_docs(app, what, name, obj, options, lines):
     package_name, _, attr = name.rpartition(".")
     package = importlib.import_module(package_name)
     for info in pkgutil.iter_modules(getattr(package, "__path__", [])):
+        if info.name == "__main__":
+            continue  # running it would run the command line
         module_name = f"{package_name}.{info.name}"
         module = importlib.import_module(module_name)
         if getattr(module, attr, None) is not obj:

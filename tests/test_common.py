@@ -31,7 +31,15 @@ from sklearn.utils.estimator_checks import (
 
 from skbioner import Sentence
 from skbioner._validation import Interval
-from skbioner.annotate import DictionaryMatcher, FirstPassAnnotator, HMMStateClusterer, POSTagger
+from skbioner.annotate import (
+    BrownClusterer,
+    DictionaryMatcher,
+    EmbeddingClusterer,
+    FirstPassAnnotator,
+    HMMStateClusterer,
+    POSTagger,
+    WordClassAnnotator,
+)
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.model_selection import SequentialGroupSelector
@@ -115,6 +123,11 @@ CASES = {
     "POSTagger": Case(POSTagger(), (X,), "transform", X),
     "HMMStateClusterer": Case(HMMStateClusterer(n_states=4, max_iter=2, tol=None,
                                                 random_state=0), (X,), "transform", X),
+    "BrownClusterer": Case(BrownClusterer(n_clusters=4, min_count=1), (X,), "transform", X),
+    "EmbeddingClusterer": Case(EmbeddingClusterer(n_clusters=(2, 3), n_components=2,
+                                                  min_count=1, random_state=0),
+                               (X,), "transform", X),
+    "WordClassAnnotator": Case(WordClassAnnotator(), (X,), "transform", X),
     "NumericNormalizer": Case(NumericNormalizer(), (X,), "transform", X),
     "SegmentEncoder": Case(SegmentEncoder(), (Y,), "transform", Y),
     "LabelConsistency": Case(LabelConsistency(), (X, Y), None, None),

@@ -18,4 +18,4 @@ def test_readme_python_example_runs(capsys):
 def test_readme_opens_with_the_two_commands():
     first_block = README.read_text().split("```")[1].strip().splitlines()
     assert first_block == ["pip install . && skbioner demo",
-                           'pip install ".[test]" && python -m pytest']
+                           'pip install ".[test]" && python -m pytest --slow']

@@ -1,4 +1,5 @@
-"""Loaders for the bundled JNLPBA sample and for full JNLPBA files, and development splits.
+"""Corpora as training data: any labelled corpus file (:func:`load_corpus`), the bundled
+JNLPBA sample and the full JNLPBA files, the development split by abstracts.
 
 :func:`dev_split` / :func:`annotate_split` add annotation columns to a
 training part and an evaluation part the way a pipeline would, refusing an
@@ -8,6 +9,7 @@ abstracts (10 of the 404 JNLPBA test abstracts) and :func:`drop_documents`
 writes a column file without them, for the official scorer.
 """
 
+from ._corpus import load_corpus
 from ._jnlpba import (
     JNLPBA_TYPES,
     jnlpba_overlap_ids,
@@ -19,4 +21,5 @@ from ._overlap import drop_documents
 from ._split import DevSplit, annotate_split, dev_split
 
 __all__ = ["DevSplit", "JNLPBA_TYPES", "annotate_split", "dev_split", "drop_documents",
-           "jnlpba_overlap_ids", "load_jnlpba", "load_jnlpba_sample", "train_dev_split"]
+           "jnlpba_overlap_ids", "load_corpus", "load_jnlpba", "load_jnlpba_sample",
+           "train_dev_split"]

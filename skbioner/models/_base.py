@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ..base import LabelSequences, SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin, final_estimator
 from ..decoding import (
     SegmentTable,
     chain_marginals,
@@ -101,6 +101,28 @@ def check_targets(y, lengths, scheme="IOB2"):
     list of list of str
     """
     return check_label_sequences(y, lengths, scheme)
+
+
+def densified(model):
+    """``model`` with its final estimator's weights dense again (after ``sparsify``), in place.
+
+    Shipped models store their chain weights sparse (:meth:`OnlinePACRF.sparsify`);
+    tagging reads them dense.  Wrappers and pipelines are looked through
+    (:func:`skbioner.base.final_estimator`).
+
+    Parameters
+    ----------
+    model : fitted estimator or Pipeline
+
+    Returns
+    -------
+    estimator
+        ``model`` itself.
+    """
+    final = final_estimator(model)
+    if hasattr(final, "densify") and (hasattr(final, "coef_") or hasattr(final, "classifier_")):
+        final.densify()
+    return model
 
 
 def holdout_split(X, fraction):

@@ -58,7 +58,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
                 two_pass=False, first_pass=None, abbreviations=False, alias=False,
                 cascade_rules=False, closed_dictionary=False, dictionary=None, recut=None,
-                n_jobs=2, verbose=0):
+                word_classes=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -76,6 +76,11 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         ``segmenter__C``) and of the :class:`~skbioner.features.TokenFeaturizer`.
     pos, pos_jackknife, hmm_states, hmm_params
         Annotation columns; see :func:`make_annotators`.
+    word_classes : "bundled", str, path or None, default=None
+        Word classes learned from unlabeled text as features (the classes
+        shipped with the package, or a table written by ``skbioner
+        clusters``); see :func:`make_annotators`.  With ``two_pass`` the first
+        pass (a preset name) reads them too.
     two_pass : bool, default=False
         Stack the tagger on a first pass (:func:`add_first_pass`), the
         preset's second-pass settings (:data:`TWO_PASS_PARAMS`) under
@@ -117,15 +122,16 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
                      closed_dictionary=closed_dictionary, dictionary=dictionary)
     if model == "majority" and (pos or pos_jackknife or hmm_states is not None or two_pass
-                                or any(knowledge.values()) or recut):
+                                or any(knowledge.values()) or recut
+                                or word_classes is not None):
         raise ValueError("the majority baseline reads words only: it takes no annotation, "
-                         "two-pass, knowledge module or recut option")
+                         "word classes, two-pass, knowledge module or recut option")
     if recut not in (None, "pieces", "jnlpba"):
         raise ValueError(f"recut must be None, 'pieces' or 'jnlpba', got {recut!r}")
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
                              feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
                              hmm_states=hmm_states, hmm_params=hmm_params, n_jobs=n_jobs,
-                             verbose=verbose)
+                             verbose=verbose, word_classes=word_classes)
     if two_pass:
         from sklearn.base import clone
 
@@ -133,7 +139,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
             first_pass = clone(tagger)
         elif isinstance(first_pass, str):
             first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
-                                         n_jobs=n_jobs)
+                                         n_jobs=n_jobs, word_classes=word_classes)
         # the preset's second-pass settings, under the ones given
         tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
                                  if k not in model_params})

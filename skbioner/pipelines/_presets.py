@@ -79,8 +79,8 @@ def _model(name):
 
 
 def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
-                    n_jobs=2, verbose=0):
-    """Pipeline steps that add the ``pos`` and ``hmm`` annotation columns.
+                    n_jobs=2, verbose=0, word_classes=None):
+    """Pipeline steps that add the ``pos``, ``hmm`` and word-class annotation columns.
 
     The HMM-state clusterer is fitted here, on ``hmm_states`` (unlabeled
     sentences), and enters the pipeline frozen, so fitting the pipeline on
@@ -103,6 +103,12 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     n_jobs : int, default=2
         Threads of the POS jackknife and the HMM's E-step.
     verbose : int, default=0
+    word_classes : "bundled", str, path or None, default=None
+        Word classes learned from unlabeled text
+        (:class:`~skbioner.annotate.WordClassAnnotator`): ``"bundled"``, the
+        classes shipped with the package, or a table written by
+        ``skbioner clusters``; the features of every preset read their
+        ``brown`` and ``emb*`` columns.
 
     Returns
     -------
@@ -110,9 +116,12 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     """
     from sklearn.frozen import FrozenEstimator
 
-    from ..annotate import HMMStateClusterer, POSTagger
+    from ..annotate import HMMStateClusterer, POSTagger, WordClassAnnotator
 
     steps = []
+    if word_classes is not None:
+        # loaded now, so a missing or malformed table is reported before any training
+        steps.append(("word_classes", WordClassAnnotator(classes=word_classes).fit()))
     if pos or pos_jackknife:
         steps.append(("pos", POSTagger(jackknife=5 if pos_jackknife else None,
                                        corpus=pos_jackknife, n_jobs=n_jobs)))
@@ -135,7 +144,7 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
 
 def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
                     pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, verbose=0,
-                    n_jobs=2):
+                    n_jobs=2, word_classes=None):
     """The tuned pipeline of a preset: annotators, featurizer and model.
 
     The first layer of :func:`~skbioner.pipelines.make_tagger`, which calls
@@ -174,7 +183,7 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         Model parameters (nested names for the cascade: ``segmenter__C``).
     feature_params : dict, optional
         :class:`~skbioner.features.TokenFeaturizer` parameters.
-    pos, pos_jackknife, hmm_states, hmm_params
+    pos, pos_jackknife, hmm_states, hmm_params, word_classes
         Annotation columns; see :func:`make_annotators`.
     verbose : int, default=0
         Progress of the model's training on stderr.
@@ -233,7 +242,8 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         prep = [("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
     featurizer.set_params(**_FEATURES.get(model, {}))
     featurizer.set_params(**dict(feature_params or {}))
-    annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose)
+    annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose,
+                                 word_classes)
     return TaggerPipeline([*annotators, *prep, ("features", featurizer), ("model", est)],
                           verbose=bool(verbose))
 

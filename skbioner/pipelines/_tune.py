@@ -31,21 +31,25 @@ __all__ = ["TunedTagger", "tune", "search_space"]
 MODELS = ("online-crf", "cascaded")
 
 
-def search_space(models=MODELS, pos=True, pos_corpus=None):
+def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
     """The pipelines the tuner tries, as a ``HalvingGridSearchCV`` grid.
 
     Online CRF: scheme (BIES + IO folded, IOBES, IOB2) and epochs (10, 20);
     cascade: the classifier's C (0.003, 0.01); for both the feature cutoff
-    (1, 2, 3) and, with ``pos``, the bundled POS column (off, on): 48
-    candidates.  The ranges bracket the JNLPBA defaults; the online CRF's C is
-    left at 0.1 (PA-I's cap rarely binds: C from 0.1 to 0.3 gave identical
-    models on the BioNLP13CG development file).
+    (1, 2, 3), with ``pos`` the bundled POS column (off, on) and with
+    ``word_classes`` the word classes shipped with the package (off, on;
+    :class:`~skbioner.annotate.WordClassAnnotator`): 96 candidates.  The
+    ranges bracket the JNLPBA defaults; the online CRF's C is left at 0.1
+    (PA-I's cap rarely binds: C from 0.1 to 0.3 gave identical models on the
+    BioNLP13CG development file).
 
     Parameters
     ----------
     models : sequence of {"online-crf", "cascaded"}
     pos : bool, default=True
         Search the POS column too.
+    word_classes : bool, default=True
+        Search the shipped word classes too.
     pos_corpus : path, optional
         The POS tagger's training corpus (``genia-pos/train.tsv``): the
         searched POS step is then ``POSTagger(jackknife=5, corpus=pos_corpus)``,
@@ -55,7 +59,8 @@ def search_space(models=MODELS, pos=True, pos_corpus=None):
     Returns
     -------
     base : sklearn.pipeline.Pipeline
-        The pipeline whose steps the grid sets (``pos``, ``features``, ``model``).
+        The pipeline whose steps the grid sets (``pos``, ``word_classes``,
+        ``features``, ``model``).
     grid : list of dict
     default : dict
         The grid point of the preset (``make_pipeline``): the online CRF's, or
@@ -63,18 +68,20 @@ def search_space(models=MODELS, pos=True, pos_corpus=None):
     """
     from sklearn.pipeline import Pipeline
 
-    from ..annotate import POSTagger
+    from ..annotate import POSTagger, WordClassAnnotator
     from ..features import TokenFeaturizer
     from ..models import CascadedNER, OnlinePACRF
 
     unknown = sorted(set(models) - set(MODELS))
     if unknown or not models:
         raise ValueError(f"models must be a non-empty subset of {MODELS}, got {list(models)}")
-    base = Pipeline([("pos", "passthrough"), ("features", TokenFeaturizer(min_count=3)),
-                     ("model", OnlinePACRF())])
+    base = Pipeline([("pos", "passthrough"), ("word_classes", "passthrough"),
+                     ("features", TokenFeaturizer(min_count=3)), ("model", OnlinePACRF())])
     tagger = POSTagger() if pos_corpus is None else POSTagger(jackknife=5, corpus=pos_corpus)
     common = {"features__min_count": [1, 2, 3],
-              "pos": ["passthrough", tagger] if pos else ["passthrough"]}
+              "pos": ["passthrough", tagger] if pos else ["passthrough"],
+              "word_classes": (["passthrough", WordClassAnnotator()] if word_classes
+                               else ["passthrough"])}
     grid = []
     if "online-crf" in models:
         chains = [OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, random_state=0),
@@ -82,7 +89,7 @@ def search_space(models=MODELS, pos=True, pos_corpus=None):
                   OnlinePACRF(scheme="IOB2", C=0.1, random_state=0)]
         grid.append({"model": chains, "model__max_iter": [10, 20], **common})
         default = {"model": chains[0], "model__max_iter": 10, "features__min_count": 3,
-                   "pos": "passthrough"}
+                   "pos": "passthrough", "word_classes": "passthrough"}
     if "cascaded" in models:
         cascade = CascadedNER(
             segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
@@ -90,7 +97,8 @@ def search_space(models=MODELS, pos=True, pos_corpus=None):
         grid.append({"model": [cascade], "model__classifier__C": [0.003, 0.01], **common})
         if "online-crf" not in models:
             default = {"model": cascade, "model__classifier__C": 0.003,
-                       "features__min_count": 3, "pos": "passthrough"}
+                       "features__min_count": 3, "pos": "passthrough",
+                       "word_classes": "passthrough"}
     return base, grid, default
 
 
@@ -107,6 +115,9 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         held-out sentences (JNLPBA's: GENIA POS abstracts are JNLPBA training
         abstracts) and ``pos_corpus`` is not given: its in-sample tags would
         make the POS column look better there than on new text.
+    word_classes : bool, default=True
+        Whether the word classes shipped with the package are one of the
+        searched settings.
     pos_corpus : str or path, default=None
         The bundled tagger's training corpus (``genia-pos/train.tsv``): the
         POS column is then searched with the sentences of that corpus tagged
@@ -153,6 +164,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         "models": [tuple, list],
         "pos": ["boolean"],
         "pos_corpus": [str, os.PathLike, None],
+        "word_classes": ["boolean"],
         "holdout": [Interval(Real, 0, 1, closed="neither")],
         "factor": [Interval(Integral, 2, None, closed="left")],
         "alpha": [Interval(Real, 0, 1, closed="both")],
@@ -161,10 +173,11 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, models=MODELS, pos=True, pos_corpus=None, holdout=0.2, factor=3,
-                 alpha=0.1, n_jobs=2, random_state=0, verbose=0):
+    def __init__(self, models=MODELS, pos=True, word_classes=True, pos_corpus=None,
+                 holdout=0.2, factor=3, alpha=0.1, n_jobs=2, random_state=0, verbose=0):
         self.models = models
         self.pos = pos
+        self.word_classes = word_classes
         self.pos_corpus = pos_corpus
         self.holdout = holdout
         self.factor = factor
@@ -214,7 +227,8 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             raise ValueError(f"too few sentences to tune on ({len(X)} sentences, {held.size} "
                              f"held out; at least 100 and 20 needed): fit a preset instead")
         pos, why = self._pos_searched([X[i] for i in held])
-        base, grid, default = search_space(tuple(self.models), pos, self.pos_corpus)
+        base, grid, default = search_space(tuple(self.models), pos, self.word_classes,
+                                           self.pos_corpus)
         n_candidates = sum(int(np.prod([len(v) for v in g.values()])) for g in grid)
         log(self, f"{n_candidates} candidate pipelines; {train.size} sentences to train on, "
                   f"{held.size} held out ({'documents' if _has_docs(X) else 'last sentences'})")
@@ -336,7 +350,7 @@ def describe(params):
     for key, value in sorted(params.items()):
         if key == "model":
             continue
-        if key == "pos":
+        if key in ("pos", "word_classes"):
             value = "off" if value == "passthrough" else "on"
         parts.append(f"{key.split('__')[-1]}={value}")
     return " ".join(parts)

@@ -6,7 +6,7 @@ from sklearn.frozen import FrozenEstimator
 
 import skbioner
 from skbioner.cli._main import build_parser
-from skbioner.cli._train import tagger_options
+from skbioner.cli._options import tagger_options
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.models import CascadedNER, MajorityTagger, OnlinePACRF
 from skbioner.pipelines import PRESETS, make_tagger
@@ -34,7 +34,7 @@ def test_python_preset_equals_the_cli_pipeline(name):
 
 
 def test_the_cli_offers_every_preset():
-    from skbioner.cli._train import MODELS
+    from skbioner.cli._options import MODELS
 
     assert MODELS == PRESETS
 
@@ -125,6 +125,7 @@ def test_pairwise_svm_preset_brings_its_pos_column():
      "feature_params": {"min_count": 1}, "pos_jackknife": "genia pos/train.tsv"},
     {"abbreviations": True, "alias": True, "cascade_rules": True, "closed_dictionary": True,
      "dictionary": "names.txt", "recut": "jnlpba", "pos": True},
+    {"word_classes": "classes.tsv.gz"},
 ])
 def test_train_command_round_trips_through_the_parser(options):
     import shlex
@@ -135,3 +136,22 @@ def test_train_command_round_trips_through_the_parser(options):
     args = build_parser().parse_args(argv[1:])
     model = options.pop("model", "online-crf")
     assert (args.model, tagger_options(args)) == (model, options)
+
+
+@pytest.mark.parametrize("name", ["online-crf", "cascaded", "nerbio", "hmm-svm", "pairwise-svm"])
+def test_every_seed_system_reads_the_word_classes(name):
+    from skbioner.annotate import WordClassAnnotator
+
+    sample = load_jnlpba_sample("train")
+    params = {"max_iter": 2} if name in ("online-crf", "nerbio") else None
+    pipe = make_tagger(name, word_classes="bundled", model_params=params)
+    assert pipe.steps[0][0] == "word_classes"
+    assert isinstance(pipe.steps[0][1], WordClassAnnotator)
+    pipe.fit(sample.X[:60], sample.y[:60])
+    groups = {g.name for g in pipe.named_steps["features"].groups_}
+    assert {"brown", "emb"} <= groups
+    names = pipe.named_steps["features"].get_feature_names_out()
+    assert any(n.startswith("brown10[0]=") for n in names)
+    assert any(n.startswith("emb1024[0]=") for n in names)
+    with pytest.raises(ValueError, match="reads words only"):
+        make_tagger("majority", word_classes="bundled")

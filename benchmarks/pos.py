@@ -54,7 +54,7 @@ def _build(name):
 
 def run_one(name, data):
     from skbioner.annotate import load_genia_pos_model
-    from skbioner.annotate._pos import GENIA_POS_MODEL
+    from skbioner.annotate._pos import GENIA_POS_MODEL  # private: the shipped file's path
     from skbioner.io import read_columns
     from skbioner.metrics import token_accuracy_score
 

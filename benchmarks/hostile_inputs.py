@@ -202,7 +202,7 @@ def model_function_transformer_writes_pth(ws):
 
 @case(1, "refused naming skbioner.cli._main.main; the command it holds never runs")
 def model_runs_the_cli(ws):
-    from skbioner.cli._main import main  # private: a gadget
+    from skbioner.cli import main
 
     data = _function_transformer_model(
         main, {"argv": ["convert", str(ws.train), str(ws.victim / "copy.jsonl"), "--to",

@@ -167,6 +167,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    #: what a model saved before ``n_jobs`` existed (the bundled ones) reads as its value
+    n_jobs = None
+
     _parameter_constraints = {
         "scheme": [StrOptions(set(SCHEMES) | {"BIO"}), None],
         "extra_schemes": [tuple, list],

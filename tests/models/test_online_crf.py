@@ -340,3 +340,10 @@ def test_calibrating_in_a_second_thread_gives_the_same_model():
     assert models[0].temperature_ == models[1].temperature_
     np.testing.assert_array_equal(models[0].coef_, models[1].coef_)
     assert models[1].get_params()["n_jobs"] == 2
+
+
+def test_a_model_saved_before_n_jobs_existed_still_has_its_parameters():
+    model = OnlinePACRF()
+    del model.__dict__["n_jobs"]  # what loading a model file of an older version gives
+    assert model.get_params()["n_jobs"] is None
+    assert clone(model).n_jobs is None

@@ -21,7 +21,10 @@ import time
 from pathlib import Path
 
 from skbioner.annotate import make_pos_pipeline
-from skbioner.annotate._pos import GENIA_POS_FINGERPRINTS, write_corpus_fingerprints
+from skbioner.annotate._pos import (  # private: builds package data (the fingerprints)
+    GENIA_POS_FINGERPRINTS,
+    write_corpus_fingerprints,
+)
 from skbioner.io import read_columns, save_model
 from skbioner.metrics import token_accuracy_score
 

@@ -100,7 +100,8 @@ def headline(rows):
 def which_model(rows):
     """README table: each system's test F1 per corpus and its cost on JNLPBA."""
     corpora = [c for c in CORPUS_ORDER
-               if any(r["headline"] and r["corpus"] == c for r in rows.values())]
+               if any(r["headline"] and r["corpus"] == c and r["system"] in USES
+                      for r in rows.values())]
     lines = ["| model (`skbioner train ...`) | what for | "
              + " | ".join(f"{c} F1" for c in corpora)
              + " | train s | tag tokens/s | model MB |",

@@ -18,8 +18,9 @@ Models: online-crf (OnlinePACRF), cascaded (CascadedNER), crfsuite
 (NERBio's features and numeral normalization with the online CRF; adds the POS
 tagger itself),
 hmm-svm (HMMSVMTagger, Zhou & Su 2004),
-pairwise-svm (PairwiseSVMTagger, Kazama et al. 2002; adds the POS tagger itself; slow to
-train on a whole corpus with the kernel: --param kernel=poly2-hashed is the fast path).
+pairwise-svm (PairwiseSVMTagger, Kazama et al. 2002; adds the POS tagger itself; the
+degree-2 kernel as explicit features, minutes on a whole corpus; --param kernel=poly is
+libsvm's kernel SVM, hours).
 Knowledge modules, with any model:
 --abbreviations, --alias, --cascade-rules (post-processing steps),
 --closed-dictionary (training names, out of fold on the training data) and

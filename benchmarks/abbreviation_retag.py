@@ -18,10 +18,9 @@ import argparse
 import json
 import time
 
-from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.metrics import entity_f1_score, paired_bootstrap
-from skbioner.pipelines import make_pipeline
+from skbioner.pipelines import make_tagger, parse_params
 from skbioner.postprocess import AbbreviationResolver, CascadedEntityRules, NameAlias, apply_steps
 
 
@@ -35,7 +34,7 @@ def main():
     tr, ev = train_dev_split(corpus.doc_ids)
     X_train, y_train = [corpus.X[i] for i in tr], [corpus.y[i] for i in tr]
     X_dev, y_dev = [corpus.X[i] for i in ev], [corpus.y[i] for i in ev]
-    pipe = make_pipeline(args.model, model_params=parse_params(args.param))
+    pipe = make_tagger(args.model, model_params=parse_params(args.param))
     t0 = time.perf_counter()
     pipe.fit(X_train, y_train)
     result = {"benchmark": "abbreviation_retag", "model": args.model, "params": args.param,

@@ -16,7 +16,7 @@ counts (the same scorer reads both corpora):
     Settles' (2004) token features: the word lowercased, its 2-4 character prefixes and
     suffixes, orthographic flags (capitals, digits, numbers, dashes, punctuation, roman
     numerals) and length, for the words at -1, 0 and +1);
-  * ``default online-crf`` and ``default cascaded``: ``skbioner.pipelines.make_pipeline``;
+  * ``default online-crf`` and ``default cascaded``: ``skbioner.pipelines.make_tagger``;
   * ``tuned``: ``skbioner.pipelines.tune`` (search + refit), with the settings it chose.
 
 Times are wall seconds on this machine.  Last line of stdout: one JSON object.
@@ -111,9 +111,9 @@ def main():
                      "refit_seconds": round(model.seconds_["refit"], 1),
                      "tried": model.results_}
         else:
-            from skbioner.pipelines import make_pipeline
+            from skbioner.pipelines import make_tagger
 
-            pred = make_pipeline(system).fit(train.X, train.y).predict(test.X)
+            pred = make_tagger(system).fit(train.X, train.y).predict(test.X)
         res = {**scores(test.y, pred), "seconds": round(time.perf_counter() - t0, 1), **extra}
         out[system] = res
         print(f"{system}: exact F1 {res['exact_f1']:.2f} in {res['seconds']:.0f} s"

@@ -26,7 +26,7 @@ import time
 import numpy as np
 from _corpora import load_corpus  # benchmarks/ is on sys.path when a script runs
 
-from skbioner.pipelines import make_pipeline
+from skbioner.pipelines import make_tagger
 from skbioner.schemes import labels_to_spans
 
 BINS = np.linspace(0.0, 1.0, 11)
@@ -60,7 +60,7 @@ def main():
     for name in args.models.split(","):
         t0 = time.perf_counter()
         base, _, option = name.partition("+")
-        model = make_pipeline(base, model_params={"calibrate": True} if option else None)
+        model = make_tagger(base, model_params={"calibrate": True} if option else None)
         model.fit(train.X, train.y)
         train_seconds = time.perf_counter() - t0
         ents = model[-1].predict_entities(model[:-1].transform(test.X))

@@ -21,10 +21,10 @@ import json
 import sys
 import time
 
-from skbioner.cli._train import build_model
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.io import read_columns
 from skbioner.metrics import entity_f1_score, paired_bootstrap
+from skbioner.pipelines import make_tagger
 from skbioner.postprocess import LabelConsistency, apply_steps
 
 GRID = {
@@ -55,7 +55,7 @@ def f1(y, pred):
 
 def run_corpus(name, X_tr, y_tr, X_dev, y_dev, X_full, y_full, X_test, y_test, groups, model):
     t0 = time.perf_counter()
-    pred, marg, classes = predictions(build_model(model), X_tr, y_tr, X_dev)
+    pred, marg, classes = predictions(make_tagger(model), X_tr, y_tr, X_dev)
     base = f1(y_dev, pred)
     table = []
     for params in settings():
@@ -68,7 +68,7 @@ def run_corpus(name, X_tr, y_tr, X_dev, y_dev, X_full, y_full, X_test, y_test, g
           f"{ {k: best[k] for k in GRID} } ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     default = LabelConsistency().get_params()
     default_dev = next(r["dev_f1"] for r in table if all(r[k] == default[k] for k in GRID))
-    pred, marg, classes = predictions(build_model(model), X_full, y_full, X_test)
+    pred, marg, classes = predictions(make_tagger(model), X_full, y_full, X_test)
     res = {"dev_tagger_f1": round(base, 2), "dev_best": best, "dev_default_f1": default_dev,
            "chosen": chosen, "test_tagger_f1": round(f1(y_test, pred), 2)}
     for label, params in (("default", default), ("chosen", chosen)):

@@ -75,17 +75,16 @@ def main():
     from skbioner.datasets import train_dev_split
     from skbioner.io import read_jnlpba
     from skbioner.metrics import character_span_scores, entity_report
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger
     from skbioner.tagging import tag_documents
-    from skbioner.text import BioTokenizer
-    from skbioner.text._cuts import CutTable
+    from skbioner.text import BioTokenizer, CutTable
 
     mk = _cuts_script()
     corpus = read_jnlpba(Path(args.data) / "train.iob2")
     tr, dev = train_dev_split(corpus.doc_ids)
     Xtr, ytr = [corpus.X[i] for i in tr], [corpus.y[i] for i in tr]
     t0 = time.perf_counter()
-    model = make_pipeline(args.preset).fit(Xtr, ytr)
+    model = make_tagger(args.preset).fit(Xtr, ytr)
     result = {"preset": args.preset, "train_seconds": time.perf_counter() - t0}
     Xdev, ydev = [corpus.X[i] for i in dev], [corpus.y[i] for i in dev]
     result["token_level_f1"] = entity_report(ydev, model.predict(Xdev)).overall.exact.f1

@@ -29,9 +29,9 @@ from _child import run_child  # benchmarks/ is on sys.path when a script runs
 
 def child(data, repeat, n_sentences):
     from skbioner.annotate import HMMStateClusterer
-    from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba
     from skbioner.io import read_tokenized
+    from skbioner.pipelines import make_tagger
 
     def best(fn):
         fn()
@@ -48,7 +48,7 @@ def child(data, repeat, n_sentences):
     res = {}
     train = load_jnlpba(f"{data}/jnlpba", "train")
     test = load_jnlpba(f"{data}/jnlpba", "test")
-    model = build_model("online-crf").fit(train.X, train.y)
+    model = make_tagger("online-crf").fit(train.X, train.y)
     F = model[:-1].transform(test.X)
     seconds, pred = best(lambda: model[-1].predict(F))
     res["chain"] = {"seconds": seconds, "tokens": int(F.n_tokens),

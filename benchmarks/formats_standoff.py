@@ -7,7 +7,7 @@ Usage::
 The JNLPBA test split exists as tokens with IOB2 labels (``test.iob2``) and as
 raw text with entity spans (``test-standoff/``, brat).  ``skbioner train
 --train test-standoff/`` reads the second through
-:func:`skbioner.io.read_corpus`: each text is tokenized with the entity
+:func:`skbioner.datasets.load_corpus`: each text is tokenized with the entity
 offsets as forced token boundaries and the tokens labelled from the spans.
 How close does that come to the column file?  The gold tokens are located in
 the raw text (:func:`skbioner.text.align_tokens`), which gives each a
@@ -23,7 +23,7 @@ character span, and for each tokenizer:
 * ``n_sentences``: sentences of the brat reading (``test.iob2``: 3,856).
 
 Tokenizers: ``BioTokenizer(split_suffixes=False, cuts=None)`` (the default of
-``read_corpus``: words are cut only where an entity boundary falls, as the
+``load_corpus``: words are cut only where an entity boundary falls, as the
 JNLPBA files were made), ``BioTokenizer()`` (which also cuts words where the JNLPBA
 training data would, ``cuts="jnlpba"``, whether or not an entity boundary falls there),
 ``BioTokenizer(cuts=None)`` (the older ``-induced`` suffix rule instead), and
@@ -177,7 +177,7 @@ def main(argv=None):
         back["bionlp13cg_train_suffix_rule"] = roundtrip(args.bionlp13cg / "train.tsv",
                                                          BioTokenizer(cuts=None))
     print("\ncolumn file -> text (tokens joined by spaces) -> tokenizer (default of "
-          "read_corpus; _cuts_jnlpba: BioTokenizer(), _suffix_rule: BioTokenizer(cuts=None)):")
+          "load_corpus; _cuts_jnlpba: BioTokenizer(), _suffix_rule: BioTokenizer(cuts=None)):")
     for name, r in back.items():
         print(f"  {name:18} tokens recall {r['token_recall']:.4%} precision "
               f"{r['token_precision']:.4%}, entity F1 {r['entity_f1']:.4%} "

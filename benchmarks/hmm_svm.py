@@ -44,10 +44,15 @@ import json
 import time
 from pathlib import Path
 
-from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.metrics import entity_report, paired_bootstrap
-from skbioner.pipelines import add_knowledge, make_annotators, make_pipeline, make_two_pass
+from skbioner.pipelines import (
+    add_knowledge,
+    make_annotators,
+    make_tagger,
+    make_two_pass,
+    parse_params,
+)
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
@@ -81,7 +86,7 @@ def scores(y, pred):
 
 
 def build(model, features, open_dictionary, params=None, feature_params=None):
-    pipe = make_pipeline(model, model_params=params, feature_params=feature_params)
+    pipe = make_tagger(model, model_params=params, feature_params=feature_params)
     if features in ("pos", "all"):
         pipe.steps[:0] = make_annotators(pos=True)
     closed = features in ("closed", "all")
@@ -106,7 +111,7 @@ def build_system(name, params, first_params):
         first = first or second
         return make_two_pass(second, first, model_params=own(second, params),
                              first_params=own(first, first_params))
-    return make_pipeline(name, model_params=own(name, first_params))
+    return make_tagger(name, model_params=own(name, first_params))
 
 
 def systems(args, X_train, y_train, X_eval, y_eval):

@@ -27,11 +27,10 @@ import time
 
 import numpy as np
 
-from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.decoding import NEG, viterbi_batch
 from skbioner.metrics import entity_f1_score
-from skbioner.pipelines import make_pipeline
+from skbioner.pipelines import make_tagger, parse_params
 
 
 def trigram_counts(codes_per_sentence, L):
@@ -94,7 +93,7 @@ def main():
     tr, ev = train_dev_split(corpus.doc_ids)
     X_train, y_train = [corpus.X[i] for i in tr], [corpus.y[i] for i in tr]
     X_dev, y_dev = [corpus.X[i] for i in ev], [corpus.y[i] for i in ev]
-    pipe = make_pipeline("hmm-svm", model_params=parse_params(args.param))
+    pipe = make_tagger("hmm-svm", model_params=parse_params(args.param))
     t0 = time.perf_counter()
     pipe.fit(X_train, y_train)
     result = {"benchmark": "hmm_trigram", "params": args.param,

@@ -70,22 +70,19 @@ def run_one(name, data, pred_path, min_count=None, pos_corpus=None, hmm_path=Non
     import joblib
     from sklearn.frozen import FrozenEstimator
 
-    from skbioner.annotate import POSTagger
-    from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba
     from skbioner.metrics import entity_report
+    from skbioner.pipelines import make_tagger
 
     base, annotations = parse_name(name)
     cli_model, params = MODELS[base]
     train, test = load_jnlpba(data, "train"), load_jnlpba(data, "test")
-    feature_params = [] if min_count is None else [f"min_count={min_count}"]
-    annotators = []
-    if "pos" in annotations:  # jackknifed: GENIA POS abstracts are JNLPBA training abstracts
-        annotators.append(("pos", POSTagger(jackknife=5, corpus=pos_corpus, n_jobs=2)))
+    feature_params = {} if min_count is None else {"min_count": min_count}
+    # POS jackknifed: GENIA POS abstracts are JNLPBA training abstracts
+    model = make_tagger(cli_model, model_params=params, feature_params=feature_params,
+                        pos_jackknife=pos_corpus if "pos" in annotations else None)
     if "hmm" in annotations:  # fitted once on unlabeled text by the parent, frozen here
-        annotators.append(("hmm", FrozenEstimator(joblib.load(hmm_path))))
-    model = build_model(cli_model, params=[f"{k}={v!r}" for k, v in params.items()],
-                        feature_params=feature_params, annotators=annotators)
+        model.steps.insert(len(model.steps) - 2, ("hmm", FrozenEstimator(joblib.load(hmm_path))))
     t0 = time.perf_counter()
     model.fit(train.X, train.y)
     train_s = time.perf_counter() - t0

@@ -48,7 +48,7 @@ def main():
 
     from skbioner.datasets import load_jnlpba
     from skbioner.io import load_model, save_model
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger
 
     train, test = load_jnlpba(args.data, "train"), load_jnlpba(args.data, "test")
     out = {}
@@ -56,14 +56,14 @@ def main():
         for name in args.models.split(","):
             rows = {}
             t0 = time.perf_counter()
-            warm = make_pipeline(name, model_params=_warm(name, {})).fit(train.X, train.y)
+            warm = make_tagger(name, model_params=_warm(name, {})).fit(train.X, train.y)
             seconds = time.perf_counter() - t0
             buffer = io.BytesIO()
             joblib.dump(warm, buffer)
             ref = warm.predict(test.X)
             rows["joblib + training state"] = {"bytes": len(buffer.getvalue())}
             del warm, buffer
-            model = make_pipeline(name).fit(train.X, train.y)
+            model = make_tagger(name).fit(train.X, train.y)
             before = model.predict(test.X)
             forms = (("joblib", ".joblib", False), ("skops", ".skops", False),
                      ("skops sparsified", ".skops", True))

@@ -236,7 +236,7 @@ def stage_patterns(d, parts, res, args):
     """The pattern post-processor on the numeric configuration and on the suite's default."""
     import itertools
 
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger
     from skbioner.postprocess import PatternPostProcessor, apply_steps
 
     Xa, ya, Xd, yd = parts
@@ -244,7 +244,7 @@ def stage_patterns(d, parts, res, args):
     taus, zetas, joins = (0.1, 0.2, 0.3, 0.5), (0.2, 0.3, 0.4, 0.5), (False, True)
     out = {}
     makers = {"nerbio": lambda: pipeline(selected_groups(res), args.min_count, mode),
-              "online-crf": lambda: make_pipeline("online-crf",
+              "online-crf": lambda: make_tagger("online-crf",
                                                   model_params={"calibrate": False})}
     # the step, fitted on the 90% part (it holds out its own last 10% to filter patterns)
     t0 = time.perf_counter()

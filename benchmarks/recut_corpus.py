@@ -28,7 +28,7 @@ def main():
 
     from skbioner.metrics import entity_report
     from skbioner.models import RecutTagger
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger
 
     corpus = load_corpus(args.data)
     train, dev = corpus["train"], corpus["devel"]
@@ -36,7 +36,7 @@ def main():
         raise SystemExit(f"{args.data}: no devel file")
     rows = {}
     for name in args.variants.split(","):
-        model = make_pipeline(args.preset, model_params={"calibrate": False})
+        model = make_tagger(args.preset, model_params={"calibrate": False})
         if name != "none":
             model = RecutTagger(model, cuts=None if name == "pieces" else name)
         t0 = time.perf_counter()

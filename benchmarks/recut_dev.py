@@ -43,12 +43,11 @@ def main():
                          "last (the development split is K=9); the test set is never read")
     args = ap.parse_args()
 
-    from skbioner.cli._train import parse_params
     from skbioner.datasets import train_dev_split
     from skbioner.io import read_jnlpba
     from skbioner.metrics import character_span_scores, entity_report
     from skbioner.models import RecutTagger
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger, parse_params
     from skbioner.tagging import tag_documents
 
     corpus = read_jnlpba(Path(args.data) / "train.iob2")
@@ -68,15 +67,14 @@ def main():
     docs, gold = rebuild(corpus, dev, mk._glued)
     # the cut table counted on the training part only (the script's min_count and threshold),
     # for the raw-text tokenizer and the re-cut models alike: dev's own cuts stay unseen
-    from skbioner.text import BioTokenizer
-    from skbioner.text._cuts import CutTable
+    from skbioner.text import BioTokenizer, CutTable
 
     entities = mk.entity_counts(Xtr, ytr)
     table = CutTable(mk.count(Xtr, entities), 2, 0.6, entities)
     tokenizer = BioTokenizer(cuts=table)
     rows = {}
     for chars in args.variants.split(","):
-        model = make_pipeline(args.preset, model_params=parse_params(args.param))
+        model = make_tagger(args.preset, model_params=parse_params(args.param))
         if chars != "none":
             model = RecutTagger(model, cuts=None if chars == "pieces" else table)
         t0 = time.perf_counter()

@@ -71,10 +71,10 @@ def main():
                          "workers' one-time model loading is included in the time)")
     args = ap.parse_args()
 
-    from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba
     from skbioner.io import read_brat_dir, save_model
     from skbioner.metrics import character_span_scores, entity_report
+    from skbioner.pipelines import make_tagger
     from skbioner.tagging._bundled import BUNDLED_MODEL, load_model
 
     data = Path(args.data)
@@ -86,7 +86,7 @@ def main():
             model = load_model(model_path)
         else:
             train = load_jnlpba(data, "train")
-            model = build_model("cascaded")
+            model = make_tagger("cascaded")
             t0 = time.perf_counter()
             model.fit(train.X, train.y)
             result["train_seconds"] = time.perf_counter() - t0

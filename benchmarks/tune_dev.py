@@ -21,9 +21,9 @@ from skbioner.metrics import entity_report
 
 
 def build(model, params):
-    from skbioner.cli._train import build_model
+    from skbioner.pipelines import make_tagger
 
-    pipe = build_model(model, params=[f"{k}={v!r}" for k, v in params.items()])
+    pipe = make_tagger(model, model_params=params)
     return pipe.named_steps["model"] if hasattr(pipe, "named_steps") else pipe
 
 

@@ -30,11 +30,10 @@ import time
 from pathlib import Path
 
 from skbioner import Sentence
-from skbioner.cli._train import parse_params
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.features import get_preset
 from skbioner.metrics import entity_report, paired_bootstrap
-from skbioner.pipelines import make_pipeline
+from skbioner.pipelines import make_tagger, parse_params
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
@@ -60,8 +59,8 @@ VARIANTS = {
 
 def add_derived(X):
     """Columns a cache made before they existed, derived from its ``fp_label``."""
+    from skbioner.annotate._first_pass import _doc_dictionary
     from skbioner.postprocess import group_documents
-    from skbioner.postprocess._first_pass import _doc_dictionary
 
     if not X or X[0].has("fp_docdict"):
         return X
@@ -131,7 +130,7 @@ def main():
         A_train, A_eval = add_derived(saved["train"]), add_derived(saved["eval"])
         result["first_seconds"] = saved["seconds"]
     else:
-        first = make_pipeline(args.first, model_params=parse_params(args.first_param))
+        first = make_tagger(args.first, model_params=parse_params(args.first_param))
         annot = FirstPassAnnotator(first, cv=args.cv)
         t0 = time.perf_counter()
         A_train = annot.fit_transform(X_train, y_train)
@@ -158,7 +157,7 @@ def main():
              (CascadedEntityRules(), AbbreviationResolver(), NameAlias())]
     for name in args.variant or list(VARIANTS):
         cols = VARIANTS[name]
-        second = make_pipeline(args.second, model_params=parse_params(args.param),
+        second = make_tagger(args.second, model_params=parse_params(args.param),
                                feature_params={"templates": get_preset("chan")
                                                + first_pass_groups()})
         Tr, Ev = keep_columns(A_train, cols), keep_columns(A_eval, cols)

@@ -74,7 +74,7 @@ def _skip_member(app, what, name, obj, skip, options):
 def _constant_docs(app, what, name, obj, options, lines):
     """Give a re-exported constant the ``#:`` comment of the module defining it.
 
-    ``.. autodata:: skbioner.features.PRESETS`` reads attribute comments from
+    ``.. autodata:: skbioner.features.TEMPLATE_PRESETS`` reads attribute comments from
     ``skbioner/features/__init__.py`` only, where the constant is imported, and
     otherwise falls back to the docstring of the value's type (``tuple``).  The
     comment sits above the assignment in the private module (``_templates.py``).
@@ -88,6 +88,8 @@ def _constant_docs(app, what, name, obj, options, lines):
     package_name, _, attr = name.rpartition(".")
     package = importlib.import_module(package_name)
     for info in pkgutil.iter_modules(getattr(package, "__path__", [])):
+        if info.name == "__main__":
+            continue  # running it would run the command line
         module_name = f"{package_name}.{info.name}"
         module = importlib.import_module(module_name)
         if getattr(module, attr, None) is not obj:

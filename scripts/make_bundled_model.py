@@ -31,7 +31,7 @@ from skbioner.datasets import train_dev_split
 from skbioner.io import read_jnlpba, save_model
 from skbioner.metrics import entity_report
 from skbioner.models import RecutTagger
-from skbioner.pipelines import make_pipeline
+from skbioner.pipelines import make_tagger
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "skbioner" / "tagging" / "data" / "jnlpba.skops"
@@ -52,7 +52,7 @@ def compact(model):
 
 def build(preset, recut, **kwargs):
     """The preset's pipeline, wrapped in ``RecutTagger(cuts=recut)`` unless ``recut`` is "off"."""
-    model = make_pipeline(preset, **kwargs)
+    model = make_tagger(preset, **kwargs)
     if recut == "off":
         return model
     return RecutTagger(model, cuts=None if recut == "pieces" else recut)

@@ -2,22 +2,22 @@
 
 ``skbioner.tag_text("...")`` tags raw text with the bundled JNLPBA model (or any model
 given), ``skbioner.load_model()`` returns that model (or loads a model file), and
-``skbioner.make_pipeline(name)`` builds the suite's tuned presets; the subpackages hold the
+``skbioner.make_tagger(name, ...)`` builds any of the suite's taggers (what ``skbioner
+train`` builds); the subpackages hold the
 rest (``skbioner.io``, ``skbioner.features``, ``skbioner.models``, ``skbioner.tagging``...).
 """
 
 from . import _numba_cache  # noqa: F401  (first: a writable numba cache before any kernel)
 from ._sentence import Sentence, as_sentence, check_sentences
+from ._version import __version__
 
-#: The version of the package.
-__version__ = "0.1.0.dev0"
-
-__all__ = ["Sentence", "as_sentence", "check_sentences", "load_model", "make_pipeline",
+__all__ = ["Sentence", "as_sentence", "check_sentences", "load_model", "make_tagger",
            "tag_text", "__version__"]
 
 # Public names from heavier subpackages, imported on first use so that ``import skbioner``
 # (and ``skbioner --help``) stays light.
-_LAZY = {"make_pipeline": "skbioner.pipelines", "load_model": "skbioner.tagging._bundled",
+_LAZY = {"make_tagger": "skbioner.pipelines", "make_pipeline": "skbioner.pipelines",
+         "load_model": "skbioner.tagging._bundled",
          "tag_text": "skbioner.tagging"}
 
 

@@ -7,14 +7,19 @@ neither can be written (a read-only install run by a user whose home is not
 writable), decorating the first kernel raises and the package cannot even be
 imported.  This module runs before numba is imported (it is the first import
 of ``skbioner/__init__.py``): in that case it points ``NUMBA_CACHE_DIR`` at
-a private directory under the temporary directory, or, if none can be
-created, turns numba's caching off; either way with a one-line note on
-stderr.  Child processes (joblib workers) inherit the setting silently.
+a private directory under the temporary directory -- one per user, reused by
+every run, so kernels compile once -- or, if none can be created, turns
+numba's caching off; either way with a one-line note on stderr.  Child
+processes (joblib workers) inherit the setting silently.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import shutil
+import stat
 import sys
 import tempfile
 
@@ -54,32 +59,48 @@ def _user_cache_dir(environ):
     return os.path.join(environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "numba")
 
 
+def _ours(path, uid) -> bool:
+    """Whether ``path`` is a real directory of this user that nobody else can write into.
+
+    A directory of ours that others may write into is made private first
+    (``0o700``): numba's cache files are pickles, which must come from us.
+    """
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid:
+            return False
+        if st.st_mode & 0o022:
+            os.chmod(path, 0o700)
+    except OSError:
+        return False
+    return os.access(path, os.W_OK | os.X_OK)
+
+
 def _private_temp_dir():
-    """A directory only this user can write, under the temporary directory, or None."""
+    """``(path, kept)``: a directory only this user can write, under the temporary directory.
+
+    The same ``skbioner-numba-cache-<uid>`` directory every run (so compiled
+    kernels are reused, not rebuilt: ~15 s), made if missing; should it be
+    unusable (another user's, a link), a fresh directory removed when the
+    process exits (``kept`` False).  ``(None, False)`` if none can be made.
+    """
     uid = os.getuid() if hasattr(os, "getuid") else None
     try:
         base = tempfile.gettempdir()
     except OSError:  # no usable temporary directory at all
-        return None
+        return None, False
     if uid is not None:
         path = os.path.join(base, f"skbioner-numba-cache-{uid}")
-        try:
+        with contextlib.suppress(FileExistsError, OSError):
             os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
-        except OSError:
-            path = None
-        if path is not None:
-            st = os.lstat(path)
-            # reuse it only if it is ours and nobody else can write into it: numba's
-            # cache files are pickles
-            if (os.path.isdir(path) and not os.path.islink(path) and st.st_uid == uid
-                    and not st.st_mode & 0o022 and os.access(path, os.W_OK | os.X_OK)):
-                return path
+        if _ours(path, uid):
+            return path, True
     try:
-        return tempfile.mkdtemp(prefix="skbioner-numba-cache-")
+        path = tempfile.mkdtemp(prefix="skbioner-numba-cache-")
     except OSError:
-        return None
+        return None, False
+    atexit.register(shutil.rmtree, path, ignore_errors=True)  # no litter
+    return path, False
 
 
 def configure_numba_cache(environ=None, package_dir=_PACKAGE_DIR, stderr=None):
@@ -114,13 +135,15 @@ def configure_numba_cache(environ=None, package_dir=_PACKAGE_DIR, stderr=None):
         if _writable_dir(user_dir):
             return "ok"
         reason = f"neither {package_dir} nor {user_dir} is writable"
-    path = _private_temp_dir()
+    path, kept = _private_temp_dir()
     if path is not None:
         environ["NUMBA_CACHE_DIR"] = path
         if "numba" in sys.modules:  # numba read its configuration already
             sys.modules["numba"].config.CACHE_DIR = path
+        how = "instead" if kept else ("for this run (removed at exit: kernels compile on every "
+                                      "run)")
         print(f"skbioner: note: numba cannot cache compiled code ({reason}); caching in "
-              f"{path} instead", file=stderr)
+              f"{path} {how}", file=stderr)
         return "tempdir"
     from numba.core.dispatcher import Dispatcher
 

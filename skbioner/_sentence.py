@@ -269,17 +269,6 @@ def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
         out.append(s)
     if y is None:
         return out
-    if isinstance(y, str | bytes):
-        raise TypeError("y must be a list of label lists")
-    y = [list(labels) for labels in y]
-    if len(y) != len(out):
-        raise ValueError(f"X has {len(out)} sentences but y has {len(y)} label sequences")
-    for i, (s, labels) in enumerate(zip(out, y, strict=True)):
-        if len(labels) != len(s):
-            raise ValueError(
-                f"sentence {i} has {len(s)} tokens but {len(labels)} labels: {_preview(s)}"
-            )
-        for j, lab in enumerate(labels):
-            if not isinstance(lab, str):
-                raise TypeError(f"y[{i}][{j}] is {type(lab).__name__}, not str: {_preview(s)}")
-    return out, y
+    from .schemes import check_label_sequences
+
+    return out, check_label_sequences(y, map(len, out), scheme=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["LabelSequences", "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of",
-           "split_pipeline"]
+           "final_estimator", "labels_and_marginals", "split_pipeline", "unwrap"]
 
 
 def split_pipeline(tagger):
@@ -32,6 +32,70 @@ def split_pipeline(tagger):
     if isinstance(tagger, Pipeline):
         return (tagger[:-1] if len(tagger.steps) > 1 else None), tagger.steps[-1][1]
     return None, tagger
+
+
+def unwrap(tagger):
+    """The pipeline (or model) inside the suite's fitted wrappers.
+
+    Follows a wrapper's fitted tagger (``tagger_``: post-processing,
+    re-cutting) and a tuner's winner (``best_estimator_``) to the end.
+
+    Parameters
+    ----------
+    tagger : estimator
+
+    Returns
+    -------
+    estimator
+        ``tagger`` itself when it wraps nothing.
+    """
+    while True:
+        inner = getattr(tagger, "tagger_", None)
+        if inner is None:
+            inner = getattr(tagger, "best_estimator_", None)
+        if inner is None:
+            return tagger
+        tagger = inner
+
+
+def final_estimator(tagger):
+    """The model that scores the tokens: the last step of the pipeline inside any wrapper.
+
+    Parameters
+    ----------
+    tagger : estimator or Pipeline
+
+    Returns
+    -------
+    estimator
+    """
+    return split_pipeline(unwrap(tagger))[1]
+
+
+def labels_and_marginals(tagger, X, want_marginals=True):
+    """``predict`` and ``predict_marginals`` of a fitted tagger, featurizing once.
+
+    Parameters
+    ----------
+    tagger : fitted estimator or Pipeline
+    X : list of sentences
+    want_marginals : bool, default=True
+        Also the token marginals (when the final model gives them).
+
+    Returns
+    -------
+    labels : list of list of str
+    marginals : list of ndarray or None
+    final : estimator
+        The model that made them (its ``classes_`` order the marginals).
+    """
+    head, final = split_pipeline(tagger)
+    Xt = head.transform(X) if head is not None else X
+    labels = final.predict(Xt)
+    marginals = None
+    if want_marginals and hasattr(final, "predict_marginals"):
+        marginals = final.predict_marginals(Xt)
+    return labels, marginals, final
 
 
 class LabelSequences(list):

@@ -31,5 +31,36 @@ def rng(seed):
     return np.random.default_rng(seed)
 
 
+def hostile_inputs():
+    """The module benchmarks/hostile_inputs.py (issue 22's hostile cases and crafted files)."""
+    import importlib.util
+    import sys
+
+    module = sys.modules.get("hostile_inputs")
+    if module is None:
+        path = Path(__file__).resolve().parents[1] / "benchmarks" / "hostile_inputs.py"
+        spec = importlib.util.spec_from_file_location("hostile_inputs", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["hostile_inputs"] = module
+        spec.loader.exec_module(module)
+    return module
+
+
 def pytest_report_header(config):
     return [f"skbioner data dir: {DATA_DIR} ({'present' if DATA_DIR.exists() else 'absent'})"]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the slow end-to-end tests (docs build, examples, fault "
+                          "injection, CLI demo...): the whole suite, as CI runs it")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without --slow, the tests marked ``slow`` are deselected: the fast default tier."""
+    if config.getoption("--slow"):
+        return
+    keep = [item for item in items if "slow" not in item.keywords]
+    if len(keep) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if "slow" in i.keywords])
+        items[:] = keep

@@ -41,7 +41,7 @@ def test_majority_does_not_modify_input():
 
 
 def test_majority_bad_input_names_sentence():
-    with pytest.raises(ValueError, match="sentence 1 has 3 tokens but 2 labels"):
+    with pytest.raises(ValueError, match=r"y\[1\] has 2 labels but sentence 1 has 3 tokens"):
         MajorityTagger().fit(X, [Y[0], ["O", "O"]])
     with pytest.raises(ValueError, match=r"y\[0\]: label 'E-DNA'"):
         MajorityTagger().fit(X[:1], [["E-DNA", "O", "O"]])

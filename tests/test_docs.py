@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # end to end: run with --slow (CI does)
+
 pytest.importorskip("sphinx")
 pytest.importorskip("myst_parser")
 pytest.importorskip("numpydoc")

@@ -17,6 +17,8 @@ import pytest
 
 from tests.conftest import data_path
 
+pytestmark = pytest.mark.slow  # end to end: run with --slow (CI does)
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 SCRIPTS = sorted(p.name for p in EXAMPLES.glob("*.py"))

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import skbioner
 from skbioner._numba_cache import configure_numba_cache
 
@@ -38,6 +40,7 @@ def _env(root, home, tmp):
     return env
 
 
+@pytest.mark.slow
 def test_unwritable_package_and_home_fall_back_to_a_temp_cache(tmp_path):
     root, home, tmp = *_read_only_copy(tmp_path), tmp_path / "tmp"
     tmp.mkdir()
@@ -74,3 +77,26 @@ def test_configure_reports_what_it_did(tmp_path):
     assert environ["NUMBA_CACHE_DIR"] != str(blocked / "cache")
     assert os.path.isdir(environ["NUMBA_CACHE_DIR"])
     assert err.getvalue().count("\n") == 1 and "is not writable" in err.getvalue()
+
+
+@pytest.mark.slow
+def test_one_cache_directory_per_user_reused_and_no_litter(tmp_path):
+    # issue 22, item 8: every run made a new skbioner-numba-cache-XXXX, never removed
+    root, home, tmp = *_read_only_copy(tmp_path), tmp_path / "tmp"
+    tmp.mkdir()
+    code = "import skbioner, os; print(os.environ['NUMBA_CACHE_DIR'])"
+    dirs = [subprocess.run([sys.executable, "-c", code], env=_env(root, home, tmp),
+                           capture_output=True, text=True, cwd=tmp_path).stdout.strip()
+            for _ in range(2)]
+    assert dirs[0] == dirs[1] and os.listdir(tmp) == [Path(dirs[0]).name]
+    if hasattr(os, "getuid"):
+        os.chmod(dirs[0], 0o777)  # ours but open to others: made private again, and reused
+        again = subprocess.run([sys.executable, "-c", code], env=_env(root, home, tmp),
+                               capture_output=True, text=True, cwd=tmp_path).stdout.strip()
+        assert again == dirs[0] and os.stat(dirs[0]).st_mode & 0o777 == 0o700
+    if hasattr(os, "getuid") and os.getuid() == 0:
+        os.chown(dirs[0], 65534, -1)  # another user's: a fresh directory, removed at exit
+        r = subprocess.run([sys.executable, "-c", code], env=_env(root, home, tmp),
+                           capture_output=True, text=True, cwd=tmp_path)
+        assert r.stdout.strip() != dirs[0] and "removed at exit" in r.stderr
+        assert os.listdir(tmp) == [Path(dirs[0]).name]

@@ -7,10 +7,35 @@
   al. 2002) and adds each token's HMM state as the ``hmm`` column, which the ``"kazama"``
   feature preset reads; :func:`shape_class` is the word-shape class it observes for words
   outside its vocabulary.
+* :class:`DictionaryMatcher` -- longest dictionary matches (closed: the training names, out
+  of fold; open: a names file) as ``dict_*`` columns.
+* :class:`FirstPassAnnotator` -- a first-pass tagger's out-of-fold output and Zhou & Su's
+  knowledge modules as ``fp_*`` columns of a second pass (:func:`first_pass_groups` are the
+  templates that read them).
+* Word classes from unlabeled text: :class:`BrownClusterer` (Brown clusters, the ``brown``
+  bit-string column), :class:`EmbeddingClusterer` (k-means classes of PPMI-SVD word
+  embeddings, ``emb64``...), and :class:`WordClassAnnotator`, which adds the classes shipped
+  with the package (or a table written by :func:`write_word_classes`).
 """
 
+from ._dictionary import DictionaryMatcher
+from ._first_pass import FirstPassAnnotator, first_pass_groups
 from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
 from ._pos import POSTagger, load_genia_pos_model, make_pos_pipeline
+from ._word_classes import (
+    BUNDLED_CLASSES,
+    NORMALIZATIONS,
+    UNKNOWN,
+    BrownClusterer,
+    EmbeddingClusterer,
+    WordClassAnnotator,
+    normalize_word,
+    read_word_classes,
+    write_word_classes,
+)
 
-__all__ = ["HMMStateClusterer", "POSTagger", "SHAPE_CLASSES", "load_genia_pos_model",
-           "make_pos_pipeline", "shape_class"]
+__all__ = ["BUNDLED_CLASSES", "BrownClusterer", "DictionaryMatcher", "EmbeddingClusterer",
+           "FirstPassAnnotator", "HMMStateClusterer", "NORMALIZATIONS", "POSTagger",
+           "SHAPE_CLASSES", "UNKNOWN", "WordClassAnnotator", "first_pass_groups",
+           "load_genia_pos_model", "make_pos_pipeline", "normalize_word", "read_word_classes",
+           "shape_class", "write_word_classes"]

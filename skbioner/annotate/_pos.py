@@ -24,6 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._sentence import check_sentences
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
+from ..models._base import densified
 
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL"]
 
@@ -97,14 +98,7 @@ def load_genia_pos_model():
         # model tags as documented (tests/annotate/test_pos.py) guards every version.
         warnings.simplefilter("ignore", InconsistentVersionWarning)
         model = load_model(path)
-    return _densified(model)
-
-
-def _densified(model):
-    last = model[-1] if isinstance(model, Pipeline) else model
-    if hasattr(last, "densify"):
-        last.densify()
-    return model
+    return densified(model)
 
 
 def _read_pos_corpus(corpus):
@@ -288,7 +282,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
                 raise FileNotFoundError(f"POS model file not found: {self.model}")
             from ..io import load_model
 
-            return _densified(load_model(self.model))
+            return densified(load_model(self.model))
         if not hasattr(self.model, "predict"):
             raise TypeError(
                 f"model must be 'genia', a path or an estimator with predict, got {self.model!r}"
@@ -399,7 +393,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
     def __setstate__(self, state):
         super().__setstate__(state)
         if "model_" in self.__dict__:
-            self.model_ = _densified(self.model_)
+            self.model_ = densified(self.model_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

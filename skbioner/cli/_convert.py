@@ -37,7 +37,8 @@ def add_arguments(p):
     from ._formats import FORMAT_CHOICES, SEP_HELP
 
     p.add_argument("input", metavar="IN", help="labelled corpus: file or brat directory")
-    p.add_argument("output", metavar="OUT", help="file, or directory for brat")
+    p.add_argument("output", metavar="OUT",
+                   help="file, or directory for brat; - for standard output (with --to)")
     p.add_argument("--from", dest="from_format", choices=FORMAT_CHOICES, default="auto",
                    help="format of IN (default: detected)")
     p.add_argument("--to", dest="to_format", choices=FORMAT_CHOICES, default="auto",
@@ -61,6 +62,9 @@ def run(args):
     # a column file's labels in another scheme: OUT is a column file whatever its name
     dst = output_format(args.output, args.to_format, "columns" if args.to_scheme else None)
     if dst == "brat":
+        if args.output == "-":
+            raise ValueError("brat output is a directory: give its path (- is standard "
+                             "output, for the other formats)")
         refuse_output_dir_over_inputs(args.output, [args.input])
     else:
         refuse_output_over_inputs(args.output, [args.input])
@@ -111,9 +115,10 @@ def _write(path, docs, fmt, to_scheme, tokenizer):
     from ..schemes import convert
     from ..text import tokenize_documents
 
-    if fmt != "columns" or to_scheme in (None, "IOB2"):
-        write_documents(path, docs, fmt, tokenizer=tokenizer)
+    if fmt != "columns":
+        write_documents(path, docs, fmt)
         return
     X, y = tokenize_documents(docs, tokenizer)
-    y = [convert(labels, "IOB2", to_scheme) for labels in y]
+    if to_scheme not in (None, "IOB2"):
+        y = [convert(labels, "IOB2", to_scheme) for labels in y]
     write_columns(path, ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X], path=str(path)))

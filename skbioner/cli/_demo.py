@@ -1,4 +1,4 @@
-"""Train the best model available on the bundled JNLPBA sample and show what it does.
+"""Train the default model on the bundled JNLPBA sample and show what it does.
 
 Loads the sample shipped with the package (250 training and 51 test abstracts
 of JNLPBA 2004), trains, scores the test part with the official JNLPBA
@@ -21,11 +21,11 @@ def add_arguments(p):
                    help="a whitespace-tokenised sentence to tag (default: an example)")
 
 
-def demo_model():
-    """The model the demo trains: the cascaded NER on the Chan/Settles features."""
-    from ._train import build_model
+def demo_model(verbose=1):
+    """The model the demo trains: ``skbioner train``'s default (the online CRF preset)."""
+    from ..pipelines import make_tagger
 
-    return build_model("cascaded")
+    return make_tagger(verbose=verbose)
 
 
 def run(args):
@@ -36,7 +36,7 @@ def run(args):
     train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
     n_tok = sum(map(len, train.X))
     model = demo_model()
-    name = type(model.steps[-1][1]).__name__
+    name = type(model[-1]).__name__
     print(f"Training {name} on the bundled sample: "
           f"{len(train.X)} sentences, {n_tok} tokens ...")
     t0 = time.perf_counter()

@@ -15,6 +15,19 @@ SEP_HELP = "field separator of a column file: auto (tab if the first token line 
            "else space), or e.g. ' ' (default auto)"
 
 
+def printable(text):
+    """``text`` with control characters escaped (``\\x1b``...): nothing a terminal obeys.
+
+    For what the command line prints from its inputs (messages, a model's
+    metadata): escape sequences could clear the screen or hide lines, and
+    bidirectional overrides reorder what is shown.
+    """
+    import re
+
+    return re.sub("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]",
+                  lambda m: repr(m.group())[1:-1], text)
+
+
 def separator(value: str) -> str:
     """``--sep`` value: ``auto``, ``tab`` / ``\\t`` or the separator itself."""
     return {"tab": "\t", "\\t": "\t", "space": " "}.get(value, value)
@@ -34,22 +47,24 @@ def warnings_on_stderr(command):
         finally:
             for w in caught:
                 if issubclass(w.category, CorpusWarning | ScoringInputWarning):
-                    print(f"skbioner {command}: warning: {w.message}", file=sys.stderr)
+                    print(f"skbioner {command}: warning: {printable(str(w.message))}",
+                          file=sys.stderr)
                 else:
                     warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def read_training_corpus(path, format="auto", sep="auto"):
-    """The labelled corpus at ``path`` in any format (:func:`skbioner.io.read_corpus`).
+    """The labelled corpus at ``path`` in any format (:func:`skbioner.datasets.load_corpus`).
 
     Warnings (entities IOB2 labels cannot hold) go to stderr; for texts, a
     line says what was read.
     """
-    from ..io import detect_format, read_corpus
+    from ..datasets import load_corpus
+    from ..io import detect_format
 
     format = detect_format(path) if format == "auto" else format
     with warnings_on_stderr("train"):
-        corpus = read_corpus(path, format, sep=separator(sep))
+        corpus = load_corpus(path, format, sep=separator(sep))
     if format != "columns":
         n_docs = len(set(corpus.doc_ids))
         print(f"read {format} corpus {os.fspath(path)}: {n_docs} documents tokenized into "
@@ -78,3 +93,23 @@ def output_format(path, given=None, default=None) -> str:
         return _EXTENSIONS[suffix]
     raise ValueError(f"{path}: cannot tell the output format from the name; pass --to "
                      f"({', '.join(FORMAT_CHOICES[1:])})")
+
+
+def training_data_record(path, corpus):
+    """What a saved model records about its training file (name, SHA-256, counts)."""
+    import hashlib
+    from collections import Counter
+
+    from ..schemes import labels_to_spans
+
+    record = {"file": os.fspath(path)}
+    if os.path.isfile(path):  # a pipe is read once, by the reader
+        digest = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        record["sha256"] = digest.hexdigest()
+    types = Counter(t for y in corpus.y for t, _, _ in labels_to_spans(y))
+    record.update(documents=len(set(corpus.doc_ids)), sentences=len(corpus.X),
+                  tokens=sum(map(len, corpus.X)), entities=dict(sorted(types.items())))
+    return record

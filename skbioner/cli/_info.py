@@ -13,7 +13,10 @@ prints it all as one JSON object.
 
 import json
 import os
+import re
 import sys
+
+from ._formats import printable
 
 NAME = "info"
 HELP = "describe a saved model (training data, types, features, settings, heaviest features)"
@@ -32,14 +35,24 @@ def add_arguments(p):
     p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
 
 
-def gather(path, model, top=0, labels=None):
-    """Everything ``skbioner info`` shows, as a dict."""
-    from ..io import model_metadata
+def gather(path, model, top=0, labels=None, data=None):
+    """Everything ``skbioner info`` shows, as a dict (``data``: the file's bytes, if read)."""
+    from ..io import ModelFileError
+    from ..io._models import metadata_of_bytes
     from ..pipelines import describe_model, top_features
 
-    out = {"file": {"path": os.fspath(path), "bytes": os.path.getsize(path),
-                    "format": "skops" if _is_zip(path) else "pickle"},
-           "metadata": model_metadata(path), **describe_model(model)}
+    if data is None:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    try:
+        metadata, problem = metadata_of_bytes(data, os.fsdecode(os.fspath(path))), None
+    except ModelFileError as exc:  # the model loaded: say what is wrong with its record
+        metadata, problem = {}, str(exc)
+    out = {"file": {"path": os.fspath(path), "bytes": len(data),
+                    "format": "skops" if data[:4] == b"PK\x03\x04" else "pickle"},
+           "metadata": metadata, **describe_model(model)}
+    if problem:
+        out["metadata_problem"] = problem
     if top:
         weights = top_features(model, n=top)
         if labels:
@@ -52,40 +65,55 @@ def gather(path, model, top=0, labels=None):
     return out
 
 
-def _is_zip(path):
-    with open(path, "rb") as fh:
-        return fh.read(4) == b"PK\x03\x04"
+def _dict(value):
+    """``value`` if it is a dict, else {}: a file's metadata is read, not trusted."""
+    return value if isinstance(value, dict) else {}
+
+
+def _num(value):
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _count(d):
-    return ", ".join(f"{k} {v:,}" for k, v in d.items())
+    return ", ".join(f"{k} {_num(v)}" for k, v in _dict(d).items())
 
 
 def render(info):
-    """The text ``skbioner info`` prints for ``info`` (see :func:`gather`)."""
-    f, meta, m = info["file"], info["metadata"], info["model"]
+    """The text ``skbioner info`` prints for ``info`` (see :func:`gather`).
+
+    The metadata comes from the file: fields of unexpected types are shown as
+    they are, and control characters are escaped (a crafted file cannot
+    clear the terminal or hide lines).
+    """
+    f, meta, m = info["file"], _dict(info["metadata"]), info["model"]
     lines = [f"model file: {f['path']} ({f['bytes'] / 1e6:.2f} MB, "
              + ("safe .skops format)" if f["format"] == "skops" else "pickle)")]
+    if info.get("metadata_problem"):
+        lines.append(f"(metadata not shown: {info['metadata_problem']})")
     if meta.get("description"):
         lines.append(f"about: {meta['description']}")
-    if meta.get("versions"):
+    versions = _dict(meta.get("versions"))
+    if versions:
         lines.append(f"saved: {meta.get('saved', '?')} with "
-                     + ", ".join(f"{k} {v}" for k, v in meta["versions"].items()))
-    data = meta.get("training_data")
+                     + ", ".join(f"{k} {v}" for k, v in versions.items()))
+    data = _dict(meta.get("training_data"))
     if data:
+        digest = data.get("sha256")
         lines.append(f"training data: {data.get('file')}"
-                     + (f" (sha256 {data['sha256'][:16]}...)" if data.get("sha256") else ""))
-        lines.append(f"  {data.get('documents', 0):,} documents, {data.get('sentences', 0):,} "
-                     f"sentences, {data.get('tokens', 0):,} tokens; entities: "
+                     + (f" (sha256 {digest[:16]}...)" if isinstance(digest, str) else ""))
+        lines.append(f"  {_num(data.get('documents', 0))} documents, "
+                     f"{_num(data.get('sentences', 0))} sentences, "
+                     f"{_num(data.get('tokens', 0))} tokens; entities: "
                      f"{_count(data.get('entities', {}))}")
     settings = {k: meta[k] for k in ("preset", "model", "scheme", "params", "feature_params",
                                      "pos", "hmm_states", "hmm_params", "tuned")
                 if meta.get(k) not in (None, [], False)}
+    settings.update(meta.get("options") or {})  # make_tagger's arguments (skbioner train)
     if settings or meta.get("train_seconds") is not None:
         how = ", ".join(f"{k}={v}" for k, v in settings.items())
         secs = meta.get("train_seconds")
         lines.append(f"trained: {meta.get('command', '?')} ({how})"
-                     + (f" in {secs:.0f} s" if secs is not None else ""))
+                     + (f" in {secs:.0f} s" if isinstance(secs, int | float) else ""))
     if not meta:
         lines.append("(no training record: saved without metadata, or a pickle)")
     lines.append("pipeline: " + " -> ".join(f"{s['name']} ({s['class']})" for s in info["steps"]))
@@ -118,7 +146,7 @@ def render(info):
                 lines.append(f"  {weight:+9.4f}  {name}")
             if not w[sign]:
                 lines.append(f"  (no {sign} weight)")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _model_line(m):
@@ -140,18 +168,21 @@ def _model_line(m):
 
 
 def run(args):
-    from ..tagging import BUNDLED_MODEL
-    from ._predict import load_model
+    from ..tagging import bundled_model_path
+    from ..tagging._tagger import _model_of, model_reference
 
     if args.top < 0:
         raise ValueError(f"--top must be a positive number of features, got {args.top}")
     labels = [x.strip() for x in args.labels.split(",") if x.strip()] if args.labels else None
-    path = BUNDLED_MODEL if args.model is None else args.model
-    model = load_model(args.model, args.allow_pickle)
-    info = gather(path, model, args.top, labels)
+    path = bundled_model_path(args.model) or args.model
+    ref = model_reference(path)  # a pipe is read once: the model and its record from it
+    model = _model_of(ref, args.allow_pickle)
+    info = gather(path, model, args.top, labels, getattr(ref, "data", None))
     if args.json:
-        json.dump(info, sys.stdout, ensure_ascii=False, indent=1, default=str)
-        sys.stdout.write("\n")
+        text = json.dumps(info, ensure_ascii=False, indent=1, default=str)
+        # JSON escapes C0 controls itself; C1 controls and bidirectional overrides too
+        sys.stdout.write(re.sub("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]",
+                                lambda c: f"\\u{ord(c.group()):04x}", text) + "\n")
     else:
         sys.stdout.write(render(info))
     return 0

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import _convert, _demo, _evaluate, _info, _predict, _tag, _train
+from . import _clusters, _convert, _demo, _evaluate, _info, _predict, _tag, _train
+from ._formats import printable
 
-SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _demo)
+SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _clusters, _demo)
 
 
 class UserError(Exception):
@@ -15,7 +16,7 @@ class UserError(Exception):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from .._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="skbioner",
@@ -31,9 +32,71 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Seconds a run stopped by SIGTERM may spend cleaning up before it exits regardless.
+TERM_GRACE_SECONDS = 10
+
+#: Hints of the library's messages that name Python arguments, and what to say on the
+#: command line instead (per command; None: any command).  tests/cli/test_messages.py
+#: checks that every hint still occurs in the library.
+CLI_HINTS = (
+    (None, "pass scheme=None to read the column without validation",
+     "skbioner reads IOB2 labels: convert the file first (skbioner convert IN OUT "
+     "--from-scheme SCHEME --to-scheme IOB2)"),
+    ("convert", "pass scheme=None to read the column without validation",
+     "give the file's scheme with --from-scheme"),
+    (None, "pass label_col=None for a file without a label column",
+     "the file has no label column (token<TAB>label lines are needed)"),
+)
+
+
+def _on_sigterm(signum, frame):
+    """SIGTERM unwinds like Ctrl-C (the atomic writers remove their temporary files).
+
+    Should shutting down worker processes hang, the process exits anyway after
+    :data:`TERM_GRACE_SECONDS`, or at once on a second SIGTERM; outputs are
+    whole either way.
+    """
+    import os
+    import threading
+
+    if getattr(_on_sigterm, "fired", False):
+        os._exit(143)
+    _on_sigterm.fired = True
+    _on_sigterm.watchdog = threading.Timer(TERM_GRACE_SECONDS, os._exit, args=(143,))
+    _on_sigterm.watchdog.daemon = True
+    _on_sigterm.watchdog.start()
+    sys.exit(143)
+
+
 def main(argv=None) -> int:
+    """Run the command line; SIGTERM is handled as Ctrl-C is (outputs stay whole).
+
+    ``argv=None`` (the ``skbioner`` command, ``python -m skbioner``) reads
+    ``sys.argv``; the process then ends with the command, and a run stopped by
+    SIGTERM exits after :data:`TERM_GRACE_SECONDS` at the latest, even if
+    shutting down worker processes hangs.  Called with a list (in-process,
+    from tests), that deadline is cancelled when ``main`` returns or raises.
+    """
+    import signal
+    import threading
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    if threading.current_thread() is not threading.main_thread():
+        return _run(args)
+    _on_sigterm.fired, _on_sigterm.watchdog = False, None
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if argv is not None and _on_sigterm.watchdog is not None:
+            _on_sigterm.watchdog.cancel()  # this process goes on: no exit in 10 s
+
+
+def _run(args) -> int:
+    import os
+
     try:
         status = args.run(args)
     except KeyboardInterrupt:
@@ -43,13 +106,32 @@ def main(argv=None) -> int:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"
-        print(f"skbioner {args.command}: error: {_one_line(message)}", file=sys.stderr)
+        _error(args.command, _cli_hints(args.command, message))
         return 1
     except MemoryError:
-        print(f"skbioner {args.command}: error: out of memory (an input too large, or not a "
-              "corpus file?)", file=sys.stderr)
+        _error(args.command, "out of memory (an input too large, or not a corpus file?)")
+        return 1
+    except RecursionError:
+        _error(args.command, "an input is nested too deeply to read (a crafted file?)")
+        return 1
+    except Exception as exc:  # a bug, or an input nothing above foresaw: still one line
+        if os.environ.get("SKBIONER_TRACEBACK"):
+            raise
+        _error(args.command, f"unexpected {type(exc).__name__}: {str(exc) or '(no message)'} "
+                             "(set SKBIONER_TRACEBACK=1 for the traceback, and please report it)")
         return 1
     return int(status or 0)
+
+
+def _error(command, message):
+    print(f"skbioner {command}: error: {printable(_one_line(message))}", file=sys.stderr)
+
+
+def _cli_hints(command, message):
+    for only, python, cli in sorted(CLI_HINTS, key=lambda h: h[0] is None):  # own first
+        if (only is None or only == command) and python in message:
+            return message.replace(python, cli)
+    return message
 
 
 def _one_line(message):

@@ -24,23 +24,12 @@ ALLOW_PICKLE_HELP = ("also load a joblib/pickle model file; loading a pickle run
 def add_arguments(p):
     p.add_argument("model", metavar="MODEL", help="a model saved by `skbioner train` (.skops)")
     p.add_argument("input", metavar="IN", help="column file to tag")
-    p.add_argument("-o", "--output", required=True, metavar="OUT")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="the tagged column file; - for standard output")
     p.add_argument("--sep", default="auto",
                    help="column separator of IN: auto (tab if the first token line has one, "
                         "else space), tab, or e.g. ' '")
     p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
-
-
-def load_model(path, allow_pickle=False):
-    """The model in ``path`` (None: the bundled model; see :func:`skbioner.load_model`),
-    checked to tag."""
-    from ..tagging._bundled import load_model as _load
-
-    model = _load(path, allow_pickle=allow_pickle)
-    if not hasattr(model, "predict"):
-        raise ValueError(f"{path}: not a skbioner model (a {type(model).__name__}, which has no "
-                         "predict method)")
-    return model
 
 
 def _check_single_column(corpus, path, sep):
@@ -58,11 +47,14 @@ def _check_single_column(corpus, path, sep):
 
 def run(args):
     from ..io import read_columns, write_columns
+    from ..io._atomic import check_writable
+    from ..tagging._bundled import load_model
     from ._formats import separator
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.input, args.model])
-    model = load_model(args.model, args.allow_pickle)
+    check_writable(args.output)
+    model = load_model(args.model, allow_pickle=args.allow_pickle)
     corpus = read_columns(args.input, label_col="auto", scheme=None, sep=separator(args.sep))
     sep = corpus._layout.sep
     if corpus.y is None and sep != " ":

@@ -55,8 +55,9 @@ def add_arguments(p):
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="text files, directories of .txt/.jsonl files, or .jsonl files")
     p.add_argument("-m", "--model", default=None, metavar="MODEL",
-                   help="a model saved by `skbioner train` (.skops); default: the bundled "
-                        "JNLPBA model")
+                   help="a model saved by `skbioner train` (.skops), or a bundled model by "
+                        "name: jnlpba (the default: protein, DNA, RNA, cell line, cell type) "
+                        "or bc5cdr (chemicals and diseases)")
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="directory (brat) or file (jsonl, iob2); - or none: standard output")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="jsonl")
@@ -79,8 +80,9 @@ def add_arguments(p):
     p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
 
 
-# errors writing one document that concern that document only (its id), not the output
-_DOCUMENT_ERRNOS = {errno.ENAMETOOLONG, errno.EINVAL, errno.EILSEQ}
+# errors writing one document that concern that document only (its id, a directory where
+# its file should go), not the output
+_DOCUMENT_ERRNOS = {errno.ENAMETOOLONG, errno.EINVAL, errno.EILSEQ, errno.EISDIR}
 
 
 def _write_problem(writer, res):
@@ -94,29 +96,6 @@ def _write_problem(writer, res):
             raise
         return f"cannot be written: {exc.strerror}"
     return None
-
-
-#: Seconds a run stopped by SIGTERM may spend cleaning up before it exits regardless.
-TERM_GRACE_SECONDS = 10
-
-
-def _on_sigterm(signum, frame):
-    """SIGTERM unwinds like Ctrl-C (the atomic writers remove their temporary files).
-
-    Should shutting down worker processes hang, the process exits anyway after
-    :data:`TERM_GRACE_SECONDS`, or at once on a second SIGTERM; outputs are
-    whole either way.
-    """
-    import os
-    import threading
-
-    if getattr(_on_sigterm, "fired", False):
-        os._exit(143)
-    _on_sigterm.fired = True
-    watchdog = threading.Timer(TERM_GRACE_SECONDS, os._exit, args=(143,))
-    watchdog.daemon = True
-    watchdog.start()
-    sys.exit(143)
 
 
 #: File name endings of model files: a first INPUT ending so is the model (older usage).
@@ -156,19 +135,9 @@ def _model_and_inputs(args):
 
 
 def run(args):
-    import signal
-
-    _on_sigterm.fired = False
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        return _run(args)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _run(args):
     from tqdm import tqdm
 
+    from ..base import final_estimator
     from ..tagging import (
         DocumentError,
         gives_confidences,
@@ -176,9 +145,10 @@ def _run(args):
         open_writer,
         tag_documents,
     )
+    from ..tagging._tagger import _model_of, model_reference, worker_count
     from ..tagging._writers import STDOUT
+    from ._formats import printable
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
-    from ._predict import load_model
 
     model_path, inputs = _model_and_inputs(args)
     if args.min_confidence is not None and not 0 <= args.min_confidence <= 1:
@@ -191,17 +161,20 @@ def _run(args):
         refuse_output_dir_over_inputs(args.output, [model_path, *inputs])
     elif args.output != STDOUT:
         refuse_output_over_inputs(args.output, [model_path, *inputs])
+    n_jobs = worker_count(args.n_jobs)
+    if n_jobs < args.n_jobs:
+        print(f"skbioner tag: note: --n-jobs {args.n_jobs} is more than the {n_jobs} cores of "
+              f"this machine: {n_jobs} worker processes", file=sys.stderr)
     documents = iter_documents(inputs, args.input_format, args.encoding)
-    model = load_model(model_path, args.allow_pickle)  # fail fast, also with --n-jobs
+    ref = model_reference(model_path)  # a pipe is read once, here
+    model = _model_of(ref, args.allow_pickle)  # fail fast, also with --n-jobs
     if args.min_confidence is not None and not gives_confidences(model):
-        last = model.steps[-1][1] if hasattr(model, "steps") else model
+        last = final_estimator(model)
         raise ValueError(f"--min-confidence needs a model that gives confidences; {model_path} "
                          f"({type(last).__name__}) gives none")
-    if args.n_jobs != 1:
-        model = None  # the workers load their own copies
-    model_ref = model_path if args.n_jobs != 1 else model
-    results = tag_documents(model_ref, documents, batch_size=args.batch_size,
-                            n_jobs=args.n_jobs, max_token_length=args.max_token_length,
+    results = tag_documents(ref if n_jobs != 1 else model, documents,
+                            batch_size=args.batch_size,
+                            n_jobs=n_jobs, max_token_length=args.max_token_length,
                             allow_pickle=args.allow_pickle, confidence=not args.no_confidence,
                             min_confidence=args.min_confidence)
     disable = {"auto": None, "always": False, "never": True}[args.progress]
@@ -219,7 +192,7 @@ def _run(args):
                     kept = ("documents before it were written" if args.output_format == "brat"
                             else f"{args.output} was not written")
                     raise ValueError(f"{res} (--strict: stopping; {kept})")
-                tqdm.write(f"skbioner tag: skipped {res}", file=sys.stderr)
+                tqdm.write(f"skbioner tag: skipped {printable(str(res))}", file=sys.stderr)
                 continue
             n_docs += 1
             n_tokens += res.n_tokens

@@ -23,6 +23,8 @@ are exact; the tests check against enumeration).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -33,17 +35,57 @@ __all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening
            "segment_probabilities", "span_probabilities", "SegmentTable"]
 
 
+class LinearChain(NamedTuple):
+    """A chain's constants in the linear space of the scaled recursions (:func:`_linear_chain`).
+
+    ``trans`` the log-space transitions, ``etrans = exp(trans - tmax)``;
+    ``sme`` the start and end maxima; ``in_*`` / ``out_*`` the allowed
+    transitions per label as predecessors / successors, CSR-like
+    (``ptr``, ``idx``, ``val``: ``exp(trans - tmax)``); ``estart`` /
+    ``eend`` the shifted exponentiated start and end scores.
+    """
+
+    trans: np.ndarray
+    etrans: np.ndarray
+    tmax: float
+    sme: float
+    in_ptr: np.ndarray
+    in_idx: np.ndarray
+    in_val: np.ndarray
+    out_ptr: np.ndarray
+    out_idx: np.ndarray
+    out_val: np.ndarray
+    estart: np.ndarray
+    eend: np.ndarray
+
+
+class _Lattice(NamedTuple):
+    """One sentence's work arrays: ``E`` shifted exponentiated scores, ``M`` their
+    shifts, ``A`` / ``B`` the scaled forward / backward vectors, ``C`` the scales."""
+
+    E: np.ndarray
+    M: np.ndarray
+    A: np.ndarray
+    B: np.ndarray
+    C: np.ndarray
+
+
 @njit(cache=True, nogil=True)
-def _scaled_forward_backward(scores, sme, tmax, tptr_in, tidx_in, tval_in, tptr_out,
-                             tidx_out, tval_out, estart, eend, E, M, A, B, C):
+def _lattice(n, L):
+    return _Lattice(np.empty((n, L)), np.empty(n), np.empty((n, L)), np.empty((n, L)),
+                    np.ones(n))
+
+
+@njit(cache=True, nogil=True)
+def _scaled_forward_backward(scores, chain, lat):
     """Scaled forward-backward of one sentence in linear space; return log Z.
 
     Forward step ``t``: ``pred[s]``, the normalised mass reaching label ``s``
-    through the allowed transitions (``tptr_in`` / ``tidx_in`` /
-    ``tval_in``: the predecessors of each label with ``exp(trans - tmax)``;
-    ``*_out``: the successors), then ``E[t, s] = exp(scores[t, s] - M[t])``
-    for the labels it reaches (0 for the others, which no path has), with
-    ``M[t]`` the best score among them (at the last token: among those that
+    through the allowed transitions (``chain.in_*``: the predecessors of
+    each label with ``exp(trans - tmax)``; ``chain.out_*``: the
+    successors), then ``E[t, s] = exp(scores[t, s] - M[t])`` for the
+    labels it reaches (0 for the others, which no path has), with ``M[t]``
+    the best score among them (at the last token: among those that
     may end a sentence) — one ``exp`` per reachable label, the only
     transcendental work per token, and no underflow however far below the
     token's best label the reachable ones score.  ``A[t]`` is the forward
@@ -54,7 +96,11 @@ def _scaled_forward_backward(scores, sme, tmax, tptr_in, tidx_in, tval_in, tptr_
     no label sequence is allowed.
     """
     n, L = scores.shape
-    shift = sme + (n - 1) * tmax
+    E, M, A, B, C = lat
+    tptr_in, tidx_in, tval_in = chain.in_ptr, chain.in_idx, chain.in_val
+    tptr_out, tidx_out, tval_out = chain.out_ptr, chain.out_idx, chain.out_val
+    estart, eend = chain.estart, chain.eend
+    shift = chain.sme + (n - 1) * chain.tmax
     pred = np.empty(L)
     dead = False
     for t in range(n):
@@ -120,7 +166,7 @@ def _scaled_forward_backward(scores, sme, tmax, tptr_in, tidx_in, tval_in, tptr_
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _marginals_kernel(scores, offsets, sme, tmax, tin, tout, estart, eend, out, logz):
+def _marginals_kernel(scores, offsets, chain, out, logz):
     L = scores.shape[1]
     for i in prange(offsets.shape[0] - 1):
         a, b = offsets[i], offsets[i + 1]
@@ -128,21 +174,15 @@ def _marginals_kernel(scores, offsets, sme, tmax, tin, tout, estart, eend, out, 
         if n == 0:
             logz[i] = 0.0
             continue
-        E = np.empty((n, L))
-        M = np.empty(n)
-        A = np.empty((n, L))
-        B = np.empty((n, L))
-        C = np.ones(n)
-        logz[i] = _scaled_forward_backward(scores[a:b], sme, tmax, tin[0], tin[1], tin[2], tout[0],
-                                           tout[1], tout[2], estart, eend, E, M, A, B, C)
+        lat = _lattice(n, L)
+        logz[i] = _scaled_forward_backward(scores[a:b], chain, lat)
         for t in range(n):
             for s in range(L):
-                out[a + t, s] = A[t, s] * B[t, s]
+                out[a + t, s] = lat.A[t, s] * lat.B[t, s]
 
 
 @njit(cache=True, nogil=True)
-def _span_prob(scores, trans, tmax, etrans, estart, E, M, A, B, C, s, e, cands, inside,
-               boundary):
+def _span_prob(scores, chain, lat, s, e, cands, inside, boundary):
     """p(the chain's segmentation has the entity segment [s, e) of this type).
 
     The first label ``b`` and the last label ``c`` range over ``cands`` (the
@@ -155,6 +195,8 @@ def _span_prob(scores, trans, tmax, etrans, estart, E, M, A, B, C, s, e, cands, 
     """
     n = scores.shape[0]
     L = scores.shape[1]
+    E, M, A, B, C = lat
+    trans, tmax, etrans, estart = chain.trans, chain.tmax, chain.etrans, chain.estart
     lscale = 0.0
     for t in range(s, min(e, n - 1) + 1):
         lscale += np.log(C[t])
@@ -202,49 +244,48 @@ def _span_prob(scores, trans, tmax, etrans, estart, E, M, A, B, C, s, e, cands, 
     return total
 
 
+class _Spans(NamedTuple):
+    """Candidate spans, CSR-like per sentence: ``ptr``, then ``start``, ``end`` (token
+    offsets in the sentence) and ``type`` (a row of the table's ``cands``)."""
+
+    ptr: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    type: np.ndarray
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def _spans_kernel(scores, offsets, trans, tmax, etrans, sme, tin, tout, estart, eend,
-                  span_ptr, span_start, span_end, span_type, cands, inside, boundary, out):
+def _spans_kernel(scores, offsets, chain, spans, cands, inside, boundary, out):
     L = scores.shape[1]
     for i in prange(offsets.shape[0] - 1):
-        k0, k1 = span_ptr[i], span_ptr[i + 1]
+        k0, k1 = spans.ptr[i], spans.ptr[i + 1]
         if k0 == k1:
             continue
         a, b = offsets[i], offsets[i + 1]
-        n = b - a
-        E = np.empty((n, L))
-        M = np.empty(n)
-        A = np.empty((n, L))
-        B = np.empty((n, L))
-        C = np.ones(n)
+        lat = _lattice(b - a, L)
         sc = scores[a:b]
-        z = _scaled_forward_backward(sc, sme, tmax, tin[0], tin[1], tin[2], tout[0], tout[1],
-                                     tout[2], estart, eend, E, M, A, B, C)
+        z = _scaled_forward_backward(sc, chain, lat)
         for k in range(k0, k1):
             if z <= NEG:
                 out[k] = 0.0
                 continue
-            t = span_type[k]
-            out[k] = min(_span_prob(sc, trans, tmax, etrans, estart, E, M, A, B, C,
-                                    span_start[k], span_end[k], cands[t], inside[t], boundary),
-                         1.0)
+            t = spans.type[k]
+            out[k] = min(_span_prob(sc, chain, lat, spans.start[k], spans.end[k], cands[t],
+                                    inside[t], boundary), 1.0)
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _opening_kernel(scores, offsets, sme, tmax, tin, tout, etrans, estart, eend, boundary, out):
+def _opening_kernel(scores, offsets, chain, boundary, out):
     L = scores.shape[1]
+    etrans = chain.etrans
     for i in prange(offsets.shape[0] - 1):
         a, b = offsets[i], offsets[i + 1]
         n = b - a
         if n == 0:
             continue
-        E = np.empty((n, L))
-        M = np.empty(n)
-        A = np.empty((n, L))
-        B = np.empty((n, L))
-        C = np.ones(n)
-        z = _scaled_forward_backward(scores[a:b], sme, tmax, tin[0], tin[1], tin[2], tout[0],
-                                     tout[1], tout[2], estart, eend, E, M, A, B, C)
+        lat = _lattice(n, L)
+        E, M, A, B, C = lat
+        z = _scaled_forward_backward(scores[a:b], chain, lat)
         if z <= NEG:
             continue
         for s in range(L):
@@ -297,7 +338,7 @@ def _linear_chain(trans, start, end):
     Transitions, start and end scores are exponentiated once, each shifted
     by its maximum (an allowed transition more than ~700 below the best one
     counts as forbidden); the allowed transitions are listed per label as
-    predecessors (``tin``) and successors (``tout``), CSR-like
+    predecessors (``in_*``) and successors (``out_*``), CSR-like
     ``(ptr, index, value)`` triples, so the recursions visit only them.
     """
     tmax = float(trans.max()) if trans.size else 0.0
@@ -311,7 +352,8 @@ def _linear_chain(trans, start, end):
         np.cumsum(np.bincount(rows, minlength=m.shape[0]), out=ptr[1:])
         return ptr, cols.astype(np.int64), np.ascontiguousarray(m[rows, cols])
 
-    return etrans, tmax, smax + emax, lists(etrans.T), lists(etrans), estart, eend
+    return LinearChain(np.ascontiguousarray(trans, dtype=np.float64), etrans, tmax, smax + emax,
+                       *lists(etrans.T), *lists(etrans), estart, eend)
 
 
 def chain_marginals(scores, offsets, trans, start, end):
@@ -338,10 +380,10 @@ def chain_marginals(scores, offsets, trans, start, end):
         raise ValueError(f"scores must be 2D, got shape {scores.shape}")
     offsets = check_offsets(offsets, scores.shape[0])
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
-    _, tmax, sme, tin, tout, estart, eend = _linear_chain(trans, start, end)
+    chain = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
     logz = np.zeros(offsets.size - 1)
-    _marginals_kernel(scores, offsets, sme, tmax, tin, tout, estart, eend, out, logz)
+    _marginals_kernel(scores, offsets, chain, out, logz)
     return out, logz
 
 
@@ -531,10 +573,9 @@ def segment_probabilities(scores, offsets, trans, start, end, segments, table):
         raise ValueError("span offsets must satisfy 0 <= start < end <= sentence length")
     span_ptr = np.zeros(n_sent + 1, dtype=np.int64)
     np.cumsum(np.bincount(sent, minlength=n_sent), out=span_ptr[1:])
-    etrans, tmax, sme, tin, tout, estart, eend = _linear_chain(trans, start, end)
     out = np.zeros(sent.size)
-    _spans_kernel(scores, offsets, trans, tmax, etrans, sme, tin, tout, estart, eend, span_ptr,
-                  s0, s1, typ, table.cands, table.inside, table.boundary, out)
+    _spans_kernel(scores, offsets, _linear_chain(trans, start, end),
+                  _Spans(span_ptr, s0, s1, typ), table.cands, table.inside, table.boundary, out)
     return out
 
 
@@ -559,8 +600,6 @@ def opening_marginals(scores, offsets, trans, start, end, table):
     scores = finite(scores)
     offsets = check_offsets(offsets, scores.shape[0])
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
-    etrans, tmax, sme, tin, tout, estart, eend = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
-    _opening_kernel(scores, offsets, sme, tmax, tin, tout, etrans, estart, eend,
-                    table.boundary, out)
+    _opening_kernel(scores, offsets, _linear_chain(trans, start, end), table.boundary, out)
     return out

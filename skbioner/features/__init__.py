@@ -11,12 +11,11 @@ groups are declared with :func:`register_kind` (values computed by a
 """
 
 from ._channels import Channel
-from ._dictionary import DictionaryMatcher
 from ._featurizer import TokenFeaturizer
 from ._kinds import TOKEN_ATTRIBUTES
 from ._registry import KINDS, BuildContext, register_kind
 from ._representation import SentenceFeatures
-from ._templates import PRESETS, FeatureGroup, get_preset
+from ._templates import TEMPLATE_PRESETS, FeatureGroup, get_preset
 from ._word_shape import (
     GREEK_LETTERS,
     ORTHOGRAPHIC_FLAGS,
@@ -37,13 +36,12 @@ __all__ = [
     "GREEK_LETTERS",
     "KINDS",
     "ORTHOGRAPHIC_FLAGS",
-    "PRESETS",
+    "TEMPLATE_PRESETS",
     "TOKEN_ATTRIBUTES",
     "WORD_FORMATION_PATTERNS",
     "ZHOU_FORMATION_PATTERNS",
     "BuildContext",
     "Channel",
-    "DictionaryMatcher",
     "FeatureGroup",
     "SentenceFeatures",
     "TokenFeaturizer",
@@ -59,3 +57,23 @@ __all__ = [
     "word_formation",
     "zhou_word_formation",
 ]
+
+
+def __getattr__(name):
+    if name == "DictionaryMatcher":  # an annotator: it moved to skbioner.annotate
+        import warnings
+
+        from ..annotate import DictionaryMatcher
+
+        warnings.warn("skbioner.features.DictionaryMatcher is now "
+                      "skbioner.annotate.DictionaryMatcher; the old place goes in 0.3",
+                      FutureWarning, stacklevel=2)
+        return DictionaryMatcher
+    if name == "PRESETS":  # renamed: skbioner.pipelines.PRESETS names whole taggers
+        import warnings
+
+        warnings.warn("skbioner.features.PRESETS is now TEMPLATE_PRESETS "
+                      "(skbioner.pipelines.PRESETS names the taggers); the old name goes in 0.3",
+                      FutureWarning, stacklevel=2)
+        return TEMPLATE_PRESETS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,6 +26,7 @@ from ._word_shape import (
 __all__ = [
     "AffixPatternChannel",
     "AnnotationChannel",
+    "AnnotationPrefixChannel",
     "BriefWordClassChannel",
     "Channel",
     "FormationChannel",
@@ -138,6 +139,24 @@ class AnnotationChannel(Channel):
 
     def values(self, types):
         return list(types)
+
+
+class AnnotationPrefixChannel(Channel):
+    """The first ``n`` characters of an annotation value (a Brown cluster's bit string).
+
+    A value shorter than ``n`` is used whole (a cluster high in the tree),
+    and so is a marker value starting with ``<`` (``<unk>``: a word without
+    a class).
+    """
+
+    def __init__(self, column, n, label=None):
+        self.source = column
+        self.n = n
+        self.label = f"{label or column}{n}"
+
+    def values(self, types):
+        n = self.n
+        return [t if t.startswith("<") else t[:n] for t in types]
 
 
 class PrefixChannel(Channel):

@@ -17,7 +17,7 @@ from ._corpus import Corpus
 from ._engine import Call, ConjunctionBlock, block_features
 from ._registry import BuildContext, build_blocks, get_kind, group_columns, resolve_params
 from ._representation import SentenceFeatures
-from ._templates import PRESETS, FeatureGroup, get_preset
+from ._templates import TEMPLATE_PRESETS, FeatureGroup, get_preset
 
 __all__ = ["TokenFeaturizer"]
 
@@ -226,8 +226,9 @@ class TokenFeaturizer(
     def _template_list(self):
         t = self.templates
         if isinstance(t, str):
-            if t not in PRESETS:
-                raise ValueError(f"unknown template preset {t!r}; expected one of {PRESETS}")
+            if t not in TEMPLATE_PRESETS:
+                raise ValueError(f"unknown template preset {t!r}; expected one of "
+                                 f"{TEMPLATE_PRESETS}")
             return get_preset(t)
         try:
             groups = list(t)
@@ -325,24 +326,11 @@ class TokenFeaturizer(
             seen[b.label] = b.group
         return blocks, mined
 
-    def _check_y(self, corpus, y):
-        if isinstance(y, str | bytes):
-            raise TypeError("y must be a list of label sequences")
-        y = [list(labels) for labels in y]
-        if len(y) != len(corpus.sentences):
-            raise ValueError(
-                f"X has {len(corpus.sentences)} sentences but y has {len(y)} label sequences"
-            )
-        bad = np.flatnonzero(
-            corpus.lengths != np.fromiter(map(len, y), dtype=np.int64, count=len(y))
-        )
-        if bad.size:
-            i = int(bad[0])
-            raise ValueError(
-                f"sentence {i} has {corpus.lengths[i]} tokens but {len(y[i])} labels: "
-                f"{_preview(corpus.sentences[i])}"
-            )
-        return y
+    @staticmethod
+    def _check_y(corpus, y):
+        from ..schemes import check_label_sequences
+
+        return check_label_sequences(y, corpus.lengths, scheme=False)
 
     def _fit(self, X, y, transform):
         dtype = np.dtype(self.dtype)

@@ -16,18 +16,24 @@ import numpy as np
 from numba import njit
 from sklearn.utils import murmurhash3_32
 
-__all__ = ["hash_strings", "mix", "mix_gather"]
+__all__ = ["hash_strings", "mix", "mix_gather", "splitmix64"]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _mix1(a, b):
-    # (a, b) packed into 64 bits -> splitmix64 finaliser -> halves folded
-    x = (np.uint64(a) << np.uint64(32)) | np.uint64(b)
+def splitmix64(x):
+    """The splitmix64 finaliser of a uint64: the suite's one integer hash mixer."""
     x ^= x >> np.uint64(30)
     x *= np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(27)
     x *= np.uint64(0x94D049BB133111EB)
     x ^= x >> np.uint64(31)
+    return x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mix1(a, b):
+    # (a, b) packed into 64 bits -> splitmix64 finaliser -> halves folded
+    x = splitmix64((np.uint64(a) << np.uint64(32)) | np.uint64(b))
     return np.uint32((x >> np.uint64(32)) ^ (x & np.uint64(0xFFFFFFFF)))
 
 

@@ -9,19 +9,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._hashing import splitmix64
+
 __all__ = ["IntIndex", "factorize_int64", "lookup_int64"]
 
 
 @njit(cache=True, nogil=True)
 def _slot(k, mask):
-    # splitmix64 finaliser on the key's bits
-    x = np.uint64(k)
-    x ^= x >> np.uint64(30)
-    x *= np.uint64(0xBF58476D1CE4E5B9)
-    x ^= x >> np.uint64(27)
-    x *= np.uint64(0x94D049BB133111EB)
-    x ^= x >> np.uint64(31)
-    return np.int64(x & np.uint64(mask))
+    return np.int64(splitmix64(np.uint64(k)) & np.uint64(mask))
 
 
 @njit(cache=True, nogil=True)

@@ -62,12 +62,22 @@ def _validate_annotation(group, p):
         p["label"] = p["column"]
 
 
+def _build_annotation(group, p, context):
+    if p["prefixes"] is None:
+        return [ch.AnnotationChannel(p["column"], p["label"])]
+    return [ch.AnnotationPrefixChannel(p["column"], n, p["label"]) for n in p["prefixes"]]
+
+
+def _check_prefixes(value):
+    return None if value is None else check_lengths(value)
+
+
 register_kind(
     "annotation",
-    lambda group, p, context: [ch.AnnotationChannel(p["column"], p["label"])],
+    _build_annotation,
     required=("column",),
-    params={"label": None},
-    checks={"column": check_str(), "label": _LABEL},
+    params={"label": None, "prefixes": None},
+    checks={"column": check_str(), "label": _LABEL, "prefixes": _check_prefixes},
     validate=_validate_annotation,
     columns=lambda p: (p["column"],),
 )

@@ -142,16 +142,11 @@ def register_kind(
     -------
     None
 
-    See Also
-    --------
-    Channel : the per-type value functions a kind builds.
-
     Notes
     -----
-    Registration is global to the Python process.  A fitted featurizer
-    holds its built channels, not the registry: it pickles, loads and
-    transforms without the kind being registered again, as long as the
-    channel's class can be imported.
+    Registration is global to the process.  A fitted featurizer holds its
+    built channels, not the registry: it loads and transforms without the
+    kind being registered again (the channel's class must be importable).
 
     Examples
     --------
@@ -180,12 +175,27 @@ def register_kind(
         raise TypeError(f"a kind's name must be a non-empty str, got {name!r}")
     if name in _REGISTRY and not replace:
         raise ValueError(f"feature kind {name!r} is already registered (pass replace=True)")
+    defaults, checks = _declared(name, build, params, required, checks,
+                                 (validate, columns, discover_columns))
+    _REGISTRY[name] = FeatureKind(
+        name=name,
+        build=build,
+        defaults=defaults,
+        checks=checks,
+        validate=validate,
+        columns=columns,
+        discover_columns=discover_columns,
+        supervised=bool(supervised),
+        distinct_offsets=bool(distinct_offsets),
+    )
+
+
+def _declared(name, build, params, required, checks, functions):
+    """A kind's declaration checked: ``(defaults, checks)`` in parameter order."""
     if not callable(build):
         raise TypeError(f"kind {name!r}: build must be callable, got {build!r}")
     params = dict(params or {})
-    if isinstance(required, str):
-        required = (required,)
-    required = tuple(required)
+    required = (required,) if isinstance(required, str) else tuple(required)
     for p in (*required, *params):
         if not isinstance(p, str) or not p:
             raise TypeError(f"kind {name!r}: parameter names must be non-empty str, got {p!r}")
@@ -196,22 +206,12 @@ def register_kind(
     unknown = sorted(set(checks) - set(required) - set(params))
     if unknown:
         raise ValueError(f"kind {name!r}: checks for undeclared parameters {unknown}")
-    for func in (*checks.values(), validate, columns, discover_columns):
+    for func in (*checks.values(), *functions):
         if func is not None and not callable(func):
             raise TypeError(f"kind {name!r}: expected a callable, got {func!r}")
     defaults = tuple((p, _REQUIRED) for p in required) + tuple(params.items())
     order = [p for p, _ in defaults]
-    _REGISTRY[name] = FeatureKind(
-        name=name,
-        build=build,
-        defaults=defaults,
-        checks=tuple(sorted(checks.items(), key=lambda kv: order.index(kv[0]))),
-        validate=validate,
-        columns=columns,
-        discover_columns=discover_columns,
-        supervised=bool(supervised),
-        distinct_offsets=bool(distinct_offsets),
-    )
+    return defaults, tuple(sorted(checks.items(), key=lambda kv: order.index(kv[0])))
 
 
 def get_kind(name: str) -> FeatureKind:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
-    "PRESETS",
+    "TEMPLATE_PRESETS",
     "FeatureGroup",
     "get_preset",
 ]
@@ -111,7 +111,11 @@ class FeatureGroup:
     ``word``
         The token (``lowercase``: None follows the featurizer), ``w[k]=...``.
     ``annotation``
-        Value of annotation ``column`` (``pos``, ``chunk``, ``hmm``...).
+        Value of annotation ``column`` (``pos``, ``chunk``, ``hmm``...);
+        with ``prefixes`` (a tuple of lengths), its first characters
+        instead, one feature per length (``brown4[0]=0110``: the bit-string
+        prefixes of a Brown cluster; a shorter value, or a marker such as
+        ``<unk>``, is used whole).
     ``prefix``, ``suffix``
         Affixes of each length in ``lengths`` (words at least that long),
         ``pre3[k]=...``, ``suf3[k]=...``.
@@ -203,7 +207,26 @@ def _ngram_groups(window, orders):
     return groups
 
 
-def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5)):
+#: Bit-string prefix lengths of the ``brown`` column read by the presets.
+BROWN_PREFIXES = (4, 6, 10, 20)
+
+
+def _word_class_groups(window):
+    """The word-class columns of :mod:`skbioner.annotate`, when the sentences carry them.
+
+    ``brown`` (a Brown cluster's bit string) as prefixes of :data:`BROWN_PREFIXES`
+    bits and every ``emb*`` column (k-means classes of word embeddings), at
+    ``-window..window``.
+    """
+    win = _window(window)
+    return [
+        FeatureGroup("brown", "annotation", win, {"column": "brown", "prefixes": BROWN_PREFIXES},
+                     optional=True),
+        FeatureGroup("emb", "dictionary", win, {"prefix": "emb"}),
+    ]
+
+
+def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5), class_window=0):
     ctx = _window(context)
     return [
         FeatureGroup("w", "word", _window(window)),
@@ -218,11 +241,12 @@ def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5)):
         # annotations from skbioner.annotate, when the sentences carry them
         FeatureGroup("pos", "annotation", _window(window), {"column": "pos"}, optional=True),
         FeatureGroup("hmm", "annotation", _window(window), {"column": "hmm"}, optional=True),
+        *_word_class_groups(class_window),
     ]
 
 
 def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_window=3,
-            affix_window=None):
+            affix_window=None, class_window=0):
     # the paper's best set: {hw, pre, suf, pos, hmm}[-3..3], lwc_3, rwc_3 (pc[-2, -1] are
     # supplied by the tagger); substrings did not help there and are off
     win = _window(window)
@@ -246,6 +270,7 @@ def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
         FeatureGroup("hmm", "annotation", win, {"column": "hmm"}, optional=True),
         FeatureGroup("lwc", "word_cache", (0,), {"side": "left", "window": cache_window}),
         FeatureGroup("rwc", "word_cache", (0,), {"side": "right", "window": cache_window}),
+        *_word_class_groups(class_window),
     ]
     return groups
 
@@ -266,7 +291,7 @@ def _nerbio_conjunctions(span):
     return groups
 
 
-def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3):
+def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3, class_window=0):
     ctx = _window(context)
     win = _window(window)
     return [
@@ -285,6 +310,7 @@ def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3):
         FeatureGroup("pos0&pos1", "conjunction", (0, 1), {"of": "pos"}, optional=True),
         FeatureGroup("w0&pos0", "conjunction", (0, 0), {"of": ("word", "pos")}, optional=True),
         FeatureGroup("dictionary", "dictionary", (0,)),
+        *_word_class_groups(class_window),
     ]
 
 
@@ -312,7 +338,7 @@ def _zhou(context=1, min_trigger_count=3, affix_min_count=10, max_affixes=100,
 _PRESET_FUNCS = {"chan": _chan, "kazama": _kazama, "nerbio": _nerbio, "zhou": _zhou}
 
 #: Names accepted by :func:`get_preset` and ``TokenFeaturizer(templates=...)``.
-PRESETS = tuple(_PRESET_FUNCS)
+TEMPLATE_PRESETS = tuple(_PRESET_FUNCS)
 
 
 def get_preset(name: str, **options) -> list[FeatureGroup]:
@@ -328,8 +354,9 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
             word class, orthographic flags and length bucket at -1..+1;
             ``dict_*`` annotation columns at 0; the ``pos`` and ``hmm``
             annotation columns (:mod:`skbioner.annotate`) at -2..+2 when
-            the sentences have them.  Options: ``window=2``,
-            ``context=1``, ``affix_lengths=(1, 2, 3, 4, 5)``.
+            the sentences have them, and so the word classes (below).
+            Options: ``window=2``, ``context=1``,
+            ``affix_lengths=(1, 2, 3, 4, 5)``, ``class_window=0``.
         ``"kazama"``
             Kazama et al. (2002), the paper's best set: words, prefixes,
             suffixes, ``pos`` and ``hmm`` columns (when present) at
@@ -368,6 +395,17 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
     **options
         Preset options listed above.
 
+    Notes
+    -----
+    Every preset but ``"zhou"`` reads the word classes of
+    :mod:`skbioner.annotate` when the sentences carry them
+    (:class:`~skbioner.annotate.WordClassAnnotator`,
+    ``skbioner train --word-classes``): the ``brown`` column as bit-string
+    prefixes of :data:`BROWN_PREFIXES` bits (group ``brown``) and every
+    ``emb*`` column (group ``emb``), at ``-class_window..class_window``
+    (0 by default: the token's own classes; wider windows were no better on
+    the JNLPBA and BioNLP13CG development data, ``docs/lab/word-classes.md``).
+
     Returns
     -------
     list of FeatureGroup
@@ -380,7 +418,8 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
     try:
         func = _PRESET_FUNCS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown template preset {name!r}; expected one of {PRESETS}") from None
+        raise ValueError(f"unknown template preset {name!r}; expected one of "
+                         f"{TEMPLATE_PRESETS}") from None
     try:
         return func(**options)
     except TypeError as exc:

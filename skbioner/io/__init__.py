@@ -14,10 +14,10 @@
   JSONL documents (:func:`read_jsonl`, :func:`write_jsonl`): texts with
   character-offset entities, as :class:`BratDocument` objects.
 * Any of these: :func:`detect_format`, :func:`read_documents`,
-  :func:`write_documents`, and :func:`read_corpus` -- sentences, IOB2 labels
-  and document ids for training, whatever the format (texts are tokenized
-  with the entity offsets as token boundaries); :func:`corpus_to_documents`
-  writes a column file's tokens as text.
+  :func:`write_documents`; :func:`corpus_to_documents` writes a column
+  file's tokens as text.  Sentences, IOB2 labels and document ids for
+  training, whatever the format (texts tokenized with the entity offsets as
+  token boundaries): :func:`skbioner.datasets.load_corpus`.
 * Model files: :func:`save_model` / :func:`load_model` -- the safe ``.skops``
   format, which loads without running code, and joblib pickles on request;
   :func:`model_metadata` reads what a file records about its model (training
@@ -25,11 +25,15 @@
 
 Loading a pickle (``joblib.load``, ``pickle.load``) runs whatever code the
 file contains, so a model file from someone else is as dangerous as their
-script.  :func:`load_model` reads the skops format, checks every type a file
-names before building anything (scikit-learn estimators, numpy and Python
-basics, skbioner's own classes and :data:`TRUSTED_TYPES`), and refuses
-pickles unless ``allow_pickle=True``.  Outputs are written atomically: a
-failed or interrupted write leaves an existing file as it was.
+script.  :func:`load_model` reads the skops format, checks the archive's
+member sizes against the arrays' declared shapes and every type the file
+names against an explicit allowlist (:data:`TRUSTED_TYPES`: the suite's own
+estimators and the scikit-learn, numpy, scipy and Python types they are
+built from; no function reference ever) before building anything, and
+refuses pickles unless ``allow_pickle=True``.  Outputs are written
+atomically: a failed or interrupted write leaves an existing file as it
+was; an output that is a FIFO or a device is written in place, never
+replaced.
 
 Every malformed input raises :class:`CorpusFormatError`, naming the file and
 the line.
@@ -42,7 +46,6 @@ from ._corpus import (
     FORMATS,
     corpus_to_documents,
     detect_format,
-    read_corpus,
     read_documents,
     write_documents,
 )
@@ -72,7 +75,6 @@ __all__ = [
     "read_brat_dir",
     "read_columns",
     "read_conll",
-    "read_corpus",
     "read_documents",
     "read_jnlpba",
     "read_jsonl",
@@ -86,3 +88,15 @@ __all__ = [
     "write_jsonl",
     "write_pubtator",
 ]
+
+
+def __getattr__(name):
+    if name == "read_corpus":  # reading texts as sentences needs the tokenizer: in datasets
+        import warnings
+
+        from ..datasets import load_corpus
+
+        warnings.warn("skbioner.io.read_corpus is now skbioner.datasets.load_corpus; the old "
+                      "name goes in 0.3", FutureWarning, stacklevel=2)
+        return load_corpus
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

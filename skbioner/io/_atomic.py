@@ -1,27 +1,42 @@
-"""Atomic file output: write a temporary file beside the target, then rename it."""
+"""Atomic file output: write a temporary file beside the target, then rename it.
+
+Only a regular file (or a new path) is replaced by renaming.  A symbolic
+link is followed: the file it points to is replaced, the link stays.  A FIFO
+or a character device (``/dev/null``, a terminal, ``/dev/stdout``) is
+written in place, never renamed over; any other kind of path (a directory, a
+block device, a socket) is refused before anything is written.  ``"-"`` is
+standard output.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import signal
 import stat
+import sys
 import threading
 
-__all__ = ["atomic_open", "atomic_write_bytes", "atomic_write_files", "atomic_write_utf8",
-           "signals_deferred"]
+__all__ = ["STDOUT", "atomic_open", "atomic_write_bytes", "atomic_write_files",
+           "atomic_write_utf8", "check_writable", "output_target", "signals_deferred"]
+
+#: The output name that means standard output.
+STDOUT = "-"
 
 # room for the dot, a random part and ".tmp" in a file name of at most 255 bytes
 _MAX_TMP_BASE = 200
 
 
-def _create_temp(path):
+def _create_temp(path, name=None):
     """``(fd, tmp)``: a new ``.<name>.<hex>.tmp`` file beside ``path``, opened for writing.
 
     The name part is shortened when needed, so a long target name still gets
-    a legal temporary name.  Errors name ``path``, not the temporary file.
+    a legal temporary name.  Errors name ``name`` (default ``path``), not
+    the temporary file.
     """
+    name = path if name is None else name
     directory, base = os.path.split(os.path.abspath(path))
     encoded = base.encode("utf-8", "surrogateescape")
     if len(encoded) > _MAX_TMP_BASE:
@@ -34,8 +49,70 @@ def _create_temp(path):
         except FileExistsError:
             continue
         except OSError as exc:  # name the file asked for, not the temporary one
-            raise type(exc)(exc.errno, exc.strerror, path) from None
+            raise type(exc)(exc.errno, exc.strerror, name) from None
     raise FileExistsError(f"could not create a temporary file in {directory}")  # pragma: no cover
+
+
+def _kind_name(mode):
+    return ("a directory" if stat.S_ISDIR(mode) else "a block device" if stat.S_ISBLK(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+
+
+def output_target(path, streams=True):
+    """``(how, where)``: how an output path is written, checked before anything is.
+
+    ``how`` is ``"stdout"`` for ``"-"``; ``"replace"`` for a new path or a
+    regular file (``where`` is the path with symbolic links resolved: the
+    temporary file goes beside it and is renamed onto it, the link stays);
+    ``"in place"`` for a FIFO or a character device (written without
+    renaming; ``streams=False`` refuses them).
+
+    Raises
+    ------
+    IsADirectoryError
+        For a directory.
+    ValueError
+        For a block device, a socket (or, with ``streams=False``, a FIFO or
+        character device): the message names the path; nothing was written.
+    """
+    path = os.fspath(path)
+    if path == STDOUT:
+        return "stdout", path
+    try:
+        mode = os.stat(path).st_mode  # follows symbolic links
+    except FileNotFoundError:
+        return "replace", os.path.realpath(path)  # a new file (where a dangling link points)
+    except OSError:
+        return "replace", path  # not a directory, no permission...: the write will say
+    if stat.S_ISREG(mode):
+        real = os.path.realpath(path)
+        if real.startswith("/proc/"):  # /dev/stdout redirected to a file: the shell's file
+            return ("in place", path) if streams else ("replace", path)
+        return "replace", real
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+    if streams and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        return "in place", path
+    what = ("a FIFO" if stat.S_ISFIFO(mode) else "a character device" if stat.S_ISCHR(mode)
+            else _kind_name(mode))
+    raise ValueError(f"{path}: not a regular file ({what}); nothing was written there: "
+                     "choose another output path")
+
+
+def check_writable(path) -> None:
+    """Raise the OSError (naming ``path``) that writing ``path`` would meet, before the work.
+
+    A missing directory, a read-only file system, no permission: found by
+    creating (and removing) the temporary file the write would use; also
+    the refusals of :func:`output_target`.  Standard output and streams are
+    not probed.
+    """
+    how, where = output_target(path)
+    if how != "replace":
+        return
+    fd, tmp = _create_temp(where, name=os.fspath(path))
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def _raise_naming(exc, path):
@@ -97,6 +174,12 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
     half-written file.  (A process killed outright can leave the temporary
     ``.<name>.<hex>.tmp`` file behind, never a partial ``path``.)
 
+    ``path`` is checked first (:func:`output_target`): a regular file or a
+    new path is replaced as above (through a symbolic link: the file it
+    points to); a FIFO or character device is written in place, without
+    renaming; ``"-"`` writes to standard output; anything else is refused
+    before anything is written.
+
     Parameters
     ----------
     path : str or path-like
@@ -116,10 +199,15 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
     if mode not in ("wb", "w"):
         raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
     path = os.fspath(path)
+    how, where = output_target(path)
+    if how != "replace":
+        with _stream(how, path, mode, encoding, newline) as f:
+            yield f
+        return
     tmp = None
     try:
         with signals_deferred():  # an interruption cannot fall between creating and knowing it
-            fd, tmp = _create_temp(path)
+            fd, tmp = _create_temp(where, name=path)
         if mode == "w":
             f = os.fdopen(fd, "w", encoding=encoding or "utf-8", newline=newline)
         else:
@@ -128,11 +216,39 @@ def atomic_open(path, mode="wb", encoding=None, newline=None):
             yield f
             f.flush()
             os.fsync(f.fileno())
-        _commit(tmp, path)
+        _commit(tmp, where)
     except BaseException as exc:
         if tmp is not None:
             with signals_deferred(), contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+        _raise_naming(exc, path)
+        raise
+
+
+@contextlib.contextmanager
+def _stream(how, path, mode, encoding, newline):
+    """Standard output, or a FIFO / character device opened in place (not atomic)."""
+    import io
+
+    if how == "stdout":
+        sys.stdout.flush()
+        buffer = sys.stdout.buffer
+        if mode == "wb":
+            yield buffer
+            buffer.flush()
+            return
+        f = io.TextIOWrapper(buffer, encoding=encoding or "utf-8", newline=newline)
+        try:
+            yield f
+            f.flush()
+        finally:
+            f.detach()  # standard output stays open
+        return
+    try:
+        with open(path, mode, encoding=None if mode == "wb" else encoding or "utf-8",
+                  newline=None if mode == "wb" else newline) as f:
+            yield f
+    except OSError as exc:
         _raise_naming(exc, path)
         raise
 
@@ -171,15 +287,20 @@ def atomic_write_files(contents) -> None:
     Parameters
     ----------
     contents : dict of path -> bytes
-        The files to write, renamed in this order.
+        The files to write, renamed in this order.  Each must be a new path
+        or a regular file (:func:`output_target`): a directory, FIFO or
+        device among them raises before any file is written.
     """
+    # every target checked before anything is written: a directory where the .ann should
+    # go must not leave the .txt renamed into place
+    targets = [(os.fspath(p), output_target(p, streams=False)[1], data)
+               for p, data in contents.items()]
     staged = []  # (tmp, path) not renamed yet
     with signals_deferred():
         try:
-            for path, data in contents.items():
-                path = os.fspath(path)
-                fd, tmp = _create_temp(path)
-                staged.append((tmp, path))
+            for path, where, data in targets:
+                fd, tmp = _create_temp(where, name=path)
+                staged.append((tmp, where))
                 try:
                     with os.fdopen(fd, "wb") as f:
                         f.write(data)

@@ -31,14 +31,52 @@ from ._brat import (
     check_documents,
     document_id_problem,
 )
-from ._columns import _decode, _read_bytes
+from ._decode import decode, find_control, read_bytes
 from ._errors import CorpusFormatError
+from ._json import JSONDepthError
+from ._json import loads as loads_bounded
 
 __all__ = ["read_bioc", "write_bioc"]
 
 #: The infon holding an annotation's entity type.
 TYPE_INFON = "type"
 BIOC_FORMATS = ("xml", "json")
+
+
+#: Offsets and lengths have at most this many digits (a text of a million billion characters).
+_MAX_DIGITS = 15
+#: Characters the gaps between passages (filled with line breaks) may add up to in a file,
+#: besides its own size in bytes: an offset far beyond the text is an error, not 10 GB of
+#: line breaks.
+_MIN_GAP_BUDGET = 10_000
+
+
+@dataclasses.dataclass
+class _Annotation:
+    id: object
+    infons: dict
+    text: str | None
+    locations: list  # (offset, length)
+    line: int | None
+
+
+@dataclasses.dataclass
+class _Span:
+    """A passage or a sentence: its offset, text (None: made of its sentences), annotations."""
+
+    offset: int
+    text: str | None
+    annotations: list
+    line: int | None
+    sentences: list = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class _Document:
+    id: object
+    passages: list
+    annotations: list
+    line: int | None
 
 
 def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocument]:
@@ -69,31 +107,37 @@ def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocumen
     Raises
     ------
     CorpusFormatError
-        Naming the file, and the line (XML syntax) or the document: a file
-        that is not BioC (XML syntax errors, missing ``offset``, ``id`` or
-        ``locations``), overlapping passages, an annotation without the type
-        infon, with a type holding whitespace, outside the text, or whose
-        text differs from the document text at its location, a document id
-        that cannot name a document or is used twice.
+        Naming the file, and the line (XML) or the document and field: a
+        file that is not BioC (XML syntax errors, missing ``offset``, ``id``
+        or ``locations``, offsets that are not non-negative integers, JSON
+        fields of the wrong type or nested too deeply), a document type
+        declaring entities (never resolved: they could read other files),
+        overlapping passages, gaps between passages larger than the file
+        could mean (their line breaks may add up to at most the file's size
+        in bytes, or 10,000), an annotation without the type infon, with a
+        type holding whitespace or control characters, outside the text, or
+        whose text differs from the document text at its location, a control
+        character (NUL...) in a text, a document id that cannot name a
+        document or is used twice.
     """
-    import bioc
-
     if format not in ("auto", *BIOC_FORMATS):
         raise ValueError(f"format must be 'auto', 'xml' or 'json', got {format!r}")
     path_str = os.fsdecode(os.fspath(path))
-    data = _read_bytes(path, path_str)
+    data = read_bytes(path, path_str)
     if format == "auto":
         format = "json" if data.lstrip()[:1] in (b"{", b"[") else "xml"
     if format == "xml":
         documents = _load_xml(data, path_str)
     else:
         documents = _load_json(data, path_str)
+    budget = [max(_MIN_GAP_BUDGET, len(data))]  # line breaks the whole file may still add
     out, seen = [], {}
     for k, document in enumerate(documents):
-        doc = _to_document(document, k, path_str, type_infon, bioc)
+        doc = _to_document(document, k, path_str, type_infon, budget)
         if doc.id in seen:
-            raise CorpusFormatError(path_str, None, f"document id {doc.id!r} is used by "
-                                                    f"documents {seen[doc.id] + 1} and {k + 1}")
+            raise CorpusFormatError(path_str, document.line,
+                                    f"document id {doc.id!r} is used by documents "
+                                    f"{seen[doc.id] + 1} and {k + 1}")
         seen[doc.id] = k
         out.append(doc)
     if not out:
@@ -101,46 +145,108 @@ def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocumen
     return out
 
 
-def _load_xml(data: bytes, path: str):
-    import bioc
+# --------------------------------------------------------------------------
+# BioC XML, parsed without entities, DTDs or network access
+# --------------------------------------------------------------------------
+
+
+def _xml_parser():
+    """lxml's parser with entity resolution, DTD loading and network access off.
+
+    Set explicitly, whatever the installed lxml's defaults (lxml < 5 resolves
+    external entities: an ``<!ENTITY x SYSTEM "file:///etc/passwd">`` would
+    copy the file into a document's text).
+    """
+    from lxml import etree
+
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                           dtd_validation=False, huge_tree=False)
+
+
+def _load_xml(data: bytes, path: str) -> list[_Document]:
     from lxml import etree
 
     try:
-        return bioc.biocxml.load(io.BytesIO(data)).documents
+        tree = etree.parse(io.BytesIO(data), _xml_parser())
     except etree.XMLSyntaxError as exc:
         raise CorpusFormatError(path, exc.lineno, f"not BioC XML: {exc.msg}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        line, what = _xml_problem(data)
-        raise CorpusFormatError(path, line, f"not a BioC XML collection: {what or exc!r}") from None
-
-
-def _xml_problem(data: bytes):
-    """``(line, message)`` of the first element the ``bioc`` decoder cannot read."""
-    from lxml import etree
-
-    root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
+    dtd = tree.docinfo.internalDTD
+    declared = [e.name for e in dtd.iterentities()] if dtd is not None else []
+    if declared:
+        raise CorpusFormatError(
+            path, None, f"not read: the document type declares entities "
+                        f"({', '.join(declared[:3])}), which could read other files or grow "
+                        "without bound; BioC needs none")
+    root = tree.getroot()
     if root.tag != "collection":
-        return root.sourceline, f"the root element is <{root.tag}>, not <collection>"
-    for elem in root.iter("passage", "sentence"):
-        if not (elem.findtext("offset") or "").strip().isdigit():
-            return elem.sourceline, f"<{elem.tag}> without an integer <offset>"
-    for elem in root.iter("annotation"):
-        if "id" not in elem.attrib:
-            return elem.sourceline, "<annotation> without an id attribute"
-    for elem in root.iter("location"):
-        if not all((elem.get(a) or "").strip().isdigit() for a in ("offset", "length")):
-            return elem.sourceline, "<location> without integer offset and length attributes"
-    return None, ""
+        raise CorpusFormatError(path, root.sourceline, f"not a BioC XML collection: the root "
+                                                       f"element is <{root.tag}>, not "
+                                                       "<collection>")
+    return [_xml_document(elem, path) for elem in root.iterchildren("document")]
 
 
-def _load_json(data: bytes, path: str):
-    import bioc.biocjson
+def _xml_int(elem, value, what, path):
+    v = (value or "").strip()
+    if not (v.isascii() and v.isdigit()) or len(v) > _MAX_DIGITS:
+        raise CorpusFormatError(
+            path, elem.sourceline,
+            f"not a BioC XML collection: <{elem.tag}> without an integer {what} "
+            f"(got {value!r:.40}; a non-negative integer of at most {_MAX_DIGITS} digits)")
+    return int(v)
 
-    text, _ = _decode(data, "utf-8", path)
+
+def _xml_infons(elem, path):
+    out = {}
+    for infon in elem.iterchildren("infon"):
+        key = infon.get("key")
+        if key is None:
+            raise CorpusFormatError(path, infon.sourceline, "<infon> without a key attribute")
+        out[key] = infon.text
+    return out
+
+
+def _xml_annotations(elem, path):
+    out = []
+    for ann in elem.iterchildren("annotation"):
+        if "id" not in ann.attrib:
+            raise CorpusFormatError(path, ann.sourceline, "not a BioC XML collection: "
+                                                          "<annotation> without an id attribute")
+        locations = [(_xml_int(loc, loc.get("offset"), "offset attribute", path),
+                      _xml_int(loc, loc.get("length"), "length attribute", path))
+                     for loc in ann.iterchildren("location")]
+        out.append(_Annotation(ann.get("id"), _xml_infons(ann, path), ann.findtext("text"),
+                               locations, ann.sourceline))
+    return out
+
+
+def _xml_span(elem, path):
+    offset = _xml_int(elem, elem.findtext("offset"), "<offset>", path)
+    text = elem.findtext("text") if elem.find("text") is not None else None
+    span = _Span(offset, text, _xml_annotations(elem, path), elem.sourceline)
+    if elem.tag == "passage":
+        span.sentences = [_xml_span(s, path) for s in elem.iterchildren("sentence")]
+    return span
+
+
+def _xml_document(elem, path) -> _Document:
+    return _Document(elem.findtext("id"), [_xml_span(p, path) for p in
+                                           elem.iterchildren("passage")],
+                     _xml_annotations(elem, path), elem.sourceline)
+
+
+# --------------------------------------------------------------------------
+# BioC JSON, every field checked
+# --------------------------------------------------------------------------
+
+
+def _load_json(data: bytes, path: str) -> list[_Document]:
+    text, _ = decode(data, "utf-8", path)
     try:
-        obj = json.loads(text)
+        obj = loads_bounded(text)
     except json.JSONDecodeError as exc:
         raise CorpusFormatError(path, exc.lineno, f"not JSON: {exc.msg}") from None
+    except JSONDepthError as exc:
+        raise CorpusFormatError(path, None, f"not BioC JSON: {exc}") from None
     if isinstance(obj, dict) and "documents" in obj:
         docs = obj["documents"]
     elif isinstance(obj, dict) and "passages" in obj:
@@ -152,59 +258,166 @@ def _load_json(data: bytes, path: str):
                                             '[...]}, a list of documents or one document')
     out = []
     for k, doc in enumerate(docs):
-        where = f"document {k + 1}" + (f" ({doc.get('id')!r})" if isinstance(doc, dict) else "")
+        where = f"document {k + 1}" + (f" ({doc.get('id')!r:.40})" if isinstance(doc, dict)
+                                       else "")
         try:
-            out.append(bioc.biocjson.fromJSON(_json_defaults(doc), "BioCDocument"))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            missing = f"no {exc.args[0]!r} field" if isinstance(exc, KeyError) else repr(exc)
-            raise CorpusFormatError(path, None, f"{where}: not a BioC JSON document ({missing})"
-                                    ) from None
+            out.append(_json_document(doc))
+        except _FieldError as exc:
+            raise CorpusFormatError(path, None, f"{where}: not a BioC JSON document "
+                                                f"({exc})") from None
     return out
 
 
-def _json_defaults(doc):
-    """A copy of a BioC JSON document with the optional fields ``bioc`` requires filled in."""
+class _FieldError(Exception):
+    """A BioC JSON field that is missing or of the wrong type (the message names it)."""
+
+
+def _json_field(obj, key, kinds, what, default=None, required=False):
+    if not isinstance(obj, dict):
+        raise _FieldError(f"{what} is a {type(obj).__name__}, not an object")
+    if key not in obj or obj[key] is None:
+        if required:
+            raise _FieldError(f"no {key!r} field")
+        return default
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        names = " or ".join(k.__name__ for k in (kinds if isinstance(kinds, tuple) else (kinds,)))
+        raise _FieldError(f"{what}: {key!r} must be {names.replace('dict', 'an object')}, "
+                          f"got {value!r:.40}")
+    return value
+
+
+def _json_offset(obj, key, what):
+    value = _json_field(obj, key, int, what, required=True)
+    if not 0 <= value < 10 ** _MAX_DIGITS:
+        raise _FieldError(f"{what}: {key!r} must be a non-negative integer of at most "
+                          f"{_MAX_DIGITS} digits, got {value!r:.40}")
+    return value
+
+
+def _json_infons(obj, what):
+    infons = _json_field(obj, "infons", dict, what, default={})
+    for key, value in infons.items():
+        if value is not None and not isinstance(value, str | int | float):
+            raise _FieldError(f"{what}: infon {key!r} must be a string, got {value!r:.40}")
+    return infons
+
+
+def _json_list(obj, key, what):
+    items = _json_field(obj, key, list, what, default=[])
+    return [(f"{what}, {key[:-1]} {i + 1}", item) for i, item in enumerate(items)]
+
+
+def _json_annotations(obj, what):
+    out = []
+    for where, ann in _json_list(obj, "annotations", what):
+        if not isinstance(ann, dict):
+            raise _FieldError(f"{where} is a {type(ann).__name__}, not an object")
+        if "id" not in ann:
+            raise _FieldError(f"no 'id' field in {where}")
+        if "locations" not in ann:
+            raise _FieldError(f"no 'locations' field in {where}")
+        locations = [(_json_offset(loc, "offset", at), _json_offset(loc, "length", at))
+                     for at, loc in _json_list(ann, "locations", where)]
+        out.append(_Annotation(ann["id"], _json_infons(ann, where),
+                               _json_field(ann, "text", str, where), locations, None))
+    return out
+
+
+def _json_span(obj, what, sentences=False):
+    if not isinstance(obj, dict):
+        raise _FieldError(f"{what} is a {type(obj).__name__}, not an object")
+    if "offset" not in obj:
+        raise _FieldError(f"no 'offset' field in {what}")
+    _json_infons(obj, what)
+    span = _Span(_json_offset(obj, "offset", what), _json_field(obj, "text", str, what),
+                 _json_annotations(obj, what), None)
+    if sentences:
+        span.sentences = [_json_span(s, where) for where, s in _json_list(obj, "sentences", what)]
+    return span
+
+
+def _json_document(doc) -> _Document:
     if not isinstance(doc, dict):
-        raise TypeError(f"a document must be a JSON object, got {type(doc).__name__}")
-
-    def fill(obj, *keys):
-        obj = dict(obj)
-        obj.setdefault("infons", {})
-        for key in keys:
-            obj.setdefault(key, [])
-        return obj
-
-    doc = fill(doc, "relations", "annotations")
-    passages = []
-    for p in doc.get("passages", ()):
-        p = fill(p, "sentences", "annotations", "relations")
-        p["sentences"] = [fill(s, "annotations", "relations") for s in p["sentences"]]
-        passages.append(p)
-    doc["passages"] = passages
-    return doc
+        raise _FieldError(f"a document must be a JSON object, got {type(doc).__name__}")
+    doc_id = doc.get("id")
+    if isinstance(doc_id, int) and not isinstance(doc_id, bool):
+        doc_id = str(doc_id)  # as JSONL ids: 101 names document "101"
+    elif doc_id is not None and not isinstance(doc_id, str):
+        raise _FieldError(f"'id' must be a string or an integer, got {doc_id!r:.40}")
+    _json_infons(doc, "the document")
+    passages = [_json_span(p, where, sentences=True)
+                for where, p in _json_list(doc, "passages", "the document")]
+    return _Document(doc_id, passages, _json_annotations(doc, "the document"), None)
 
 
-def _to_document(document, k, path, type_infon, bioc) -> BratDocument:
+# --------------------------------------------------------------------------
+# documents: their texts from the passages, their annotations as entities
+# --------------------------------------------------------------------------
+
+
+def _pad(pos, span, path, what, budget, fill):
+    """The ``fill`` characters between ``pos`` and ``span.offset``, within the file's budget."""
+    if span.offset < pos:
+        raise CorpusFormatError(path, span.line, f"{what} at offset {span.offset} overlaps the "
+                                                 f"text before it, which ends at {pos} "
+                                                 "(passages or sentences overlap)")
+    gap = span.offset - pos
+    if gap > budget[0]:
+        raise CorpusFormatError(
+            path, span.line,
+            f"{what} at offset {span.offset:,} would be preceded by {gap:,} filler characters "
+            f"(the text before it ends at {pos:,}); the gaps of a BioC file may add up to at "
+            "most its size in bytes or 10,000 characters: a wrong offset?")
+    budget[0] -= gap
+    return fill * gap
+
+
+def _span_text(span, path, where, budget):
+    if span.text:
+        return span.text
+    parts, pos = [], span.offset
+    for sentence in span.sentences:
+        if not sentence.text:
+            raise CorpusFormatError(path, sentence.line, f"{where}: the sentence at offset "
+                                                         f"{sentence.offset} has no text")
+        parts.append(_pad(pos, sentence, path, f"{where}: a sentence", budget, " "))
+        parts.append(sentence.text)
+        pos = sentence.offset + len(sentence.text)
+    return "".join(parts)
+
+
+def _document_text(document, path, where, budget):
+    """The text of a document: its passages at their offsets, line breaks between them."""
+    parts, pos = [], 0
+    for passage in document.passages:
+        text = _span_text(passage, path, where, budget)
+        parts.append(_pad(pos, passage, path, f"{where}: a passage", budget, "\n"))
+        parts.append(text)
+        pos = passage.offset + len(text)
+    return "".join(parts)
+
+
+def _to_document(document, k, path, type_infon, budget) -> BratDocument:
     doc_id = document.id
     where = f"document {k + 1}"
     problem = document_id_problem(doc_id) if isinstance(doc_id, str) else "it is missing"
     if problem:
-        raise CorpusFormatError(path, None, f"{where}: id {doc_id!r} cannot name a document: "
-                                            f"{problem}")
+        raise CorpusFormatError(path, document.line, f"{where}: id {doc_id!r} cannot name a "
+                                                     f"document: {problem}")
     where = f"document {doc_id!r}"
-    try:
-        text = bioc.get_text(document)[1]
-    except (ValueError, AssertionError) as exc:
-        raise CorpusFormatError(path, None, f"{where}: {exc} (passages or sentences overlap or "
-                                            "lack text)") from None
+    text = _document_text(document, path, where, budget)
+    found = find_control(text)
+    if found is not None:
+        raise CorpusFormatError(path, document.line, f"{where}: control character "
+                                                     f"{found[1]!r} at character {found[0]} of "
+                                                     "the text (a binary or corrupt file?)")
     annotations = list(document.annotations)
     for passage in document.passages:
         annotations.extend(passage.annotations)
         for sentence in passage.sentences:
             annotations.extend(sentence.annotations)
-    entities = []
-    for ann in annotations:
-        entities.append(_to_entity(ann, text, path, where, type_infon))
+    entities = [_to_entity(ann, text, path, where, type_infon) for ann in annotations]
     entities.sort(key=lambda e: (e.start, e.end, e.type))
     # BioC ids need not be unique (one passage's, another's) nor brat ids: number them
     entities = [dataclasses.replace(e, id=f"T{n}") for n, e in enumerate(entities, 1)]
@@ -215,18 +428,19 @@ def _to_entity(ann, text, path, where, type_infon) -> Entity:
     what = f"{where}, annotation {ann.id!r}"
     typ = ann.infons.get(type_infon)
     if typ is None:
-        raise CorpusFormatError(path, None, f"{what}: no {type_infon!r} infon (the entity type)")
+        raise CorpusFormatError(path, ann.line, f"{what}: no {type_infon!r} infon (the entity "
+                                                "type)")
     try:
         _check_type(typ, what)
     except (TypeError, ValueError) as exc:
-        raise CorpusFormatError(path, None, str(exc)) from None
+        raise CorpusFormatError(path, ann.line, str(exc)) from None
     if not ann.locations:
-        raise CorpusFormatError(path, None, f"{what}: no location")
-    frags = sorted((loc.offset, loc.offset + loc.length) for loc in ann.locations)
+        raise CorpusFormatError(path, ann.line, f"{what}: no location")
+    frags = sorted((offset, offset + length) for offset, length in ann.locations)
     for a, b in frags:
         if not 0 <= a < b <= len(text):
-            raise CorpusFormatError(path, None, f"{what}: location {a}+{b - a} is empty or "
-                                                f"outside the text ({len(text)} characters)")
+            raise CorpusFormatError(path, ann.line, f"{what}: location {a}+{b - a} is empty or "
+                                                    f"outside the text ({len(text)} characters)")
     merged = [list(frags[0])]
     for a, b in frags[1:]:
         if a <= merged[-1][1]:  # touching or overlapping locations are one fragment
@@ -235,8 +449,9 @@ def _to_entity(ann, text, path, where, type_infon) -> Entity:
             merged.append([a, b])
     start, end = merged[0][0], merged[-1][1]
     if len(merged) == 1 and ann.text is not None and ann.text != text[start:end]:
-        raise CorpusFormatError(path, None, f"{what}: text {ann.text!r} differs from the document "
-                                            f"text at {start}:{end}, {text[start:end]!r}")
+        raise CorpusFormatError(path, ann.line, f"{what}: text {ann.text!r} differs from the "
+                                                f"document text at {start}:{end}, "
+                                                f"{text[start:end]!r}")
     fragments = tuple((a, b) for a, b in merged) if len(merged) > 1 else None
     return Entity("", typ, start, end, text[start:end], fragments)
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._atomic import atomic_write_files
+from ._decode import check_text_controls
 from ._errors import CorpusFormatError
 
 __all__ = [
@@ -233,7 +234,7 @@ def read_brat_dir(directory) -> list[BratDocument]:
 def _read_text(path: Path) -> str:
     data = path.read_bytes()
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         lineno = data.count(b"\n", 0, exc.start) + 1
         raise CorpusFormatError(
@@ -242,6 +243,8 @@ def _read_text(path: Path) -> str:
             f"cannot decode {data[exc.start : exc.end]!r} at byte offset {exc.start} "
             f"as utf-8 ({exc.reason})",
         ) from None
+    check_text_controls(text, path)
+    return text
 
 
 def _parse_entity(line: str, text: str, path: Path, lineno: int) -> Entity:
@@ -546,8 +549,9 @@ def _utf8(text: str, doc_id: str, what: str) -> bytes:
 def _check_type(typ, where: str) -> None:
     if not isinstance(typ, str):
         raise TypeError(f"{where}: entity type must be a str, got {type(typ).__name__}")
-    if not typ or any(c.isspace() for c in typ):
-        raise ValueError(f"{where}: entity type {typ!r} is empty or contains whitespace")
+    if not typ or any(c.isspace() or not c.isprintable() for c in typ):
+        raise ValueError(f"{where}: entity type {typ!r} is empty or contains whitespace or a "
+                         "control character")
 
 
 def _number_entities(entities: list[Entity], doc_id: str) -> list[Entity]:

@@ -27,15 +27,9 @@ error: gold and system files contain them and scorers must see them.
 
 from __future__ import annotations
 
-import codecs
-import errno
-import gzip
 import io
 import operator
 import os
-import re
-import stat
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -43,6 +37,13 @@ from .._sentence import Sentence
 from .._utils import gc_paused
 from ..schemes import check_scheme, is_valid_label, scheme_labels, split_label
 from ._atomic import atomic_write_bytes as _atomic_write_bytes
+from ._decode import (
+    check_controls,
+    check_encoding,
+    decode,
+    detect_newline,
+    read_bytes,
+)
 from ._errors import CorpusFormatError
 
 __all__ = [
@@ -56,7 +57,6 @@ __all__ = [
 _MEDLINE = "###MEDLINE:"
 _DOCSTART = "-DOCSTART-"
 _MARKER_PREFIXES = (_MEDLINE, _DOCSTART)
-_BAD_CRLF = re.compile(r"(?<!\r)\n|\r(?!\n)")
 
 
 # --------------------------------------------------------------------------
@@ -312,47 +312,29 @@ def read_columns(
     >>> corpus.X[0][:3], corpus.y[0][:3], corpus.doc_ids[0]    # doctest: +SKIP
     (('IL-2', 'gene', 'expression'), ['B-DNA', 'I-DNA', 'O'], '95369245')
     """
-    token_col = _check_index(token_col, "token_col")
-    if label_col is not None and not (isinstance(label_col, str) and label_col == "auto"):
-        label_col = _check_index(label_col, "label_col")
-    keep_items = _check_keep(keep)
-    if not isinstance(sep, str) or not sep or "\n" in sep or "\r" in sep:
-        raise ValueError(f"sep must be a non-empty string without line breaks, got {sep!r}")
+    token_col, label_col, keep_items, scheme = _checked_arguments(token_col, label_col, keep,
+                                                                  sep, scheme, encoding)
     auto_sep = sep == "auto"
-    if label_col is not None and scheme is not None:
-        scheme = check_scheme(scheme)
-    else:
-        scheme = None
-    _check_encoding(encoding)
     path_str = os.fspath(path)
     if isinstance(path_str, bytes):
         path_str = os.fsdecode(path_str)
 
-    text, encoding = _decode(_read_bytes(path, path_str), encoding, path_str)
+    text, encoding = decode(read_bytes(path, path_str), encoding, path_str)
     if not text:
         raise CorpusFormatError(path_str, None, "the file is empty")
     if auto_sep:
         sep = detect_separator(text)
-    _check_controls(text, path_str, sep)
-    newline = _detect_newline(text, path_str)
+    check_controls(text, path_str, sep)
+    newline = detect_newline(text, path_str)
     lines = text.split(newline)
     del text
     final_newline = lines[-1] == ""
     if final_newline:
         lines.pop()
     with gc_paused():
-        return _parse_lines(
-            lines,
-            path_str,
-            token_col=token_col,
-            label_col=label_col,
-            keep_items=keep_items,
-            sep=sep,
-            scheme=scheme,
-            encoding=encoding,
-            newline=newline,
-            final_newline=final_newline,
-        )
+        return _parse_lines(lines, path_str, token_col=token_col, label_col=label_col,
+                            keep_items=keep_items, sep=sep, scheme=scheme, encoding=encoding,
+                            newline=newline, final_newline=final_newline)
 
 
 
@@ -403,22 +385,8 @@ def _parse_lines(
             pending.append(line)
             continue
         if line.startswith(_MARKER_PREFIXES) and _is_marker(line):
-            if current is not None:
-                raise CorpusFormatError(
-                    path_str,
-                    lineno,
-                    f"document marker {line!r} inside a sentence: a sentence must be "
-                    "ended by an empty line before the next document starts",
-                )
-            if line.startswith(_MEDLINE):
-                doc_id = line[len(_MEDLINE) :].strip()
-                if not doc_id:
-                    raise CorpusFormatError(
-                        path_str, lineno, f"document marker {line!r} has no document id"
-                    )
-            else:
-                doc_id = f"doc{n_docstart}"
-                n_docstart += 1
+            doc_id = _document_id(line, n_docstart, current is not None, path_str, lineno)
+            n_docstart += not line.startswith(_MEDLINE)
             pending.append(line)
             continue
         if line.isspace():
@@ -573,11 +541,37 @@ def detect_separator(text: str) -> str:
     return "\t"
 
 
+def _document_id(line, n_docstart, in_sentence, path, lineno) -> str:
+    """The document id a marker line starts (``doc<n>`` for the ``n``-th ``-DOCSTART-``)."""
+    if in_sentence:
+        raise CorpusFormatError(path, lineno, f"document marker {line!r} inside a sentence: a "
+                                "sentence must be ended by an empty line before the next "
+                                "document starts")
+    if not line.startswith(_MEDLINE):
+        return f"doc{n_docstart}"
+    doc_id = line[len(_MEDLINE):].strip()
+    if not doc_id:
+        raise CorpusFormatError(path, lineno, f"document marker {line!r} has no document id")
+    return doc_id
+
+
 def _is_marker(line: str) -> bool:
     """Whether ``line`` is a document marker line."""
     if line.startswith(_MEDLINE):
         return True
     return line.startswith(_DOCSTART) and line.split(None, 1)[0] == _DOCSTART
+
+
+def _checked_arguments(token_col, label_col, keep, sep, scheme, encoding):
+    """``read_columns``' arguments checked: ``(token_col, label_col, keep items, scheme)``."""
+    token_col = _check_index(token_col, "token_col")
+    if label_col is not None and not (isinstance(label_col, str) and label_col == "auto"):
+        label_col = _check_index(label_col, "label_col")
+    if not isinstance(sep, str) or not sep or "\n" in sep or "\r" in sep:
+        raise ValueError(f"sep must be a non-empty string without line breaks, got {sep!r}")
+    check_encoding(encoding)
+    scheme = check_scheme(scheme) if label_col is not None and scheme is not None else None
+    return token_col, label_col, _check_keep(keep), scheme
 
 
 def _check_index(value, name: str) -> int:
@@ -679,123 +673,6 @@ def _check_label(label: str, scheme: str | None, path: str, lineno: int, line: s
         )
 
 
-def _read_bytes(path, path_str: str) -> bytes:
-    """The bytes of a file, through gzip when its name ends in ``.gz``.
-
-    Read once (a pipe such as ``<(zcat f)`` works); a device such as
-    ``/dev/zero`` is refused before anything is read.
-    """
-    check_input_kind(path, path_str)
-    opener = gzip.open if path_str.endswith(".gz") else open
-    try:
-        with opener(path, "rb") as f:
-            return f.read()
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
-    except MemoryError:
-        raise CorpusFormatError(path_str, None, "too large to read into memory") from None
-
-
-def check_input_kind(path, path_str: str) -> None:
-    """Refuse a path that exists but is neither a regular file nor a pipe.
-
-    A directory raises :class:`IsADirectoryError`; a character or block
-    device (``/dev/zero``, a terminal) or a socket a
-    :class:`CorpusFormatError`.  A missing path is left to ``open``.
-    """
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return
-    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
-        return
-    if stat.S_ISDIR(mode):
-        raise IsADirectoryError(errno.EISDIR, "Is a directory", path_str)
-    kind = ("a character device" if stat.S_ISCHR(mode) else "a block device"
-            if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-    raise CorpusFormatError(path_str, None, f"not a regular file or pipe ({kind})")
-
-
-_UTF8 = ("utf-8", "utf8", "u8", "utf")
-_BOM = b"\xef\xbb\xbf"
-
-
-def _check_encoding(encoding) -> None:
-    if not isinstance(encoding, str):
-        raise TypeError(f"encoding must be a str, got {type(encoding).__name__}")
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise ValueError(f"unknown encoding {encoding!r}") from None
-
-
-def _decode(data: bytes, encoding: str, path: str) -> tuple[str, str]:
-    """``(text, encoding)``; a UTF-8 byte order mark is dropped (encoding ``"utf-8-sig"``).
-
-    A byte order mark is not text: kept, it would stick to the first token
-    or hide a ``###MEDLINE`` line.  :func:`write_columns` writes it back.
-    """
-    _check_encoding(encoding)
-    if encoding.lower().replace("_", "-") in _UTF8:
-        encoding = "utf-8-sig" if data.startswith(_BOM) else encoding
-    elif encoding.lower().replace("_", "-") in ("utf-8-sig", "utf8-sig"):
-        encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"  # written back as read
-    try:
-        return data.decode(encoding), encoding
-    except UnicodeDecodeError as exc:
-        lineno = data.count(b"\n", 0, exc.start) + 1
-        bad = data[exc.start : exc.end]
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"cannot decode {bad!r} at byte offset {exc.start} as {encoding} ({exc.reason})",
-        ) from None
-
-
-# control characters other than TAB, LF and CR (which the readers handle): never text
-_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def _check_controls(text: str, path: str, sep: str = "\t") -> None:
-    """Refuse NUL and other control characters (one scan of the whole text)."""
-    for bad in _CONTROLS.finditer(text):
-        if bad.group() in sep:
-            continue
-        lineno = text.count("\n", 0, bad.start()) + 1
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"control character {bad.group()!r} in the text (a binary or corrupt file?)",
-        )
-
-
-def _detect_newline(text: str, path: str) -> str:
-    """``"\\r\\n"`` if the first line ends so, else ``"\\n"``; reject mixtures."""
-    first = text.find("\n")
-    if first > 0 and text[first - 1] == "\r":
-        bad = _BAD_CRLF.search(text)
-        if bad is not None:
-            lineno = text.count("\n", 0, bad.start()) + 1
-            what = "\\n without \\r" if bad.group() == "\n" else "\\r without \\n"
-            raise CorpusFormatError(
-                path,
-                lineno,
-                f"mixed line endings: the file uses \\r\\n (from its first line) but this "
-                f"line has a {what}",
-            )
-        return "\r\n"
-    pos = text.find("\r")
-    if pos != -1:
-        lineno = text.count("\n", 0, pos) + 1
-        raise CorpusFormatError(
-            path,
-            lineno,
-            "carriage return (\\r) in a file with \\n line endings (from its first "
-            "line): mixed or old Mac line endings are not supported",
-        )
-    return "\n"
-
-
 # --------------------------------------------------------------------------
 # writing
 # --------------------------------------------------------------------------
@@ -867,19 +744,9 @@ def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
 
 
 def _check_y(y, X) -> list[Sequence[str]]:
-    if isinstance(y, str | bytes):
-        raise TypeError("y must be a list of label lists, one per sentence")
-    y = list(y)
-    if len(y) != len(X):
-        raise ValueError(f"y has {len(y)} label sequences but the corpus has {len(X)} sentences")
-    for i, (labels, sentence) in enumerate(zip(y, X, strict=True)):
-        if isinstance(labels, str | bytes):
-            raise TypeError(f"y[{i}] must be a list of labels, got a {type(labels).__name__}")
-        if len(labels) != len(sentence):
-            raise ValueError(
-                f"y[{i}] has {len(labels)} labels but sentence {i} has {len(sentence)} tokens"
-            )
-    return y
+    from ..schemes import check_label_sequences
+
+    return check_label_sequences(y, map(len, X), scheme=False)
 
 
 def _render(layout: _ColumnLayout, X, labels) -> str:

@@ -15,32 +15,33 @@ Every format but ``columns`` holds texts with character-offset entities
 two, :func:`corpus_to_documents` writes a column file's tokens as text
 (joined by spaces, one sentence per line) and
 :func:`skbioner.text.tokenize_documents` tokenizes texts and labels the
-tokens.
+tokens (reading needs no tokenizer here: :func:`skbioner.datasets.load_corpus`
+reads any format as training sentences).
 """
 
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 from pathlib import Path
 
 from ._brat import BratDocument, Entity, read_brat, read_brat_dir, write_brat
-from ._columns import ColumnCorpus, check_input_kind, read_columns, write_columns
+from ._columns import ColumnCorpus, read_columns
+from ._decode import check_input_kind
 from ._errors import CorpusFormatError
+from ._json import loads as loads_bounded
 
 __all__ = [
     "FORMATS",
     "corpus_to_documents",
     "detect_format",
-    "read_corpus",
     "read_documents",
     "write_documents",
 ]
 
-#: The corpus formats :func:`read_documents`, :func:`write_documents` and
-#: :func:`read_corpus` know.
+#: The corpus formats :func:`read_documents` and :func:`detect_format` know (and
+#: :func:`skbioner.datasets.load_corpus`; :func:`write_documents` writes all but ``columns``).
 FORMATS = ("columns", "brat", "pubtator", "bioc-xml", "bioc-json", "jsonl")
 
 _EXTENSIONS = {
@@ -130,7 +131,7 @@ def _sniff(p: Path) -> str:
         return "bioc-xml"
     if first.startswith(("{", "[")):
         try:
-            obj = json.loads(first)
+            obj = loads_bounded(first)
         except ValueError:  # a JSON text over several lines, or a first line cut by the limit
             bioc = first.startswith("[") or '"passages"' in text or '"documents"' in text
             return "bioc-json" if bioc else "jsonl"
@@ -197,53 +198,6 @@ def read_documents(path, format="auto", *, sep="auto") -> list[BratDocument]:
     return read_bioc(path, format=format[len("bioc-"):])
 
 
-def read_corpus(path, format="auto", *, sep="auto", tokenizer=None) -> ColumnCorpus:
-    """Read a labelled corpus of any format as sentences, IOB2 labels and document ids.
-
-    The one reader for training: column files are read as they are
-    (:func:`read_columns`, IOB2 labels); the formats with texts and
-    character-offset entities (brat, PubTator, BioC, JSONL) are tokenized
-    with the entity offsets as token boundaries and labelled
-    (:func:`skbioner.text.tokenize_documents`, which warns about the entities
-    IOB2 labels cannot hold).
-
-    Parameters
-    ----------
-    path : str or path-like
-        A file, or a brat directory.
-    format : str, default="auto"
-        One of :data:`FORMATS`, or ``"auto"`` (:func:`detect_format`).
-    sep : str, default="auto"
-        Field separator of a column file.
-    tokenizer : BioTokenizer, "whitespace" or None, default=None
-        How texts are tokenized (see
-        :func:`skbioner.text.tokenize_documents`).
-
-    Returns
-    -------
-    ColumnCorpus
-        ``X`` (sentences with their ``doc_id``), ``y`` (IOB2 labels),
-        ``doc_ids`` and ``path``.  For a column file, the layout to write it
-        back (:func:`write_columns`); for the other formats none (written in
-        the JNLPBA layout).
-
-    Examples
-    --------
-    >>> corpus = read_corpus("test-standoff/")                # doctest: +SKIP
-    >>> corpus.X[0][:4], corpus.y[0][:4], corpus.doc_ids[0]   # doctest: +SKIP
-    (('Sequential', 'involvement', 'of', 'NFAT'), ['O', 'O', 'O', 'B-protein'], '20216392')
-    """
-    format = _check_format(format, path)
-    if format == "columns":
-        return read_columns(path, sep=sep)
-    from ..text import tokenize_documents
-
-    X, y = tokenize_documents(read_documents(path, format), tokenizer)
-    if not X:
-        raise CorpusFormatError(path, None, "no sentence: the documents hold no text")
-    return ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X], path=os.fspath(path))
-
-
 def corpus_to_documents(corpus: ColumnCorpus, y=None) -> list[BratDocument]:
     """The documents of a column corpus: tokens joined by spaces, entities at their offsets.
 
@@ -304,26 +258,27 @@ def corpus_to_documents(corpus: ColumnCorpus, y=None) -> list[BratDocument]:
     return docs
 
 
-def write_documents(path, documents, format, *, tokenizer=None) -> None:
-    """Write documents in one of :data:`FORMATS`.
+def write_documents(path, documents, format) -> None:
+    """Write documents in one of the formats of texts with entities.
 
     Parameters
     ----------
     path : str or path-like
         A file, or the directory of a brat corpus (created if missing).
     documents : list of BratDocument
-    format : str
-        One of :data:`FORMATS`.
-    tokenizer : BioTokenizer, "whitespace" or None, default=None
-        For ``columns``: how texts are tokenized
-        (:func:`skbioner.text.tokenize_documents`).
+    format : {"brat", "pubtator", "bioc-xml", "bioc-json", "jsonl"}
+        A column file holds tokens, not texts: tokenize the documents first
+        (:func:`skbioner.text.tokenize_documents`) and write them with
+        :func:`write_columns`.
 
     Notes
     -----
     Files are written atomically (brat: each document's ``.txt`` and
-    ``.ann`` together).  A column file is written in the JNLPBA layout
-    (``###MEDLINE:<id>`` before each document, ``token<TAB>label`` lines).
+    ``.ann`` together).
     """
+    if format == "columns":
+        raise ValueError("a column file holds tokens: tokenize the documents "
+                         "(skbioner.text.tokenize_documents) and write them with write_columns")
     if format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {format!r}")
     documents = list(documents)
@@ -333,12 +288,6 @@ def write_documents(path, documents, format, *, tokenizer=None) -> None:
             raise NotADirectoryError(f"{path}: brat output must be a directory")
         for doc in documents:
             write_brat(path, doc)
-    elif format == "columns":
-        from ..text import tokenize_documents
-
-        X, y = tokenize_documents(documents, tokenizer)
-        write_columns(path, ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X],
-                                         path=os.fspath(path)))
     elif format == "pubtator":
         from ._pubtator import write_pubtator
 

@@ -19,8 +19,10 @@ import os
 
 from ._atomic import atomic_write_utf8
 from ._brat import BratDocument, Entity, _check_type, check_documents, document_id_problem
-from ._columns import _decode, _read_bytes
+from ._decode import decode, find_control, read_bytes
 from ._errors import CorpusFormatError
+from ._json import JSONDepthError
+from ._json import loads as _loads
 
 __all__ = ["read_jsonl", "write_jsonl"]
 
@@ -32,15 +34,17 @@ def iter_jsonl_records(path, *, require_text=True):
     ids unique); :func:`read_jsonl` checks the rest.
     """
     path_str = os.fsdecode(os.fspath(path))
-    data, _ = _decode(_read_bytes(path, path_str), "utf-8", path_str)
+    data, _ = decode(read_bytes(path, path_str), "utf-8", path_str)
     seen: dict[str, int] = {}
     for lineno, line in enumerate(data.split("\n"), 1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = _loads(line)
         except json.JSONDecodeError as exc:
             raise CorpusFormatError(path_str, lineno, f"not a JSON object ({exc.msg})") from None
+        except JSONDepthError as exc:
+            raise CorpusFormatError(path_str, lineno, str(exc)) from None
         if not isinstance(record, dict) or "id" not in record:
             raise CorpusFormatError(path_str, lineno, 'expected a JSON object with an "id"')
         doc_id = record["id"]
@@ -129,6 +133,11 @@ def read_jsonl(path) -> list[BratDocument]:
     path_str = os.fsdecode(os.fspath(path))
     docs = []
     for lineno, doc_id, text, raw in iter_jsonl_records(path, require_text=True):
+        found = find_control(text)
+        if found is not None:
+            raise CorpusFormatError(path_str, lineno, f"document {doc_id!r}: control character "
+                                                      f"{found[1]!r} at character {found[0]} of "
+                                                      '"text" (a binary or corrupt file?)')
         entities = []
         for k, (typ, start, end, covered, frags) in enumerate(raw):
             if end > len(text):

@@ -3,17 +3,23 @@
 :func:`save_model` writes a fitted model (any skbioner estimator or pipeline)
 in the skops persistence format (``.skops``): a zip archive of numpy arrays
 and a JSON description of the objects.  :func:`load_model` reads it back
-without executing anything from the file: before a single object is built,
-every type the file names is checked, and the file is refused unless all of
-them are trusted:
+without executing anything from the file.  Before a single object is built:
 
-* skops's own defaults (Python containers and scalars, numpy arrays and
-  dtypes, scikit-learn estimators);
-* every class (and function) defined in the ``skbioner`` package, checked
-  on the object itself: it must be defined in the ``skbioner`` module the
-  file names;
-* a short explicit list of the other types skbioner models hold
-  (:data:`TRUSTED_TYPES`).
+* every member of the archive is checked against its declared size, and
+  every array's declared size against the shape and dtype its header
+  declares; together they may inflate to at most 50 times the file's size
+  (or 256 MiB), so a zip bomb is refused without being inflated;
+* every node of the file's description is checked against an explicit
+  allowlist, :data:`TRUSTED_TYPES`: the suite's own estimators and the
+  classes of their fitted state, scikit-learn's ``Pipeline`` and
+  ``FrozenEstimator``, and the Python, numpy and scipy types that state
+  holds -- each only in the way skops builds it for the suite's models.
+  No function, method or constructor named by the file is ever called:
+  function references (a scikit-learn ``FunctionTransformer``'s function,
+  any function of skbioner's own) are refused whatever they name.
+
+Anything else is refused with a one-line :class:`ModelFileError` naming the
+file and the types; nothing was built or run.
 
 A joblib (pickle) file is different: unpickling calls whatever the file
 says, so a crafted file runs any code it contains the moment it is loaded.
@@ -24,8 +30,6 @@ line: ``--allow-pickle``); use it only for files from a source you trust.
 from __future__ import annotations
 
 import importlib
-import importlib.util
-import inspect
 import io
 import json
 import os
@@ -33,7 +37,16 @@ import zipfile
 from pathlib import Path
 
 from ._atomic import atomic_write_bytes
-from ._columns import check_input_kind
+from ._decode import check_input_kind
+from ._trust import (
+    TRUSTED_TYPES,
+    SkopsFileError,
+    SkopsRefusal,
+    audit_schema,
+    check_members,
+    read_schema,
+    type_names,
+)
 
 __all__ = ["ModelFileError", "save_model", "load_model", "model_metadata", "TRUSTED_TYPES",
            "PICKLE_SUFFIXES"]
@@ -45,25 +58,7 @@ METADATA_MEMBER = "skbioner-metadata.json"
 #: File name endings :func:`save_model` writes as a joblib pickle (every other name: skops).
 PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")
 
-#: Types outside skbioner that skbioner models hold and skops does not trust by default.
-#: (skbioner's own classes need no entry: they are trusted by their module.)
-TRUSTED_TYPES = (
-    "numpy.dtype",  # dtypes stored as attributes (TokenFeaturizer(dtype=...))
-    "scipy.sparse._csr.csr_matrix",  # sparsified coefficients (the bundled POS tagger)
-    "scipy.sparse._csr.csr_array",
-)
-
 _ZIP_MAGIC = b"PK\x03\x04"
-# how joblib files start: a pickle (protocol 2+), or joblib's compressors
-_PICKLE_MAGICS = (
-    (b"\x80", "a pickle"),
-    (b"\x78", "a zlib-compressed joblib pickle"),
-    (b"\x1f\x8b", "a gzip-compressed joblib pickle"),
-    (b"\xfd7zXZ\x00", "an xz-compressed joblib pickle"),
-    (b"BZh", "a bz2-compressed joblib pickle"),
-    (b"\x5d\x00\x00", "an lzma-compressed joblib pickle"),
-    (b"\x04\x22\x4d\x18", "an lz4-compressed joblib pickle"),
-)
 
 
 class ModelFileError(ValueError):
@@ -138,8 +133,7 @@ def save_model(model, path, *, trusted=(), metadata=None):
             f"save it to a .joblib path instead (a pickle: it runs code when loaded)"
         ) from None
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        loaders = _loaders_by_type(json.loads(archive.read("schema.json")))
-    refused = _refused_types(sio.get_untrusted_types(data=data), loaders, trusted)
+        refused = audit_schema(read_schema(archive), trusted)
     if refused:
         raise ValueError(
             f"{type(model).__name__} holds types that load_model would not trust: "
@@ -153,7 +147,7 @@ def save_model(model, path, *, trusted=(), metadata=None):
 def _versions():
     import platform
 
-    from .. import __version__
+    from .._version import __version__
 
     out = {"python": platform.python_version(), "skbioner": __version__}
     for name, module in (("scikit-learn", "sklearn"), ("numpy", "numpy"), ("scipy", "scipy"),
@@ -202,21 +196,27 @@ def model_metadata(path):
     Raises
     ------
     ModelFileError
-        If the file is not a model file (or its metadata is corrupt).
+        If the file is not a model file (or its metadata is corrupt, or not
+        a JSON object).
     """
     path_str = os.fsdecode(os.fspath(path))
-    data = _read_model_bytes(path, path_str)
+    return metadata_of_bytes(_read_model_bytes(path, path_str), path_str)
+
+
+def metadata_of_bytes(data, path_str):
+    """:func:`model_metadata` of a file's content already read (``path_str`` for messages)."""
     if not data.startswith(_ZIP_MAGIC):
-        if any(data.startswith(magic) for magic, _ in _PICKLE_MAGICS):
+        if _pickle_kind(data) is not None:
             return {}
         raise ModelFileError(
             f"{path_str}: not a model file (neither the .skops format nor a joblib pickle)")
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            check_members(archive, len(data))
             if METADATA_MEMBER not in archive.namelist():
                 return {}
             record = json.loads(archive.read(METADATA_MEMBER).decode("utf-8"))
-    except Exception as exc:
+    except Exception as exc:  # a corrupt archive or member, JSON nested too deep, ...
         raise ModelFileError(f"{path_str}: cannot read the model's metadata "
                              f"({_describe(exc)})") from None
     if not isinstance(record, dict):
@@ -227,19 +227,23 @@ def model_metadata(path):
 def load_model(path, *, allow_pickle=False, trusted=()):
     """Load a model saved by :func:`save_model` (or ``skbioner train``), safely.
 
+    This is the one function that reads model files: the command line,
+    :func:`skbioner.load_model` (which adds the bundled model) and the
+    tagging functions all call it.
+
     Parameters
     ----------
     path : str or path-like
         A ``.skops`` file, or -- with ``allow_pickle=True`` -- a joblib
         pickle.  The format is recognised from the file's content, not its
-        name.
+        name.  A pipe (``/dev/stdin``, ``<(...)``) is read once.
     allow_pickle : bool, default=False
         Also load joblib/pickle files.  Loading a pickle runs any code it
         contains: allow it only for files from a source you trust.
     trusted : iterable of str, default=()
-        Further types (``"module.Class"``) to trust in a ``.skops`` file
-        besides skbioner's own classes and :data:`TRUSTED_TYPES`: the
-        classes of your own feature kinds, for instance.
+        Further classes (``"module.Class"``) whose instances a ``.skops``
+        file may hold besides :data:`TRUSTED_TYPES`: the classes of your
+        own feature kinds, for instance.  Functions are never trusted.
 
     Returns
     -------
@@ -250,24 +254,32 @@ def load_model(path, *, allow_pickle=False, trusted=()):
     ------
     ModelFileError
         A one-line message naming the file: a pickle without
-        ``allow_pickle=True``; a file holding untrusted types (they are
-        named; nothing was loaded or run); an empty, truncated, corrupt or
-        foreign file.
+        ``allow_pickle=True``; a file naming types (or function references)
+        that are not trusted (they are named; nothing was built or run);
+        members that would inflate beyond their declared sizes or 50 times
+        the file's size; an empty, truncated, corrupt or foreign file.
     OSError
         If the file cannot be read (missing, a directory, no permission).
     """
     path_str = os.fsdecode(os.fspath(path))
-    data = _read_model_bytes(path, path_str)
+    return load_model_bytes(_read_model_bytes(path, path_str), path_str,
+                            allow_pickle=allow_pickle, trusted=trusted)
+
+
+def load_model_bytes(data, name, *, allow_pickle=False, trusted=()):
+    """:func:`load_model` of a file's content already read (``name`` is for messages)."""
+    if not data:
+        raise ModelFileError(f"{name}: the model file is empty")
     if data.startswith(_ZIP_MAGIC):
-        return _load_skops(data, path_str, trusted)
-    kind = next((what for magic, what in _PICKLE_MAGICS if data.startswith(magic)), None)
+        return _load_skops(data, name, trusted)
+    kind = _pickle_kind(data)
     if kind is None:
         raise ModelFileError(
-            f"{path_str}: not a model file (neither the .skops format nor a joblib pickle)"
+            f"{name}: not a model file (neither the .skops format nor a joblib pickle)"
         )
     if not allow_pickle:
         raise ModelFileError(
-            f"{path_str}: refused: this is {kind} (joblib), and loading it would run any code "
+            f"{name}: refused: this is {kind} (joblib), and loading it would run any code "
             "it contains; if you trust its source, load it with allow_pickle=True "
             "(command line: --allow-pickle), or save it again in the safe .skops format"
         )
@@ -277,8 +289,42 @@ def load_model(path, *, allow_pickle=False, trusted=()):
         return joblib.load(io.BytesIO(data))
     except Exception as exc:
         raise ModelFileError(
-            f"{path_str}: cannot load the pickle ({_describe(exc)})"
+            f"{name}: cannot load the pickle ({_describe(exc)})"
         ) from None
+
+
+def _pickle_kind(data):
+    """What kind of joblib file ``data`` is (``"a pickle"``, ...), or None.
+
+    Compressed files are recognised by their magic bytes *and* by the first
+    byte they decompress to being a pickle's, so a text file that happens to
+    start like a zlib stream (``x...``) is not taken for a model.
+    """
+    import bz2
+    import lzma
+    import zlib
+
+    if data[:1] == b"\x80":
+        return "a pickle" if data[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05") else None
+    kinds = (
+        (b"\x78", "a zlib-compressed joblib pickle", lambda: zlib.decompressobj()),
+        (b"\x1f\x8b\x08", "a gzip-compressed joblib pickle",
+         lambda: zlib.decompressobj(16 + zlib.MAX_WBITS)),
+        (b"\xfd7zXZ\x00", "an xz-compressed joblib pickle", lambda: lzma.LZMADecompressor()),
+        (b"BZh", "a bz2-compressed joblib pickle", lambda: bz2.BZ2Decompressor()),
+        (b"\x5d\x00\x00", "an lzma-compressed joblib pickle",
+         lambda: lzma.LZMADecompressor(lzma.FORMAT_ALONE)),
+    )
+    for magic, kind, make in kinds:
+        if data.startswith(magic):
+            try:
+                head = make().decompress(data[:4096], 2)
+            except Exception:  # not a stream of this kind
+                return None
+            return kind if head[:1] == b"\x80" else None
+    if data.startswith(b"\x04\x22\x4d\x18"):  # lz4 (needs the lz4 package to look inside)
+        return "an lz4-compressed joblib pickle"
+    return None
 
 
 def _read_model_bytes(path, path_str):
@@ -298,85 +344,36 @@ def _load_skops(data, path_str, trusted=()):
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            archive.testzip()
-            loaders = _loaders_by_type(json.loads(archive.read("schema.json")))
-        untrusted = sio.get_untrusted_types(data=data)
+            check_members(archive, len(data))
+            schema = read_schema(archive)
+    except SkopsRefusal as exc:
+        raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
     except Exception as exc:
         raise ModelFileError(
             f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
             f"{_describe(exc)})"
         ) from None
-    refused = _refused_types(untrusted, loaders, trusted)
+    try:
+        refused = audit_schema(schema, trusted)
+    except SkopsFileError as exc:
+        raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
     if refused:
         raise ModelFileError(
             f"{path_str}: refused: the file holds types that are not trusted "
             f"({', '.join(refused)}); nothing was loaded"
         )
     try:
-        return sio.loads(data, trusted=list(untrusted))
+        # skops checks the types again, against what our audit accepted
+        return sio.loads(data, trusted=type_names(schema))
+    except (zipfile.BadZipFile, EOFError) as exc:
+        raise ModelFileError(
+            f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
+            f"{_describe(exc)})"
+        ) from None
     except Exception as exc:
         raise ModelFileError(
             f"{path_str}: cannot load the model ({_describe(exc)})"
         ) from None
-
-
-def _loaders_by_type(schema):
-    """``{"module.name": {loader, ...}}`` for every object node of a skops schema."""
-    out = {}
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if isinstance(node.get("__loader__"), str):
-                name = f"{node.get('__module__')}.{node.get('__class__')}"
-                out.setdefault(name, set()).add(node["__loader__"])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return out
-
-
-def _refused_types(names, loaders=None, trusted=()):
-    """The type names (of a skops file) that are neither skbioner's nor listed, sorted.
-
-    ``loaders`` (see :func:`_loaders_by_type`) tells how each name is used: a
-    skbioner *function* is trusted only as a stored reference
-    (``FunctionNode``), never as something skops would call to build an
-    object -- that would run it with arguments chosen by the file.
-    """
-    loaders = {} if loaders is None else loaders
-    if isinstance(trusted, str):
-        trusted = [trusted]
-    allowed = {*TRUSTED_TYPES, *trusted}
-    return sorted(n for n in names if n not in allowed
-                  and not _is_skbioner_type(n, loaders.get(n, {"FunctionNode"})))
-
-
-def _is_skbioner_type(name, loaders=frozenset({"FunctionNode"})):
-    """Whether ``name`` is a class (or function) defined in the skbioner module it names.
-
-    Importing a skbioner module runs only skbioner's own code (modules whose
-    name has a dunder part, such as ``skbioner.__main__``, are excluded); the
-    attribute must be defined in that module (``__module__``), so the names
-    of things a skbioner module merely imports (``os``, ``subprocess.run``, a
-    scikit-learn class) are not trusted through it.  A function is trusted
-    only when every node naming it is a stored reference (``loaders`` is
-    ``{"FunctionNode"}``).
-    """
-    module, _, attr = name.rpartition(".")
-    if not (module == "skbioner" or module.startswith("skbioner.")) or not attr:
-        return False
-    if any(part.startswith("__") or not part.isidentifier() for part in module.split(".")):
-        return False
-    try:
-        if importlib.util.find_spec(module) is None:
-            return False
-        obj = getattr(importlib.import_module(module), attr, None)
-    except Exception:
-        return False
-    if getattr(obj, "__module__", None) != module or getattr(obj, "__name__", None) != attr:
-        return False
-    return isinstance(obj, type) or (inspect.isfunction(obj) and set(loaders) == {"FunctionNode"})
 
 
 def _describe(exc):

@@ -33,7 +33,7 @@ from ._brat import (
     document_id_problem,
     is_discontinuous,
 )
-from ._columns import _check_controls, _decode, _read_bytes
+from ._decode import check_controls, decode, read_bytes
 from ._errors import CorpusFormatError
 from ._warnings import CorpusWarning
 
@@ -41,6 +41,8 @@ __all__ = ["read_pubtator", "write_pubtator"]
 
 _TEXT_LINE = re.compile(r"([^|\t]*)\|([ta])\|(.*)\Z", re.DOTALL)
 _OFFSET = re.compile(r"[0-9]+\Z")
+# what an entity line's start looks like, well-formed or not (a sign, a digit of any script)
+_NUMBER_LIKE = re.compile(r"\s*[-+]?\d")
 _FLATTEN = re.compile(r"[\t\n\r]")
 #: concept id written for an entity (skbioner keeps none); six fields, as most readers expect
 NO_CONCEPT = "-"
@@ -89,7 +91,9 @@ def read_pubtator(path, *, encoding="utf-8") -> list[BratDocument]:
         bytes, a control character, an entity line before any title line or
         with another document's id, a line that is neither a title, an
         abstract, an entity (``id start end text type [concept...]``) nor a
-        relation (``id type id1 id2 [...]``), offsets that are not integers,
+        relation (``id type id1 id2 [...]``), an entity line (its second
+        field starts like a number) whose offsets are not non-negative
+        integers in ASCII digits (``9 ``, ``2O``, ``-1``),
         ``start >= end``, an end beyond the text, a text field that differs
         from the text at the offsets (a space for the line break after the
         title is allowed), an entity type that is empty or holds
@@ -97,8 +101,8 @@ def read_pubtator(path, *, encoding="utf-8") -> list[BratDocument]:
         or a file without any document.
     """
     path_str = os.fsdecode(os.fspath(path))
-    text, _ = _decode(_read_bytes(path, path_str), encoding, path_str)
-    _check_controls(text, path_str)
+    text, _ = decode(read_bytes(path, path_str), encoding, path_str)
+    check_controls(text, path_str)
     docs: list[BratDocument] = []
     seen: dict[str, int] = {}
     current: _Doc | None = None
@@ -144,7 +148,10 @@ def read_pubtator(path, *, encoding="utf-8") -> list[BratDocument]:
                 path_str, lineno,
                 f"line of document {fields[0]!r:.40} inside document {current.pmid!r} (line "
                 f"{current.lineno}); documents are separated by empty lines")
-        if len(fields) >= 5 and _OFFSET.match(fields[1]) and _OFFSET.match(fields[2]):
+        if len(fields) > 1 and _NUMBER_LIKE.match(fields[1]):
+            # an entity line (a relation's second field is its type, a word): its offsets
+            # must be offsets -- '9 ', '2O', '-1' are errors, never a relation to drop
+            _check_entity_fields(fields, line, path_str, lineno)
             current.lines.append((lineno, fields))
         elif len(fields) < 4:
             raise CorpusFormatError(
@@ -156,6 +163,17 @@ def read_pubtator(path, *, encoding="utf-8") -> list[BratDocument]:
     if not docs:
         raise CorpusFormatError(path_str, None, "no PubTator document ('<id>|t|<title>' line)")
     return docs
+
+
+def _check_entity_fields(fields, line, path, lineno):
+    if len(fields) < 5:
+        raise CorpusFormatError(
+            path, lineno, f"malformed entity line {line!r:.80}: expected '<id><TAB>start<TAB>"
+                          "end<TAB>text<TAB>type[<TAB>concept]'")
+    for what, value in (("start", fields[1]), ("end", fields[2])):
+        if not _OFFSET.match(value):
+            raise CorpusFormatError(path, lineno, f"entity {what} offset {value!r:.20} is not a "
+                                                  "non-negative integer (ASCII digits only)")
 
 
 def _finish(doc: _Doc, path: str, seen: dict) -> BratDocument:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from .._sentence import Sentence
-from ._columns import _check_controls, _decode, _read_bytes
+from ._decode import check_controls, decode, read_bytes
 from ._errors import CorpusFormatError
 
 __all__ = ["read_tokenized"]
@@ -49,8 +49,8 @@ def read_tokenized(path, encoding="utf-8", max_sentences=None):
                                       or isinstance(max_sentences, bool) or max_sentences < 1):
         raise ValueError(f"max_sentences must be None or a positive int, got {max_sentences!r}")
     path_str = os.fsdecode(os.fspath(path))
-    text = _decode(_read_bytes(path, path_str), encoding, path_str)[0]
-    _check_controls(text, path_str)
+    text = decode(read_bytes(path, path_str), encoding, path_str)[0]
+    check_controls(text, path_str)
     out = []
     for line in text.splitlines():
         tokens = line.split()

@@ -25,16 +25,13 @@ MODES = ("official", "spans")
 
 
 def _check_y(y_true, y_pred):
-    if isinstance(y_true, str) or isinstance(y_pred, str):
-        raise TypeError("y_true and y_pred must be lists of label sequences")
-    y_true = [list(s) for s in y_true]
-    y_pred = [list(s) for s in y_pred]
-    if len(y_true) != len(y_pred):
-        raise ValueError(f"y_true has {len(y_true)} sentences but y_pred has {len(y_pred)}")
-    for i, (t, p) in enumerate(zip(y_true, y_pred, strict=True)):
-        if len(t) != len(p):
-            raise ValueError(f"sentence {i}: y_true has {len(t)} labels but y_pred has {len(p)}")
-    return y_true, y_pred
+    """Both as lists of label lists, ``y_pred`` as long as ``y_true`` (labels not checked:
+    the scorers count what they are given, as the official script does)."""
+    from ..schemes import check_label_sequences
+
+    y_true = check_label_sequences(y_true, scheme=False, name="y_true")
+    return y_true, check_label_sequences(y_pred, map(len, y_true), scheme=False, name="y_pred",
+                                         unit="labels in y_true")
 
 
 def sentence_counts(y_true, y_pred, *, mode="official", scheme="IOB2"):

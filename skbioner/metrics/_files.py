@@ -76,11 +76,11 @@ def read_label_blocks(path, sep="\t"):
 def _read_blocks(path, sep="\t") -> _Blocks:
     """:func:`read_label_blocks`, keeping the tokens and the lines the script misreads."""
     from ..io import CorpusFormatError
-    from ..io._columns import _read_bytes
+    from ..io._decode import read_bytes
 
     path = os.fspath(path)
     try:
-        data = _read_bytes(path, os.fsdecode(path))
+        data = read_bytes(path, os.fsdecode(path))
     except CorpusFormatError as exc:
         raise ScoringInputError(str(exc)) from None
     try:
@@ -90,6 +90,12 @@ def _read_blocks(path, sep="\t") -> _Blocks:
         raise ScoringInputError(
             f"{path}:{line}: bytes that are not UTF-8 at byte offset {exc.start}"
         ) from None
+    from ..io._decode import check_controls
+
+    try:  # a NUL in a label would be scored as a class of its own ('prot\x00ein')
+        check_controls(text, os.fsdecode(path), "\t" if sep == "auto" else sep)
+    except CorpusFormatError as exc:
+        raise ScoringInputError(str(exc)) from None
     if sep == "auto":
         from ..io._columns import detect_separator
 
@@ -292,7 +298,9 @@ def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format
         Naming the document: PRED documents that GOLD does not have (not
         counted), GOLD documents without a PRED document (their entities
         count as missed), PRED texts that differ from GOLD's (offsets into
-        another text), PRED entities beyond the end of GOLD's text.
+        another text), PRED entities beyond the end of GOLD's text, PRED
+        entity texts (JSONL without document texts, as ``skbioner tag``
+        writes) that differ from GOLD's text at their offsets.
 
     Raises
     ------
@@ -307,9 +315,11 @@ def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format
     try:
         gold = read_spans(gold_path, gold_format, sep=sep)
         pred = read_spans(pred_path, pred_format, sep=sep)
+        covered = _entity_texts(pred_path, pred_format, pred)
     except CorpusFormatError as exc:
         raise ScoringInputError(str(exc)) from None
-    for message in _span_problems(gold, pred, os.fspath(gold_path), os.fspath(pred_path)):
+    for message in _span_problems(gold, pred, os.fspath(gold_path), os.fspath(pred_path),
+                                  covered):
         warnings.warn(message, ScoringInputWarning, stacklevel=2)
     return character_span_report({d: spans for d, (_, spans) in gold.items()},
                                  {d: spans for d, (_, spans) in pred.items() if d in gold})
@@ -321,7 +331,28 @@ def _ids(ids):
     return shown + (f" (and {len(ids) - _MAX_NAMED} more)" if len(ids) > _MAX_NAMED else "")
 
 
-def _span_problems(gold, pred, gold_path, pred_path):
+def _entity_texts(path, format, spans):
+    """``{doc_id: [(start, end, text), ...]}`` of the entities of a JSONL PRED without texts.
+
+    ``skbioner tag`` writes each entity's text but not the document's: the
+    text is all that says which text the offsets were made on.  (Other
+    formats check an entity's text against their own text when read.)
+    """
+    from ..io._corpus import _check_format
+    from ..io._jsonl import iter_jsonl_records
+
+    if _check_format(format, path) != "jsonl" or all(t is not None for t, _ in spans.values()):
+        return {}
+    return {doc_id: [(s, e, covered) for _, s, e, covered, _ in ents if covered is not None]
+            for _, doc_id, text, ents in iter_jsonl_records(path, require_text=False)
+            if text is None}
+
+
+def _normalized(text):
+    return " ".join(text.split())
+
+
+def _span_problems(gold, pred, gold_path, pred_path, covered=None):
     """Warnings for what :func:`evaluate_span_files` scores as it is."""
     out = []
     extra = [d for d in pred if d not in gold]
@@ -347,4 +378,12 @@ def _span_problems(gold, pred, gold_path, pred_path):
     if beyond:
         out.append(f"{pred_path}: entities beyond the end of the GOLD text in "
                    f"{len(beyond)} document(s): {_ids(beyond)} (output of another text?)")
+    contradicted = [(doc, s, e, text) for doc, ents in (covered or {}).items() if doc in gold
+                    for s, e, text in ents
+                    if _normalized(text) != _normalized(gold[doc][0][s:e])]
+    if contradicted:
+        doc, s, e, text = contradicted[0]
+        out.append(f"{pred_path}: {len(contradicted)} entity text(s) differ from the GOLD text "
+                   f"at their offsets, e.g. document {doc!r} {s}:{e} {text!r:.60} where "
+                   f"{gold_path} has {gold[doc][0][s:e]!r:.60} (offsets of another text?)")
     return out

@@ -10,7 +10,6 @@ trains on the columns of its groups, cut out of that one matrix by
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
@@ -19,6 +18,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
+from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin
@@ -183,10 +183,6 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _log(self, msg):
-        if self.verbose:
-            print(f"[select] {msg}", file=sys.stderr, flush=True)
-
     def _parts(self):
         from ..features import TokenFeaturizer
         from ..models import OnlinePACRF
@@ -251,7 +247,7 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
         if not cands:
             raise ValueError("no candidate group to select (all groups are base groups)")
         self.candidate_groups_ = list(cands)
-        self._log(f"{len(X)} sentences featurized in {featurize_s:.1f} s "
+        log(self, f"{len(X)} sentences featurized in {featurize_s:.1f} s "
                   f"({'holdout' if holdout else f'{len(folds)} folds'}); base {base}, "
                   f"{len(cands)} candidates")
 
@@ -272,7 +268,7 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
             trace.append({"step": 0, "scores": {}, "best": None, "score": s, "added": False,
                           "seconds": time.perf_counter() - t1})
             current = s
-            self._log(f"step 0: base alone {s:.4f}")
+            log(self, f"step 0: base alone {s:.4f}")
         remaining = list(cands)
         while remaining and (self.max_groups is None
                              or len(selected) - len(base) < self.max_groups):
@@ -288,7 +284,7 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
             trace.append({"step": len(trace) + (0 if base else 1), "scores": scores,
                           "best": best, "score": scores[best], "added": bool(added),
                           "seconds": time.perf_counter() - t1})
-            self._log(f"step {trace[-1]['step']}: best {best} {scores[best]:.4f} "
+            log(self, f"step {trace[-1]['step']}: best {best} {scores[best]:.4f} "
                       f"({'added' if added else 'stop'}; before {current:.4f})")
             if not added:
                 break
@@ -310,7 +306,7 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
             self.best_estimator_ = pipe.fit(X, y)
             self.classes_ = np.asarray(pipe[-1].classes_, dtype=object)
             self.seconds_["refit"] = time.perf_counter() - t0
-            self._log(f"refitted {selected} in {self.seconds_['refit']:.1f} s")
+            log(self, f"refitted {selected} in {self.seconds_['refit']:.1f} s")
         return self
 
     @staticmethod

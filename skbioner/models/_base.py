@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ..base import LabelSequences, SequenceTaggerMixin
+from ..base import LabelSequences, SequenceTaggerMixin, final_estimator
 from ..decoding import (
     SegmentTable,
     chain_marginals,
@@ -28,7 +28,7 @@ from ..decoding import (
     viterbi_csr,
 )
 from ..features import SentenceFeatures
-from ..schemes import is_valid_label, scheme_labels
+from ..schemes import check_label_sequences, scheme_labels
 
 __all__ = ["check_features", "check_targets", "label_types", "ChainScores", "ChainTaggerMixin",
            "LikelihoodTerms", "best_temperature", "holdout_split"]
@@ -86,7 +86,7 @@ def check_features(X, who, n_features=None) -> SentenceFeatures:
 
 
 def check_targets(y, lengths, scheme="IOB2"):
-    """Validate label lists against sentence lengths, vectorised.
+    """:func:`skbioner.schemes.check_label_sequences` of ``y`` against ``X``'s lengths.
 
     Parameters
     ----------
@@ -99,32 +99,30 @@ def check_targets(y, lengths, scheme="IOB2"):
     Returns
     -------
     list of list of str
-        ``y`` as lists (never the caller's objects).
     """
-    if isinstance(y, str | bytes):
-        raise TypeError("y must be a list of label sequences")
-    y = [list(labels) for labels in y]
-    lengths = np.asarray(lengths)
-    if len(y) != lengths.size:
-        raise ValueError(f"X has {lengths.size} sentences but y has {len(y)} label sequences")
-    ylen = np.fromiter(map(len, y), dtype=np.int64, count=len(y))
-    bad = np.flatnonzero(ylen != lengths)
-    if bad.size:
-        i = int(bad[0])
-        raise ValueError(f"sentence {i} has {lengths[i]} tokens but {ylen[i]} labels")
-    distinct = set(chain.from_iterable(y))
-    if scheme is None:
-        wrong = [lab for lab in distinct if not isinstance(lab, str) or not lab]
-    else:
-        wrong = [lab for lab in distinct if not is_valid_label(lab, scheme)]
-    if wrong:
-        wrong = set(wrong)
-        i = next(i for i, labels in enumerate(y) if wrong.intersection(labels))
-        j = next(j for j, lab in enumerate(y[i]) if lab in wrong)
-        what = "labels must be non-empty strings" if scheme is None else (
-            f"label {y[i][j]!r} at token {j} is not a valid {scheme} label")
-        raise ValueError(f"y[{i}]: {what}" + (f", got {y[i][j]!r}" if scheme is None else ""))
-    return y
+    return check_label_sequences(y, lengths, scheme)
+
+
+def densified(model):
+    """``model`` with its final estimator's weights dense again (after ``sparsify``), in place.
+
+    Shipped models store their chain weights sparse (:meth:`OnlinePACRF.sparsify`);
+    tagging reads them dense.  Wrappers and pipelines are looked through
+    (:func:`skbioner.base.final_estimator`).
+
+    Parameters
+    ----------
+    model : fitted estimator or Pipeline
+
+    Returns
+    -------
+    estimator
+        ``model`` itself.
+    """
+    final = final_estimator(model)
+    if hasattr(final, "densify") and (hasattr(final, "coef_") or hasattr(final, "classifier_")):
+        final.densify()
+    return model
 
 
 def holdout_split(X, fraction):
@@ -232,7 +230,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
 
     A subclass implements ``_chain_scores(X) -> ChainScores`` (checking
     ``X`` and fittedness) and has a fitted ``label_space_``
-    (:class:`~skbioner.models.LabelSpace`) whose ``labels`` are the chain's
+    (``LabelSpace``) whose ``labels`` are the chain's
     (internal scheme) labels.  Predictions and marginals are given in IOB2,
     whose labels are ``classes_``.
 

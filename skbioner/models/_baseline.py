@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._sentence import check_sentences
 from .._validation import Integral, Interval, StrOptions
 from ..base import LabelSequences, SequenceTaggerMixin
-from ..schemes import check_labels, repair
+from ..schemes import check_label_sequences, repair
 from ._base import iob2_classes, label_types
 
 __all__ = ["MajorityTagger"]
@@ -72,14 +72,8 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
         self : MajorityTagger
         """
         self._validate_params()
-        X, y = check_sentences(X, y)
-        for i, labels in enumerate(y):
-            if self.scheme is None:
-                continue
-            try:
-                check_labels(labels, "IOB2")
-            except ValueError as exc:
-                raise ValueError(f"y[{i}]: {exc}") from None
+        X = check_sentences(X)
+        y = check_label_sequences(y, map(len, X), None if self.scheme is None else "IOB2")
         counts = defaultdict(Counter)
         for sent, labels in zip(X, y, strict=True):
             for w, lab in zip(sent, labels, strict=True):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
@@ -13,7 +12,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from .._progress import progress_bar
+from .._progress import log, progress_bar
 from .._validation import HasMethods, Integral, Interval, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..features import SentenceFeatures
@@ -299,10 +298,6 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
             est.set_params(random_state=seed)
         return est
 
-    def _log(self, msg):
-        if self.verbose:
-            print(f"[CascadedNER] {msg}", file=sys.stderr)
-
     @fit_context
     def fit(self, X, y):
         """Train both stages on featurizer output ``X`` and IOB2 ``y``.
@@ -351,7 +346,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
                 results.append(out)
                 bar.update()
                 if self.verbose >= 2:
-                    self._log(f"stage-1 model {len(results)}/{len(jobs)} trained "
+                    log(self, f"stage-1 model {len(results)}/{len(jobs)} trained "
                               f"({time.perf_counter() - t0:.1f} s)")
         oof = [None] * n
         terms = []
@@ -368,7 +363,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
             self.segmenter_.temperature_ = best_temperature(terms)
         self.oof_segment_f1_ = entity_f1_score(y_seg, oof, mode="spans")
         self.typed_segmenter_ = bool(self.typed_segmenter)
-        self._log(f"segmenters trained; out-of-fold segmentation F1 "
+        log(self, f"segmenters trained; out-of-fold segmentation F1 "
                   f"{self.oof_segment_f1_:.4f} ({time.perf_counter() - t0:.1f} s)")
 
         cand = spans_of(oof)
@@ -387,7 +382,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
             # output predicted out of fold, and the classifier is far from fitting them,
             # so they serve to calibrate it (benchmarks/calibration.py).
             self.classifier_.fit_temperature(SentenceFeatures(Xs, seg_offsets), y2)
-        self._log(f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "
+        log(self, f"classifier trained on {Xs.shape[0]} segments, {Xs.shape[1]} features "
                   f"({time.perf_counter() - t0:.1f} s)")
         self.n_features_in_ = matrix.shape[1]
         return self

@@ -11,7 +11,7 @@ one-vs-rest linear SVM per tag over the token's features, its decision value
 mapped to a probability by a sigmoid (Platt 1999) fitted on out-of-fold
 decision values.  The sum is a first-order chain: dense token scores
 ``log P(s | O) - log P(s)`` and transition scores ``log P(b | a)``, decoded
-by the suite's one Viterbi (:class:`~skbioner.models.ChainScores`), which
+by the suite's one Viterbi (``ChainScores``), which
 also gives marginals and entity probabilities.
 """
 

@@ -27,7 +27,7 @@ from ._base import (
     label_types,
 )
 from ._linear_chain import ChainWeights, LabelSpace
-from ._passive_aggressive import COSTS, VARIANTS, pa_epoch
+from ._passive_aggressive import COSTS, VARIANTS, Chain, Masks, Sentences, Update, pa_epoch
 
 __all__ = ["OnlinePACRF"]
 
@@ -227,12 +227,12 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             mstart, mtrans, mend = np.zeros(L), np.zeros((L, L)), np.zeros(L)
         w, acc = self._w, self._acc
         t, loss, s_err, t_err = pa_epoch(
-            matrix.indptr, matrix.indices, matrix.data,
-            offsets, codes, order.astype(np.int64), space.cols,
-            w.W, w.T, w.start, w.end, acc.W, acc.T, acc.start, acc.end,
-            self.t_, float(self.C), VARIANTS[self.variant], COSTS[self.cost],
-            bool(self.loss_augmented), mstart, mtrans, mend,
-        )
+            Sentences(matrix.indptr, matrix.indices, matrix.data, offsets, codes),
+            order.astype(np.int64), space.cols,
+            Chain(w.W, w.T, w.start, w.end), Chain(acc.W, acc.T, acc.start, acc.end), self.t_,
+            Update(float(self.C), VARIANTS[self.variant], COSTS[self.cost],
+                   bool(self.loss_augmented)),
+            Masks(mstart, mtrans, mend))
         self.t_ = int(t)
         return loss, s_err, t_err
 

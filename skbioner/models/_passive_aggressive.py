@@ -24,6 +24,8 @@ the update, and the average after ``n`` sentences is ``w - acc / n``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -44,183 +46,262 @@ def _path_score(s, Tm, Sm, Em, path):
     return total
 
 
-@njit(cache=True, nogil=True)
-def pa_epoch(indptr, indices, data, offsets, y, order, cols,
-             W, T, S, E, W_acc, T_acc, S_acc, E_acc, counter,
-             C, variant, cost_kind, loss_augmented, mask_start, mask_trans, mask_end):
-    """One pass over the sentences in ``order``; updates the weights in place.
+class Sentences(NamedTuple):
+    """The kernel's view of the training data: CSR token rows, sentence offsets, gold codes."""
 
-    Returns ``(counter, total_loss, sentence_errors, token_errors)``.
-    """
-    Lm, K = cols.shape
-    Lt = W.shape[1]
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    offsets: np.ndarray
+    y: np.ndarray
+
+
+class Chain(NamedTuple):
+    """The kernel's view of a :class:`~skbioner.models._linear_chain.ChainWeights`."""
+
+    W: np.ndarray
+    T: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+
+class Update(NamedTuple):
+    """How a mistake updates: PA variant, its C, the cost, cost-augmented decoding."""
+
+    C: float
+    variant: int
+    cost: int
+    loss_augmented: bool
+
+
+class Masks(NamedTuple):
+    """Additive masks of forbidden start, transition and end labels (0 or -inf)."""
+
+    start: np.ndarray
+    trans: np.ndarray
+    end: np.ndarray
+
+
+class _Buffers(NamedTuple):
+    z: np.ndarray      # emission score per weight column of each token
+    sm: np.ndarray     # ... per main label
+    sdec: np.ndarray   # ... as decoded (cost-augmented)
+    Tm: np.ndarray     # transitions, start and end scores per main label
+    Sm: np.ndarray
+    Em: np.ndarray
+    Tdec: np.ndarray   # ... as decoded (masked)
+    Sdec: np.ndarray
+    Edec: np.ndarray
+    yhat: np.ndarray   # the decoded path
+    dT: np.ndarray     # transition part of the update
+    dS: np.ndarray
+    dE: np.ndarray
+
+
+@njit(cache=True, nogil=True)
+def _buffers(offsets, Lm, Lt):
     max_len = 0
     for s in range(len(offsets) - 1):
-        n = offsets[s + 1] - offsets[s]
-        if n > max_len:
-            max_len = n
-    z = np.zeros((max_len, Lt))
-    sm = np.zeros((max_len, Lm))
-    sdec = np.zeros((max_len, Lm))
-    Tm = np.zeros((Lm, Lm))
-    Tdec = np.zeros((Lm, Lm))
-    Sm = np.zeros(Lm)
-    Em = np.zeros(Lm)
-    Sdec = np.zeros(Lm)
-    Edec = np.zeros(Lm)
-    yhat = np.zeros(max_len, dtype=np.int32)
-    dT = np.zeros((Lt, Lt))
-    dS = np.zeros(Lt)
-    dE = np.zeros(Lt)
+        max_len = max(max_len, offsets[s + 1] - offsets[s])
+    return _Buffers(np.zeros((max_len, Lt)), np.zeros((max_len, Lm)), np.zeros((max_len, Lm)),
+                    np.zeros((Lm, Lm)), np.zeros(Lm), np.zeros(Lm), np.zeros((Lm, Lm)),
+                    np.zeros(Lm), np.zeros(Lm), np.zeros(max_len, dtype=np.int32),
+                    np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt))
+
+
+@njit(cache=True, nogil=True)
+def _decode(data, a, n, gold, w, cols, masks, augmented, b):
+    """Label scores of sentence ``a:a+n`` under ``w``; decode ``b.yhat`` (masked, augmented)."""
+    Lm, K = cols.shape
+    Lt = w.W.shape[1]
+    for i in range(n):
+        for c in range(Lt):
+            b.z[i, c] = 0.0
+        for p in range(data.indptr[a + i], data.indptr[a + i + 1]):
+            f = data.indices[p]
+            v = data.data[p]
+            for c in range(Lt):
+                b.z[i, c] += v * w.W[f, c]
+        for lab in range(Lm):
+            acc = 0.0
+            for k in range(K):
+                acc += b.z[i, cols[lab, k]]
+            b.sm[i, lab] = acc
+            b.sdec[i, lab] = acc + (1.0 if augmented and lab != gold[i] else 0.0)
+    for l1 in range(Lm):
+        b.Sm[l1] = 0.0
+        b.Em[l1] = 0.0
+        for k in range(K):
+            b.Sm[l1] += w.start[cols[l1, k]]
+            b.Em[l1] += w.end[cols[l1, k]]
+        b.Sdec[l1] = b.Sm[l1] + masks.start[l1]
+        b.Edec[l1] = b.Em[l1] + masks.end[l1]
+        for l2 in range(Lm):
+            acc = 0.0
+            for k in range(K):
+                acc += w.T[cols[l1, k], cols[l2, k]]
+            b.Tm[l1, l2] = acc
+            b.Tdec[l1, l2] = acc + masks.trans[l1, l2]
+    _viterbi_one(b.sdec[:n], b.Tdec, b.Sdec, b.Edec, b.yhat[:n])
+
+
+@njit(cache=True, nogil=True)
+def _feature_delta(data, a, n, gold, yhat, cols, Lt):
+    """The feature part of ``Phi(x, y) - Phi(x, y_hat)``: unique keys ``f * Lt + column``."""
+    K = cols.shape[1]
+    m = 0
+    for i in range(n):
+        if yhat[i] != gold[i]:
+            m += 2 * K * (data.indptr[a + i + 1] - data.indptr[a + i])
+    keys = np.empty(m, dtype=np.int64)
+    vals = np.empty(m)
+    m = 0
+    for i in range(n):
+        g = gold[i]
+        h = yhat[i]
+        if g == h:
+            continue
+        for k in range(K):
+            cg = cols[g, k]
+            ch = cols[h, k]
+            if cg == ch:
+                continue
+            for p in range(data.indptr[a + i], data.indptr[a + i + 1]):
+                f = data.indices[p]
+                keys[m] = f * Lt + cg
+                vals[m] = data.data[p]
+                m += 1
+                keys[m] = f * Lt + ch
+                vals[m] = -data.data[p]
+                m += 1
+    keys = keys[:m]
+    vals = vals[:m]
+    perm = np.argsort(keys, kind="mergesort")
+    uk = np.empty(m, dtype=np.int64)
+    uv = np.empty(m)
+    u = -1
+    last = -1
+    for j in range(m):
+        kk = keys[perm[j]]
+        if kk != last:
+            u += 1
+            uk[u] = kk
+            uv[u] = 0.0
+            last = kk
+        uv[u] += vals[perm[j]]
+    return uk[:u + 1], uv[:u + 1]
+
+
+@njit(cache=True, nogil=True)
+def _transition_delta(gold, yhat, n, cols, b):
+    """The transition part of the update into ``b.dT``, ``b.dS``, ``b.dE``."""
+    for k in range(cols.shape[1]):
+        b.dS[cols[gold[0], k]] += 1.0
+        b.dS[cols[yhat[0], k]] -= 1.0
+        b.dE[cols[gold[n - 1], k]] += 1.0
+        b.dE[cols[yhat[n - 1], k]] -= 1.0
+        for i in range(1, n):
+            b.dT[cols[gold[i - 1], k], cols[gold[i], k]] += 1.0
+            b.dT[cols[yhat[i - 1], k], cols[yhat[i], k]] -= 1.0
+
+
+@njit(cache=True, nogil=True)
+def _step(loss, norm2, update):
+    """``tau`` of the PA variant."""
+    if norm2 <= 0.0:
+        return 0.0
+    if update.variant == 0:
+        return loss / norm2
+    if update.variant == 1:
+        return min(update.C, loss / norm2)
+    return loss / (norm2 + 1.0 / (2.0 * update.C))
+
+
+@njit(cache=True, nogil=True)
+def _apply(w, acc, uk, uv, b, tau, ctau):
+    """``w += tau * dPhi``, ``acc += ctau * dPhi``; clears the transition part."""
+    Lt = w.W.shape[1]
+    for j in range(len(uk)):
+        f = uk[j] // Lt
+        c = uk[j] - f * Lt
+        w.W[f, c] += tau * uv[j]
+        acc.W[f, c] += ctau * uv[j]
+    for c1 in range(Lt):
+        if b.dS[c1] != 0.0:
+            w.start[c1] += tau * b.dS[c1]
+            acc.start[c1] += ctau * b.dS[c1]
+            b.dS[c1] = 0.0
+        if b.dE[c1] != 0.0:
+            w.end[c1] += tau * b.dE[c1]
+            acc.end[c1] += ctau * b.dE[c1]
+            b.dE[c1] = 0.0
+        for c2 in range(Lt):
+            if b.dT[c1, c2] != 0.0:
+                w.T[c1, c2] += tau * b.dT[c1, c2]
+                acc.T[c1, c2] += ctau * b.dT[c1, c2]
+                b.dT[c1, c2] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def pa_epoch(data, order, cols, w, acc, counter, update, masks):
+    """One pass over the sentences in ``order``; updates ``w`` and ``acc`` in place.
+
+    Parameters
+    ----------
+    data : Sentences
+    order : ndarray of int64
+        Sentence indices in the order seen.
+    cols : ndarray of shape (n_labels, n_blocks)
+        Weight column of each main label in each scheme block.
+    w, acc : Chain
+        Running weights and the averaging accumulator.
+    counter : int
+        Sentences seen before this epoch.
+    update : Update
+    masks : Masks
+
+    Returns
+    -------
+    (counter, total_loss, sentence_errors, token_errors)
+    """
+    Lt = w.W.shape[1]
+    b = _buffers(data.offsets, cols.shape[0], Lt)
     total_loss = 0.0
     sent_err = 0
     tok_err = 0
-
     for oi in range(len(order)):
         s_id = order[oi]
-        a = offsets[s_id]
-        n = offsets[s_id + 1] - a
+        a = data.offsets[s_id]
+        n = data.offsets[s_id + 1] - a
+        counter += 1  # the update below is weighted by the sentences seen before this one
         if n == 0:
-            counter += 1
             continue
-        gold = y[a:a + n]
-        # emission scores per column, then per main label
-        for i in range(n):
-            for c in range(Lt):
-                z[i, c] = 0.0
-            for p in range(indptr[a + i], indptr[a + i + 1]):
-                f = indices[p]
-                v = data[p]
-                for c in range(Lt):
-                    z[i, c] += v * W[f, c]
-            for lab in range(Lm):
-                acc = 0.0
-                for k in range(K):
-                    acc += z[i, cols[lab, k]]
-                sm[i, lab] = acc
-        for l1 in range(Lm):
-            Sm[l1] = 0.0
-            Em[l1] = 0.0
-            for k in range(K):
-                Sm[l1] += S[cols[l1, k]]
-                Em[l1] += E[cols[l1, k]]
-            for l2 in range(Lm):
-                acc = 0.0
-                for k in range(K):
-                    acc += T[cols[l1, k], cols[l2, k]]
-                Tm[l1, l2] = acc
-        # decoding (masked, optionally cost-augmented)
-        for l1 in range(Lm):
-            Sdec[l1] = Sm[l1] + mask_start[l1]
-            Edec[l1] = Em[l1] + mask_end[l1]
-            for l2 in range(Lm):
-                Tdec[l1, l2] = Tm[l1, l2] + mask_trans[l1, l2]
-        for i in range(n):
-            for lab in range(Lm):
-                sdec[i, lab] = sm[i, lab]
-                if loss_augmented and lab != gold[i]:
-                    sdec[i, lab] += 1.0
-        _viterbi_one(sdec[:n], Tdec, Sdec, Edec, yhat[:n])
+        gold = data.y[a:a + n]
+        _decode(data, a, n, gold, w, cols, masks, update.loss_augmented, b)
+        yhat = b.yhat[:n]
         ham = 0
         for i in range(n):
             if yhat[i] != gold[i]:
                 ham += 1
         if ham == 0:
-            counter += 1
             continue
         sent_err += 1
         tok_err += ham
-        rho = float(ham) if cost_kind == 0 else np.sqrt(float(ham))
-        loss = _path_score(sm, Tm, Sm, Em, yhat[:n]) - _path_score(sm, Tm, Sm, Em, gold) + rho
+        rho = float(ham) if update.cost == 0 else np.sqrt(float(ham))
+        loss = _path_score(b.sm, b.Tm, b.Sm, b.Em, yhat) - \
+            _path_score(b.sm, b.Tm, b.Sm, b.Em, gold) + rho
         if loss <= 0.0:
-            counter += 1
             continue
         total_loss += loss
-        # feature part of dPhi: keys f * Lt + column, merged exactly
-        m = 0
-        for i in range(n):
-            if yhat[i] != gold[i]:
-                m += 2 * K * (indptr[a + i + 1] - indptr[a + i])
-        keys = np.empty(m, dtype=np.int64)
-        vals = np.empty(m)
-        m = 0
-        for i in range(n):
-            g = gold[i]
-            h = yhat[i]
-            if g == h:
-                continue
-            for k in range(K):
-                cg = cols[g, k]
-                ch = cols[h, k]
-                if cg == ch:
-                    continue
-                for p in range(indptr[a + i], indptr[a + i + 1]):
-                    f = indices[p]
-                    keys[m] = f * Lt + cg
-                    vals[m] = data[p]
-                    m += 1
-                    keys[m] = f * Lt + ch
-                    vals[m] = -data[p]
-                    m += 1
-        keys = keys[:m]
-        vals = vals[:m]
-        perm = np.argsort(keys, kind="mergesort")
-        uk = np.empty(m, dtype=np.int64)
-        uv = np.empty(m)
-        u = -1
-        last = -1
-        for j in range(m):
-            kk = keys[perm[j]]
-            if kk != last:
-                u += 1
-                uk[u] = kk
-                uv[u] = 0.0
-                last = kk
-            uv[u] += vals[perm[j]]
-        nu = u + 1
+        uk, uv = _feature_delta(data, a, n, gold, yhat, cols, Lt)
         norm2 = 0.0
-        for j in range(nu):
+        for j in range(len(uv)):
             norm2 += uv[j] * uv[j]
-        # transition part of dPhi
-        for k in range(K):
-            dS[cols[gold[0], k]] += 1.0
-            dS[cols[yhat[0], k]] -= 1.0
-            dE[cols[gold[n - 1], k]] += 1.0
-            dE[cols[yhat[n - 1], k]] -= 1.0
-            for i in range(1, n):
-                dT[cols[gold[i - 1], k], cols[gold[i], k]] += 1.0
-                dT[cols[yhat[i - 1], k], cols[yhat[i], k]] -= 1.0
+        _transition_delta(gold, yhat, n, cols, b)
         for c1 in range(Lt):
-            norm2 += dS[c1] * dS[c1] + dE[c1] * dE[c1]
+            norm2 += b.dS[c1] * b.dS[c1] + b.dE[c1] * b.dE[c1]
             for c2 in range(Lt):
-                norm2 += dT[c1, c2] * dT[c1, c2]
-        if norm2 <= 0.0:
-            tau = 0.0
-        elif variant == 0:
-            tau = loss / norm2
-        elif variant == 1:
-            tau = min(C, loss / norm2)
-        else:
-            tau = loss / (norm2 + 1.0 / (2.0 * C))
-        ctau = counter * tau
-        for j in range(nu):
-            f = uk[j] // Lt
-            c = uk[j] - f * Lt
-            W[f, c] += tau * uv[j]
-            W_acc[f, c] += ctau * uv[j]
-        for c1 in range(Lt):
-            if dS[c1] != 0.0:
-                S[c1] += tau * dS[c1]
-                S_acc[c1] += ctau * dS[c1]
-                dS[c1] = 0.0
-            if dE[c1] != 0.0:
-                E[c1] += tau * dE[c1]
-                E_acc[c1] += ctau * dE[c1]
-                dE[c1] = 0.0
-            for c2 in range(Lt):
-                if dT[c1, c2] != 0.0:
-                    T[c1, c2] += tau * dT[c1, c2]
-                    T_acc[c1, c2] += ctau * dT[c1, c2]
-                    dT[c1, c2] = 0.0
-        counter += 1
+                norm2 += b.dT[c1, c2] * b.dT[c1, c2]
+        tau = _step(loss, norm2, update)
+        _apply(w, acc, uk, uv, b, tau, (counter - 1) * tau)
     return counter, total_loss, sent_err, tok_err

@@ -1,17 +1,19 @@
-"""Ready pipelines: the suite's tuned presets by name, tuning on the user's own data, and
-what a fitted pipeline is (:func:`describe_model`) and weighs (:func:`top_features`)."""
+"""Whole taggers: the one system builder (:func:`make_tagger`, what ``skbioner train``
+builds), the suite's tuned presets, tuning on the user's own data, and what a fitted
+tagger is (:func:`describe_model`) and weighs (:func:`top_features`)."""
 
+from ._build import add_first_pass, add_knowledge, make_tagger, parse_params
 from ._inspect import describe_model, top_features
+from ._pipeline import TaggerPipeline
 from ._presets import (
     PRESETS,
-    add_first_pass,
-    add_knowledge,
+    TWO_PASS_PARAMS,
     make_annotators,
     make_pipeline,
     make_two_pass,
 )
 from ._tune import TunedTagger, search_space, tune
 
-__all__ = ["PRESETS", "TunedTagger", "add_first_pass", "add_knowledge", "describe_model",
-           "make_annotators", "make_pipeline", "make_two_pass", "search_space", "top_features",
-           "tune"]
+__all__ = ["PRESETS", "TWO_PASS_PARAMS", "TaggerPipeline", "TunedTagger", "add_first_pass",
+           "add_knowledge", "describe_model", "make_annotators", "make_pipeline", "make_tagger",
+           "make_two_pass", "parse_params", "search_space", "top_features", "tune"]

@@ -5,19 +5,15 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ..base import final_estimator, unwrap
+
 __all__ = ["describe_model", "top_features"]
-
-
-def _unwrapped(model):
-    """The pipeline a :class:`~skbioner.models.RecutTagger` wraps; other models as they are."""
-    return model.tagger_ if hasattr(model, "split_tokens") else model
 
 
 def _parts(model):
     """``(steps, final)``: the ``(name, step)`` pairs before the model, and the model."""
-    model = _unwrapped(model)
-    steps = list(getattr(model, "steps", [("model", model)]))
-    return steps[:-1], steps[-1][1]
+    steps = list(getattr(unwrap(model), "steps", [("model", model)]))
+    return steps[:-1], final_estimator(model)
 
 
 def _featurizer(steps):
@@ -98,8 +94,8 @@ def describe_model(model):
 
     Examples
     --------
-    >>> from skbioner.pipelines import describe_model, make_pipeline
-    >>> pipe = make_pipeline("online-crf", model_params={"max_iter": 2, "calibrate": False})
+    >>> from skbioner.pipelines import describe_model, make_tagger
+    >>> pipe = make_tagger("online-crf", model_params={"max_iter": 2, "calibrate": False})
     >>> info = describe_model(pipe.fit([["IL-2", "gene"], ["T", "cells"]],
     ...                                [["B-DNA", "I-DNA"], ["B-cell_type", "I-cell_type"]]))
     >>> info["types"], info["model"]["scheme"], info["features"]["min_count"]
@@ -111,7 +107,7 @@ def describe_model(model):
     check_is_fitted(final)
     classes = [str(c) for c in getattr(final, "classes_", [])]
     types = sorted({c.split("-", 1)[1] for c in classes if c[:2] in ("B-", "I-")})
-    named = list(getattr(_unwrapped(model), "steps", [("model", model)]))
+    named = list(getattr(unwrap(model), "steps", [("model", model)]))
     out = {"steps": [{"name": n, "class": type(s).__name__} for n, s in named],
            "types": types, "classes": classes,
            "confidences": hasattr(final, "predict_entities"),
@@ -191,10 +187,10 @@ def top_features(model, n=10):
 
     Examples
     --------
-    >>> from skbioner.pipelines import make_pipeline, top_features
+    >>> from skbioner.pipelines import make_tagger, top_features
     >>> X = [["IL-2", "gene"], ["T", "cells"]] * 3
     >>> y = [["B-DNA", "I-DNA"], ["B-cell_type", "I-cell_type"]] * 3
-    >>> pipe = make_pipeline("online-crf", model_params={"calibrate": False},
+    >>> pipe = make_tagger("online-crf", model_params={"calibrate": False},
     ...                      feature_params={"min_count": 1}).fit(X, y)
     >>> top_features(pipe, n=1)["S-O"]["positive"]  # no single-token entity
     []

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["PRESETS", "make_pipeline", "make_annotators", "add_knowledge", "add_first_pass",
-           "make_two_pass"]
+__all__ = ["PRESETS", "TWO_PASS_PARAMS", "make_annotators", "make_pipeline", "make_two_pass",
+           "preset_pipeline"]
 
-#: Names accepted by :func:`make_pipeline` (and ``skbioner train --model``).
+#: Names accepted by :func:`make_tagger` (and ``skbioner train --model``).
 PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
            "pairwise-svm")
 
@@ -28,8 +28,8 @@ NERBIO_NUMERALS = "digit"
 _FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3},
              "pairwise-svm": {"templates": "kazama", "min_count": 3}}
 
-#: Model settings of a preset used as the second pass of :func:`make_two_pass` (and
-#: ``skbioner train --two-pass``): HMMSVMTagger's prior and tag-model weights, best on the
+#: Model settings of a preset used as the second pass of ``make_tagger(two_pass=True)``
+#: (``skbioner train --two-pass``): HMMSVMTagger's prior and tag-model weights, best on the
 #: development split's grid for every first-pass column set (benchmarks/two_pass.py:
 #: 79.21 against 79.00 at the one-pass preset's 0.6 / 1.0).
 TWO_PASS_PARAMS = {"hmm-svm": {"prior_weight": 0.4, "transition_weight": 0.5}}
@@ -70,17 +70,19 @@ def _model(name):
     if name == "pairwise-svm":
         from ..models import PairwiseSVMTagger
 
-        # Kazama et al. 2002: d=2, O split by POS, greedy with pc-1, pc-2 (see
-        # benchmarks/pairwise_svm.py and docs/benchmarks.md)
-        # C and gamma: the best of an 8-point grid on the dev split (docs/benchmarks.md)
-        return PairwiseSVMTagger(kernel="poly", degree=2, gamma=0.002, coef0=1.0, C=30.0,
-                                 split_outside="pos", n_jobs=2, random_state=0)
+        # Kazama et al. 2002: d=2, O split by POS, greedy with pc-1, pc-2; the degree-2
+        # kernel as explicit features (kernel="poly2": minutes on a whole corpus, issue 26);
+        # C, gamma, conjunctions and vote chosen on the JNLPBA dev split
+        # (benchmarks/pairwise_svm.py dev, docs/benchmarks.md)
+        return PairwiseSVMTagger(kernel="poly2", degree=2, gamma=0.1, coef0=1.0, C=0.25,
+                                 conjunctions="pc", vote="pos", split_outside="pos",
+                                 n_jobs=2, random_state=0)
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 
 def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
-                    n_jobs=2, verbose=0):
-    """Pipeline steps that add the ``pos`` and ``hmm`` annotation columns.
+                    n_jobs=2, verbose=0, word_classes=None):
+    """Pipeline steps that add the ``pos``, ``hmm`` and word-class annotation columns.
 
     The HMM-state clusterer is fitted here, on ``hmm_states`` (unlabeled
     sentences), and enters the pipeline frozen, so fitting the pipeline on
@@ -103,6 +105,12 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     n_jobs : int, default=2
         Threads of the POS jackknife and the HMM's E-step.
     verbose : int, default=0
+    word_classes : "bundled", str, path or None, default=None
+        Word classes learned from unlabeled text
+        (:class:`~skbioner.annotate.WordClassAnnotator`): ``"bundled"``, the
+        classes shipped with the package, or a table written by
+        ``skbioner clusters``; the features of every preset read their
+        ``brown`` and ``emb*`` columns.
 
     Returns
     -------
@@ -110,9 +118,12 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     """
     from sklearn.frozen import FrozenEstimator
 
-    from ..annotate import HMMStateClusterer, POSTagger
+    from ..annotate import HMMStateClusterer, POSTagger, WordClassAnnotator
 
     steps = []
+    if word_classes is not None:
+        # loaded now, so a missing or malformed table is reported before any training
+        steps.append(("word_classes", WordClassAnnotator(classes=word_classes).fit()))
     if pos or pos_jackknife:
         steps.append(("pos", POSTagger(jackknife=5 if pos_jackknife else None,
                                        corpus=pos_jackknife, n_jobs=n_jobs)))
@@ -133,10 +144,13 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     return steps
 
 
-def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
-                  pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, verbose=0,
-                  n_jobs=2):
+def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
+                    pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, verbose=0,
+                    n_jobs=2, word_classes=None):
     """The tuned pipeline of a preset: annotators, featurizer and model.
+
+    The first layer of :func:`~skbioner.pipelines.make_tagger`, which calls
+    it with the same arguments (use ``make_tagger``).
 
     Builds exactly what ``skbioner train --model MODEL`` trains: the
     Chan/Settles features with a frequency cutoff of 3 (chosen on the
@@ -171,7 +185,7 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         Model parameters (nested names for the cascade: ``segmenter__C``).
     feature_params : dict, optional
         :class:`~skbioner.features.TokenFeaturizer` parameters.
-    pos, pos_jackknife, hmm_states, hmm_params
+    pos, pos_jackknife, hmm_states, hmm_params, word_classes
         Annotation columns; see :func:`make_annotators`.
     verbose : int, default=0
         Progress of the model's training on stderr.
@@ -180,28 +194,25 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
 
     Returns
     -------
-    sklearn.pipeline.Pipeline
+    TaggerPipeline or MajorityTagger
         Unfitted, except for a frozen HMM-state step.
 
     Examples
     --------
-    >>> from skbioner.pipelines import make_pipeline
-    >>> pipe = make_pipeline("online-crf", model_params={"max_iter": 5})
+    >>> from skbioner.pipelines import make_tagger
+    >>> pipe = make_tagger("online-crf", model_params={"max_iter": 5})
     >>> [name for name, _ in pipe.steps], pipe[-1].scheme, pipe[-1].max_iter
     (['features', 'model'], 'BIES', 5)
     """
-    from sklearn.pipeline import Pipeline
-
     from ..features import TokenFeaturizer
+    from ._pipeline import TaggerPipeline
 
     for name, value in (("model_params", model_params), ("feature_params", feature_params),
                         ("hmm_params", hmm_params)):
         if value is not None and not isinstance(value, Mapping):
             raise TypeError(f"{name} must be a dict, got {type(value).__name__}")
     est = _model(model)
-    if model == "majority":
-        if pos or pos_jackknife or hmm_states is not None:
-            raise ValueError("the majority baseline reads words only: no pos or hmm_states")
+    if model == "majority":  # make_tagger refuses the options it cannot read
         est.set_params(**dict(model_params or {}))
         return est
     settings = dict(model_params or {})
@@ -233,172 +244,68 @@ def make_pipeline(model="online-crf", *, scheme=None, model_params=None, feature
         prep = [("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
     featurizer.set_params(**_FEATURES.get(model, {}))
     featurizer.set_params(**dict(feature_params or {}))
-    annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose)
-    return Pipeline([*annotators, *prep, ("features", featurizer), ("model", est)])
+    annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose,
+                                 word_classes)
+    return TaggerPipeline([*annotators, *prep, ("features", featurizer), ("model", est)],
+                          verbose=bool(verbose))
 
 
-def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=False,
-                  closed_dictionary=False, dictionary=None, jackknife=5):
-    """A tagger with Zhou & Su's (2004) knowledge modules switched on.
+def make_pipeline(model="online-crf", **options):
+    """Deprecated: :func:`~skbioner.pipelines.make_tagger` builds the same pipeline.
 
-    Works with any tagger of the suite (a preset pipeline or your own):
-    dictionaries enter as an annotator before the featurizer (whose
-    ``dictionary`` templates read their ``dict_*`` columns), the other
-    modules as document-level post-processing steps.
-
-    Parameters
-    ----------
-    tagger : Pipeline or estimator
-        The tagger (a ``Pipeline`` whose featurizer has ``dictionary``
-        templates, for the dictionaries).
-    abbreviations : bool, default=False
-        :class:`~skbioner.postprocess.AbbreviationResolver`.
-    alias : bool, default=False
-        :class:`~skbioner.postprocess.NameAlias`.
-    cascade_rules : bool, default=False
-        :class:`~skbioner.postprocess.CascadedEntityRules` mined from the
-        training entities.
-    closed_dictionary : bool, default=False
-        The training entity names as a dictionary, annotating the training
-        sentences out of fold (``jackknife`` blocks of documents).
-    dictionary : str or path, optional
-        An open dictionary file (one name per line, optionally TAB class),
-        matched case-sensitively with punctuation ignored (gene symbols:
-        ``IL2`` matches ``IL-2``), columns ``dict_open*``.
-    jackknife : int, default=5
-        Blocks of the closed dictionary's out-of-fold annotation.
-
-    Returns
-    -------
-    estimator
-        ``tagger`` itself when no module is on; otherwise the tagger with a
-        ``DictionaryMatcher`` step and/or wrapped in a
-        :class:`~skbioner.postprocess.PostProcessedTagger` (steps in the
-        order cascade rules, abbreviations, alias).
-    """
-    from sklearn.pipeline import Pipeline
-
-    from ..features import DictionaryMatcher
-    from ..postprocess import (
-        AbbreviationResolver,
-        CascadedEntityRules,
-        NameAlias,
-        PostProcessedTagger,
-    )
-
-    matchers = []
-    if closed_dictionary:
-        matchers.append(("dictionary", DictionaryMatcher(closed=True, jackknife=jackknife)))
-    if dictionary is not None:
-        # gene symbols: case matters ("CAT", "MAX"), hyphens do not ("IL-2" is IL2)
-        matchers.append(("open_dictionary", DictionaryMatcher(
-            dictionaries={"open": dictionary}, closed=False, lowercase=False,
-            strip_punct=True)))
-    if matchers:
-        if not isinstance(tagger, Pipeline):
-            raise ValueError("dictionaries need a pipeline with a featurizer to read them")
-        names = [name for name, _ in tagger.steps]
-        at = names.index("features") if "features" in names else len(names) - 1
-        tagger = Pipeline([*tagger.steps[:at], *matchers, *tagger.steps[at:]])
-    steps = []
-    if cascade_rules:
-        steps.append(("cascade", CascadedEntityRules()))
-    if abbreviations:
-        steps.append(("abbreviations", AbbreviationResolver()))
-    if alias:
-        steps.append(("alias", NameAlias()))
-    return PostProcessedTagger(tagger, steps) if steps else tagger
-
-
-def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
-    """``tagger`` stacked on a first pass: the knowledge modules as its features.
-
-    Puts a :class:`~skbioner.postprocess.FirstPassAnnotator` (out of fold on
-    the training data) in front of ``tagger``'s steps and adds
-    :func:`~skbioner.postprocess.first_pass_groups` to its featurizer's
-    templates.
+    ``skbioner.pipelines.make_pipeline`` shared its name with
+    :func:`sklearn.pipeline.make_pipeline`; it will be removed in 0.3.
 
     Parameters
     ----------
-    tagger : Pipeline
-        A pipeline with a ``features`` step (a preset of :func:`make_pipeline`).
-    first : estimator, optional
-        The first pass (any tagger taking sentences); default: a clone of
-        ``tagger``.
-    cv : int, default=5
-        Blocks of documents of the first pass's out-of-fold annotation.
-    **annotator_params
-        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+    model : str, default="online-crf"
+    **options
+        Keyword arguments of :func:`~skbioner.pipelines.make_tagger`.
 
     Returns
     -------
-    sklearn.pipeline.Pipeline
-        Steps ``first_pass`` and ``tagger``'s (its featurizer a copy with the
-        first-pass groups).
+    TaggerPipeline or MajorityTagger
     """
-    from sklearn.base import clone
-    from sklearn.pipeline import Pipeline
+    import warnings
 
-    from ..features import get_preset
-    from ..postprocess import FirstPassAnnotator, first_pass_groups
+    from ._build import make_tagger
 
-    names = [n for n, _ in getattr(tagger, "steps", ())]
-    if "features" not in names:
-        raise ValueError("add_first_pass needs a pipeline with a 'features' step to read the "
-                         "first pass")
-    first = clone(tagger) if first is None else first
-    steps = []
-    for name, step in tagger.steps:
-        if name == "features":
-            step = clone(step)
-            templates = step.templates
-            if isinstance(templates, str):
-                templates = get_preset(templates)
-            step.set_params(templates=list(templates) + first_pass_groups())
-        steps.append((name, step))
-    annotator = FirstPassAnnotator(first, cv=cv, **annotator_params)
-    return Pipeline([("first_pass", annotator), *steps])
+    warnings.warn("skbioner.pipelines.make_pipeline is deprecated (it shared sklearn's name): "
+                  "use skbioner.pipelines.make_tagger", FutureWarning, stacklevel=2)
+    return make_tagger(model, **options)
 
 
 def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first_params=None,
                   annotator_params=None, **pipeline_options):
-    """A stacked preset: a first pass's output and the knowledge modules as features.
-
-    ``FirstPassAnnotator(make_pipeline(first))`` (out of fold on the
-    training data) -> the preset's featurizer with
-    :func:`~skbioner.postprocess.first_pass_groups` added -> the preset's
-    model (:func:`add_first_pass`).  ``docs/benchmarks.md`` ("HMM + SVM and
-    knowledge modules") measures it.
+    """Deprecated: ``make_tagger(model, two_pass=True, first_pass=first)``.
 
     Parameters
     ----------
     model : str, default="hmm-svm"
-        Preset of the second pass (one of :data:`PRESETS` but ``majority``).
     first : str or estimator, optional
-        The first pass: a preset name or any tagger taking sentences;
-        default: ``model``'s preset.
     cv : int, default=5
-        Blocks of documents of the first pass's out-of-fold annotation.
-    model_params : dict, optional
-        Parameters of the second pass's model (over :data:`TWO_PASS_PARAMS`).
-    first_params : dict, optional
-        Model parameters of the first pass (when ``first`` is a preset name).
-    annotator_params : dict, optional
-        Other :class:`~skbioner.postprocess.FirstPassAnnotator` parameters.
+    model_params, first_params, annotator_params : dict, optional
     **pipeline_options
-        Passed to :func:`make_pipeline` for both passes (``pos``,
-        ``feature_params``...).
+        Keyword arguments of :func:`preset_pipeline`.
 
     Returns
     -------
-    sklearn.pipeline.Pipeline
-        Steps ``first_pass``, the annotators, ``features`` and ``model``.
+    TaggerPipeline
     """
+    import warnings
+
+    from ._build import add_first_pass
+
+    warnings.warn("skbioner.pipelines.make_two_pass is deprecated: use "
+                  "make_tagger(model, two_pass=True, first_pass=...)", FutureWarning,
+                  stacklevel=2)
     if model == "majority":
         raise ValueError("the majority baseline has no featurizer to read the first pass")
     first = model if first is None else first
     if isinstance(first, str):
-        first = make_pipeline(first, model_params=first_params, **pipeline_options)
+        first = preset_pipeline(first, model_params=first_params, **pipeline_options)
     params = {**TWO_PASS_PARAMS.get(model, {}), **dict(model_params or {})}
-    second = make_pipeline(model, model_params=params, **pipeline_options)
+    second = preset_pipeline(model, model_params=params, **pipeline_options)
     return add_first_pass(second, first, cv=cv, **dict(annotator_params or {}))
+
+

@@ -12,13 +12,13 @@ the data and keeps the table of what it tried.
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
+from .._progress import log
 from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin
@@ -30,26 +30,31 @@ __all__ = ["TunedTagger", "tune", "search_space"]
 MODELS = ("online-crf", "cascaded")
 
 
-def search_space(models=MODELS, pos=True):
+def search_space(models=MODELS, pos=True, word_classes=True):
     """The pipelines the tuner tries, as a ``HalvingGridSearchCV`` grid.
 
     Online CRF: scheme (BIES + IO folded, IOBES, IOB2) and epochs (10, 20);
     cascade: the classifier's C (0.003, 0.01); for both the feature cutoff
-    (1, 2, 3) and, with ``pos``, the bundled POS column (off, on): 48
-    candidates.  The ranges bracket the JNLPBA defaults; the online CRF's C is
-    left at 0.1 (PA-I's cap rarely binds: C from 0.1 to 0.3 gave identical
-    models on the BioNLP13CG development file).
+    (1, 2, 3), with ``pos`` the bundled POS column (off, on) and with
+    ``word_classes`` the word classes shipped with the package (off, on;
+    :class:`~skbioner.annotate.WordClassAnnotator`): 96 candidates.  The
+    ranges bracket the JNLPBA defaults; the online CRF's C is left at 0.1
+    (PA-I's cap rarely binds: C from 0.1 to 0.3 gave identical models on the
+    BioNLP13CG development file).
 
     Parameters
     ----------
     models : sequence of {"online-crf", "cascaded"}
     pos : bool, default=True
         Search the POS column too.
+    word_classes : bool, default=True
+        Search the shipped word classes too.
 
     Returns
     -------
     base : sklearn.pipeline.Pipeline
-        The pipeline whose steps the grid sets (``pos``, ``features``, ``model``).
+        The pipeline whose steps the grid sets (``pos``, ``word_classes``,
+        ``features``, ``model``).
     grid : list of dict
     default : dict
         The grid point of the preset (``make_pipeline``): the online CRF's, or
@@ -57,17 +62,19 @@ def search_space(models=MODELS, pos=True):
     """
     from sklearn.pipeline import Pipeline
 
-    from ..annotate import POSTagger
+    from ..annotate import POSTagger, WordClassAnnotator
     from ..features import TokenFeaturizer
     from ..models import CascadedNER, OnlinePACRF
 
     unknown = sorted(set(models) - set(MODELS))
     if unknown or not models:
         raise ValueError(f"models must be a non-empty subset of {MODELS}, got {list(models)}")
-    base = Pipeline([("pos", "passthrough"), ("features", TokenFeaturizer(min_count=3)),
-                     ("model", OnlinePACRF())])
+    base = Pipeline([("pos", "passthrough"), ("word_classes", "passthrough"),
+                     ("features", TokenFeaturizer(min_count=3)), ("model", OnlinePACRF())])
     common = {"features__min_count": [1, 2, 3],
-              "pos": ["passthrough", POSTagger()] if pos else ["passthrough"]}
+              "pos": ["passthrough", POSTagger()] if pos else ["passthrough"],
+              "word_classes": (["passthrough", WordClassAnnotator()] if word_classes
+                               else ["passthrough"])}
     grid = []
     if "online-crf" in models:
         chains = [OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, random_state=0),
@@ -75,7 +82,7 @@ def search_space(models=MODELS, pos=True):
                   OnlinePACRF(scheme="IOB2", C=0.1, random_state=0)]
         grid.append({"model": chains, "model__max_iter": [10, 20], **common})
         default = {"model": chains[0], "model__max_iter": 10, "features__min_count": 3,
-                   "pos": "passthrough"}
+                   "pos": "passthrough", "word_classes": "passthrough"}
     if "cascaded" in models:
         cascade = CascadedNER(
             segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
@@ -83,7 +90,8 @@ def search_space(models=MODELS, pos=True):
         grid.append({"model": [cascade], "model__classifier__C": [0.003, 0.01], **common})
         if "online-crf" not in models:
             default = {"model": cascade, "model__classifier__C": 0.003,
-                       "features__min_count": 3, "pos": "passthrough"}
+                       "features__min_count": 3, "pos": "passthrough",
+                       "word_classes": "passthrough"}
     return base, grid, default
 
 
@@ -96,6 +104,9 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         Model families searched (see :func:`search_space`).
     pos : bool, default=True
         Whether the bundled POS column is one of the searched settings.
+    word_classes : bool, default=True
+        Whether the word classes shipped with the package are one of the
+        searched settings.
     holdout : float, default=0.2
         Share of the training documents held out to score the candidates
         (the last ones; the last sentences without document ids).
@@ -135,6 +146,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
     _parameter_constraints = {
         "models": [tuple, list],
         "pos": ["boolean"],
+        "word_classes": ["boolean"],
         "holdout": [Interval(Real, 0, 1, closed="neither")],
         "factor": [Interval(Integral, 2, None, closed="left")],
         "alpha": [Interval(Real, 0, 1, closed="both")],
@@ -143,20 +155,17 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, models=MODELS, pos=True, holdout=0.2, factor=3, alpha=0.1, n_jobs=2,
-                 random_state=0, verbose=0):
+    def __init__(self, models=MODELS, pos=True, word_classes=True, holdout=0.2, factor=3,
+                 alpha=0.1, n_jobs=2, random_state=0, verbose=0):
         self.models = models
         self.pos = pos
+        self.word_classes = word_classes
         self.holdout = holdout
         self.factor = factor
         self.alpha = alpha
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
-
-    def _log(self, msg):
-        if self.verbose:
-            print(f"[tune] {msg}", file=sys.stderr, flush=True)
 
     @fit_context
     def fit(self, X, y):
@@ -178,13 +187,13 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
 
         X, y = check_sentences(X, y)
         y = check_targets(y, np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
-        base, grid, default = search_space(tuple(self.models), self.pos)
+        base, grid, default = search_space(tuple(self.models), self.pos, self.word_classes)
         train, held = holdout_split(X, self.holdout)
         if len(X) < 100 or held.size < 20:
             raise ValueError(f"too few sentences to tune on ({len(X)} sentences, {held.size} "
                              f"held out; at least 100 and 20 needed): fit a preset instead")
         n_candidates = sum(int(np.prod([len(v) for v in g.values()])) for g in grid)
-        self._log(f"{n_candidates} candidate pipelines; {train.size} sentences to train on, "
+        log(self, f"{n_candidates} candidate pipelines; {train.size} sentences to train on, "
                   f"{held.size} held out ({'documents' if _has_docs(X) else 'last sentences'})")
         # the first rounds train on a ninth of the data (smaller samples rank noise), and
         # eliminate aggressively there until the last round can train on all of it
@@ -198,7 +207,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         self.results_ = _results(search.cv_results_)
         for it in sorted({r["round"] for r in self.results_}):
             rows = [r for r in self.results_ if r["round"] == it]
-            self._log(f"round {it + 1}: {len(rows)} candidates on {rows[0]['n_sentences']} "
+            log(self, f"round {it + 1}: {len(rows)} candidates on {rows[0]['n_sentences']} "
                       f"sentences, best held-out F1 {max(r['f1'] for r in rows):.4f}")
         self.decision_ = self._decide(base, search.best_params_, default, X, y, train, held)
         search_seconds = time.perf_counter() - t0
@@ -208,12 +217,12 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         model = best.named_steps["model"]
         if "calibrate" in model.get_params(deep=False):
             model.set_params(calibrate=True)
-        self._log(f"chosen: {describe(self.best_params_)}; refitting on all {len(X)} sentences")
+        log(self, f"chosen: {describe(self.best_params_)}; refitting on all {len(X)} sentences")
         t0 = time.perf_counter()
         self.best_estimator_ = best.fit(X, y)
         self.seconds_ = {"search": search_seconds, "refit": time.perf_counter() - t0}
         self.classes_ = np.asarray(best.named_steps["model"].classes_, dtype=object)
-        self._log(f"searched in {search_seconds:.0f} s, refitted in {self.seconds_['refit']:.0f} s")
+        log(self, f"searched in {search_seconds:.0f} s, refitted in {self.seconds_['refit']:.0f} s")
         return self
 
     def _decide(self, base, winner, default, X, y, train, held):
@@ -243,7 +252,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             p = float(paired_bootstrap(yho, preds["winner"], preds["default"], groups=groups,
                                        n_resamples=2000, random_state=0).p_value)
         keep = not same and f_winner > f_default and p < self.alpha
-        self._log(f"search winner {describe(winner)}: held-out F1 {f_winner:.4f} against the "
+        log(self, f"search winner {describe(winner)}: held-out F1 {f_winner:.4f} against the "
                   f"preset's {f_default:.4f} (paired bootstrap p = {p:.3f}); "
                   f"{'taken' if keep else 'the preset is kept'}")
         return {"params": dict(winner if keep else default), "winner": describe(winner),
@@ -301,7 +310,7 @@ def describe(params):
     for key, value in sorted(params.items()):
         if key == "model":
             continue
-        if key == "pos":
+        if key in ("pos", "word_classes"):
             value = "off" if value == "passthrough" else "on"
         parts.append(f"{key.split('__')[-1]}={value}")
     return " ".join(parts)

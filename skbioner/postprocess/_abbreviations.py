@@ -32,7 +32,7 @@ import numpy as np
 from .._sentence import Sentence
 from .._validation import StrOptions
 from ..schemes import labels_to_spans, repair
-from ._base import Document, PostprocessStep
+from ._base import LabelledDocument, PostprocessStep
 
 __all__ = ["Abbreviation", "AbbreviationResolver", "alias_score", "find_abbreviations"]
 
@@ -413,7 +413,7 @@ class AbbreviationResolver(PostprocessStep):
         Zhou & Su's order: a sentence with ``long form (SF)`` pairs is first
         tagged again without its parenthesised short forms (the tagger's
         ``predict`` on the shortened sentence, through
-        :attr:`Document.retag`; the parentheses' tokens are then outside),
+        :attr:`LabelledDocument.retag`; the parentheses' tokens are then outside),
         and the pairs are resolved on those labels.  Needs a
         :class:`~skbioner.postprocess.PostProcessedTagger` (without a
         tagger, the step works as with False).
@@ -474,12 +474,12 @@ class AbbreviationResolver(PostprocessStep):
             labels[si] = repair(lab, "IOB2")
         return labels
 
-    def correct(self, doc: Document):
+    def correct(self, doc: LabelledDocument):
         """Resolve the document's abbreviations.
 
         Parameters
         ----------
-        doc : Document
+        doc : LabelledDocument
 
         Returns
         -------

@@ -12,7 +12,7 @@ import re
 from .._validation import Integral, Interval
 from ..schemes import labels_to_spans
 from ._abbreviations import _overlapping, alias_score, set_span
-from ._base import Document, PostprocessStep
+from ._base import LabelledDocument, PostprocessStep
 
 __all__ = ["NameAlias"]
 
@@ -79,12 +79,12 @@ class NameAlias(PostprocessStep):
                 return typ
         return None
 
-    def correct(self, doc: Document):
+    def correct(self, doc: LabelledDocument):
         """Tag the document's aliases.
 
         Parameters
         ----------
-        doc : Document
+        doc : LabelledDocument
 
         Returns
         -------

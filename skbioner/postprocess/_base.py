@@ -17,7 +17,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
-from ..base import LabelSequences, SequenceTaggerMixin, classes_of, split_pipeline
+from ..base import (
+    LabelSequences,
+    SequenceTaggerMixin,
+    classes_of,
+    labels_and_marginals,
+    split_pipeline,
+)
 from ..schemes import check_labels, labels_to_spans, repair
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
@@ -25,11 +31,12 @@ from ..schemes import check_labels, labels_to_spans, repair
 #: threshold keeps what they decided, as ``predict`` does)
 STEP_CONFIDENCE = 1.0
 
-__all__ = ["Document", "PostprocessStep", "PostProcessedTagger", "apply_steps", "group_documents"]
+__all__ = ["LabelledDocument", "PostprocessStep", "PostProcessedTagger", "apply_steps",
+           "group_documents"]
 
 
 @dataclass(frozen=True)
-class Document:
+class LabelledDocument:
     """What a post-processing step sees of one document.
 
     Parameters
@@ -118,9 +125,9 @@ class PostprocessStep(BaseEstimator):
     tokens, and returns well-formed IOB2 labels.
     """
 
-    #: whether :meth:`correct` reads :attr:`Document.marginals`
+    #: whether :meth:`correct` reads :attr:`LabelledDocument.marginals`
     uses_marginals = False
-    #: whether :meth:`correct` calls :attr:`Document.retag`
+    #: whether :meth:`correct` calls :attr:`LabelledDocument.retag`
     uses_tagger = False
 
     def fit(self, X, y):
@@ -140,12 +147,12 @@ class PostprocessStep(BaseEstimator):
         self.fitted_ = True
         return self
 
-    def correct(self, doc: Document) -> list:
+    def correct(self, doc: LabelledDocument) -> list:
         """Corrected IOB2 labels of ``doc``'s sentences.
 
         Parameters
         ----------
-        doc : Document
+        doc : LabelledDocument
 
         Returns
         -------
@@ -153,17 +160,6 @@ class PostprocessStep(BaseEstimator):
             One label list per sentence of ``doc``.
         """
         raise NotImplementedError
-
-
-def _final_outputs(tagger, X, want_marginals):
-    """``predict`` (and ``predict_marginals``) of a fitted tagger, featurizing once."""
-    head, final = split_pipeline(tagger)
-    Xt = head.transform(X) if head is not None else X
-    labels = final.predict(Xt)
-    marginals = None
-    if want_marginals and hasattr(final, "predict_marginals"):
-        marginals = final.predict_marginals(Xt)
-    return labels, marginals, final
 
 
 def _final_gives_entities(self):
@@ -297,7 +293,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
         want = any(getattr(step, "uses_marginals", False) for _, step in self.steps_)
-        labels, marginals, final = _final_outputs(self.tagger_, X, want)
+        labels, marginals, final = labels_and_marginals(self.tagger_, X, want)
         classes = tuple(final.classes_) if marginals is not None else None
         return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
                            self._retag())
@@ -369,7 +365,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
     classes : sequence of str, optional
         Columns of ``marginals``.
     retag : callable, optional
-        The tagger's ``predict`` (:attr:`Document.retag`), for steps with
+        The tagger's ``predict`` (:attr:`LabelledDocument.retag`), for steps with
         ``uses_tagger``.
 
     Returns
@@ -381,13 +377,13 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
         return labels
     classes = None if marginals is None else tuple(classes)
     for doc_id, index in group_documents(X):
-        doc = Document(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
+        doc = LabelledDocument(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
                        None if marginals is None else tuple(marginals[i] for i in index),
                        classes, tuple(index), retag)
         for step in steps:
             new = _checked(step.correct(doc), doc, step)
-            doc = Document(doc.doc_id, doc.sentences, tuple(new), doc.marginals, doc.classes,
-                           doc.index, doc.retag)
+            doc = LabelledDocument(doc.doc_id, doc.sentences, tuple(new), doc.marginals,
+                                   doc.classes, doc.index, doc.retag)
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from .._validation import Integral, Interval, Real
 from ..schemes import labels_to_spans
 from ._abbreviations import set_span
-from ._base import Document, PostprocessStep
+from ._base import LabelledDocument, PostprocessStep
 
 __all__ = ["CascadedEntityRules"]
 
@@ -224,12 +224,12 @@ class CascadedEntityRules(PostprocessStep):
                     set_span(labels, a, b, rule)
         return labels
 
-    def correct(self, doc: Document):
+    def correct(self, doc: LabelledDocument):
         """Apply the rules to every sentence of the document.
 
         Parameters
         ----------
-        doc : Document
+        doc : LabelledDocument
 
         Returns
         -------

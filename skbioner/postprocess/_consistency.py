@@ -1,4 +1,4 @@
-"""Document-level label consistency: an entity string tagged once is tagged everywhere.
+"""LabelledDocument-level label consistency: an entity string tagged once is tagged everywhere.
 
 Within one abstract a name keeps its meaning: when the tagger marks
 ``NF-kappa B`` as a protein in one sentence and misses it in another, the
@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 
 from .._validation import Integral, Interval, Real
 from ..schemes import labels_to_spans
-from ._base import Document, PostprocessStep
+from ._base import LabelledDocument, PostprocessStep
 
 __all__ = ["LabelConsistency"]
 
@@ -114,12 +114,12 @@ class LabelConsistency(PostprocessStep):
         self.entity_ratio_ = {k: as_entity[k] / max(total[k], as_entity[k]) for k in as_entity}
         return self
 
-    def correct(self, doc: Document):
+    def correct(self, doc: LabelledDocument):
         """Tag the untagged occurrences of the document's entity strings.
 
         Parameters
         ----------
-        doc : Document
+        doc : LabelledDocument
 
         Returns
         -------

@@ -32,7 +32,7 @@ from numba import njit, prange
 from .._validation import Integral, Interval, Real
 from ..models._base import holdout_split
 from ..schemes import labels_to_spans
-from ._base import Document, PostprocessStep
+from ._base import LabelledDocument, PostprocessStep
 
 __all__ = ["Pattern", "PatternPostProcessor"]
 
@@ -439,12 +439,12 @@ class PatternPostProcessor(PostprocessStep):
         kept = [p for p in self._table.values() if p.dev_count and p.error_ratio <= tau]
         return sorted(kept, key=lambda p: (-p.support, -p.dev_count, str(p)))
 
-    def correct(self, doc: Document):
+    def correct(self, doc: LabelledDocument):
         """Join the segments that kept patterns enclose into one entity each.
 
         Parameters
         ----------
-        doc : Document
+        doc : LabelledDocument
 
         Returns
         -------

@@ -1,5 +1,6 @@
 """Segment representations (IO, IOB1, IOB2, IOE1, IOE2, IOBES, BI, IE, BIES)."""
 
+from ._check import check_label_sequences
 from ._encoder import SegmentEncoder
 from ._schemes import (
     LOSSLESS_SCHEMES,
@@ -24,6 +25,7 @@ __all__ = [
     "LOSSLESS_SCHEMES",
     "SCHEMES",
     "SegmentEncoder",
+    "check_label_sequences",
     "check_labels",
     "check_scheme",
     "convert",

@@ -10,7 +10,7 @@ predicted spans back to character offsets, each entity with its confidence;
 atomically.  ``skbioner tag`` is the command-line front end.
 """
 
-from ._bundled import BUNDLED_MODEL
+from ._bundled import BUNDLED_MODEL, BUNDLED_MODELS, bundled_model_path
 from ._documents import Document, DocumentError, iter_documents
 from ._tagger import (
     TaggedDocument,
@@ -22,6 +22,6 @@ from ._tagger import (
 from ._text import tag_text
 from ._writers import OUTPUT_FORMATS, open_writer
 
-__all__ = ["BUNDLED_MODEL", "Document", "DocumentError", "OUTPUT_FORMATS", "TaggedDocument",
-           "TaggedEntity", "entities_from_labels", "gives_confidences", "iter_documents",
-           "open_writer", "tag_documents", "tag_text"]
+__all__ = ["BUNDLED_MODEL", "BUNDLED_MODELS", "Document", "DocumentError", "OUTPUT_FORMATS",
+           "TaggedDocument", "TaggedEntity", "bundled_model_path", "entities_from_labels",
+           "gives_confidences", "iter_documents", "open_writer", "tag_documents", "tag_text"]

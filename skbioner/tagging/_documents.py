@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..io._brat import document_id_problem
-from ..io._columns import _check_encoding
+from ..io._decode import check_encoding, find_control
+from ..io._json import JSONDepthError
+from ..io._json import loads as _loads
 
 __all__ = ["Document", "DocumentError", "iter_documents"]
 
@@ -115,13 +117,27 @@ def _check_text(doc_id, text, source):
         return DocumentError(doc_id, source, f"the text holds a lone surrogate "
                                              f"{bad.group()!r} at character {bad.start()} "
                                              "(not valid Unicode)")
+    found = find_control(text)
+    if found is not None:  # NUL and the like: glued to a word, written where no reader takes it
+        i, c = found
+        return DocumentError(doc_id, source, f"the text holds the control character {c!r} at "
+                                             f"character {i} (a binary file?); not tagged")
     if not text.strip():
         return DocumentError(doc_id, source, "empty document (no text to tag)")
     return Document(doc_id, text, source)
 
 
+def _unreadable(path: Path, exc: OSError) -> DocumentError:
+    return DocumentError(None, str(path), f"cannot be read: {exc.strerror or exc}")
+
+
 def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]:
-    with open(path, "rb") as fh:
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:  # one unreadable file does not stop the batch
+        yield _unreadable(path, exc)
+        return
+    with fh:
         for lineno, raw in enumerate(fh, 1):
             source = f"{path}:{lineno}"
             try:
@@ -133,9 +149,12 @@ def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]
             if not line.strip():
                 continue  # blank lines separate nothing
             try:
-                record = json.loads(line)
+                record = _loads(line)
             except json.JSONDecodeError as exc:
                 yield DocumentError(None, source, f"not a JSON object ({exc.msg})")
+                continue
+            except JSONDepthError as exc:
+                yield DocumentError(None, source, f"not read: {exc}")
                 continue
             if not isinstance(record, dict) or "text" not in record or "id" not in record:
                 yield DocumentError(None, source,
@@ -154,7 +173,10 @@ def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]
 
 
 def _read_text_file(path: Path, encoding: str) -> Document | DocumentError:
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:  # one unreadable file does not stop the batch
+        return _unreadable(path, exc)
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -185,10 +207,11 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
     -------
     iterator of Document or DocumentError
         Documents read lazily, one at a time.  A document that cannot be
-        used (undecodable, empty, a lone surrogate in JSONL text, a
-        malformed JSONL record, an id that cannot name files or was seen
-        before) comes as a :class:`DocumentError` naming the file and line,
-        so a batch goes on; nothing is skipped silently.
+        used (unreadable, undecodable, empty, a lone surrogate in JSONL
+        text, a control character such as NUL in the text, a malformed
+        JSONL record or one nested too deeply, an id that cannot name files
+        or was seen before) comes as a :class:`DocumentError` naming the
+        file and line, so a batch goes on; nothing is skipped silently.
 
     Raises
     ------
@@ -199,7 +222,7 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
         For an input that is a device (``/dev/zero``) or a socket, or an
         unknown encoding.
     """
-    _check_encoding(encoding)
+    check_encoding(encoding)
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         encoding = "utf-8-sig"  # a byte order mark is not text: it would glue to a token
     if input_format not in ("auto", "text", "jsonl"):

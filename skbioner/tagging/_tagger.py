@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import os
+import stat
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -160,18 +162,97 @@ def _load(path, mtime, allow_pickle):
     return load_model(path, allow_pickle=allow_pickle)
 
 
+@dataclass(frozen=True)
+class ModelBytes:
+    """The content of a model file that cannot be opened twice (a pipe), for worker processes.
+
+    Parameters
+    ----------
+    name : str
+        The path it was read from (for messages).
+    data : bytes
+        The file's content.
+    digest : str
+        Its SHA-256 (each worker loads it once).
+    """
+
+    name: str
+    data: bytes = field(repr=False)
+    digest: str
+
+
+def model_reference(path):
+    """What worker processes load a model file from: its path, or its content read once.
+
+    A regular file is opened by each worker; a pipe (``/dev/stdin``,
+    ``<(...)``) cannot be read again, so it is read here, once.
+    """
+    if path is None or not isinstance(path, str | os.PathLike):
+        return path
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return os.fspath(path)  # the loader says what is wrong
+    if regular:
+        return os.fspath(path)
+    from ..io._models import _read_model_bytes
+
+    name = os.fsdecode(os.fspath(path))
+    data = _read_model_bytes(path, name)  # refuses a directory or a device
+    return ModelBytes(name, data, hashlib.sha256(data).hexdigest())
+
+
+_FROM_BYTES = {}  # (digest, allow_pickle) -> model; the last few
+
+
 def _model_of(ref, allow_pickle=False):
     """A model object, or a path loaded once per worker process (cached by mtime).
 
-    None stands for the bundled model.
+    None stands for the bundled model; a :class:`ModelBytes` is loaded once
+    per process (cached by its digest).
     """
-    if ref is None:
-        from ._bundled import BUNDLED_MODEL
+    if ref is None or isinstance(ref, str | os.PathLike):
+        from ._bundled import bundled_model_path
 
-        ref = BUNDLED_MODEL
+        ref = bundled_model_path(ref) or ref  # a bundled model's name: its file
+    if isinstance(ref, ModelBytes):
+        key = (ref.digest, bool(allow_pickle))
+        if key not in _FROM_BYTES:
+            from ..io._models import load_model_bytes
+            from ._bundled import ready_to_tag
+
+            if len(_FROM_BYTES) >= 2:
+                _FROM_BYTES.pop(next(iter(_FROM_BYTES)))
+            _FROM_BYTES[key] = ready_to_tag(load_model_bytes(ref.data, ref.name,
+                                                             allow_pickle=allow_pickle), ref.name)
+        return _FROM_BYTES[key]
     if isinstance(ref, str | os.PathLike):
         return _load(os.fspath(ref), os.stat(ref).st_mtime_ns, allow_pickle)
     return ref
+
+
+def worker_count(n_jobs):
+    """The worker processes to start for ``n_jobs``: capped at the cores of this machine.
+
+    ``None`` and 1: none (tag in this process); ``-1``: every core
+    (``-2`` all but one, as joblib counts); a positive number: at most the
+    number of cores -- unless a joblib backend of another kind (``dask``)
+    is active, whose workers are elsewhere.
+    """
+    from joblib import cpu_count, effective_n_jobs
+    from joblib.parallel import get_active_backend
+
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int | np.integer) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a nonzero integer or None, got {n_jobs!r}")
+    if n_jobs < 0:
+        return max(1, effective_n_jobs(int(n_jobs)))
+    backend = type(get_active_backend()[0]).__name__
+    if backend in ("LokyBackend", "MultiprocessingBackend", "ThreadingBackend",
+                   "SequentialBackend"):
+        return min(int(n_jobs), cpu_count())
+    return int(n_jobs)
 
 
 def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None,
@@ -262,7 +343,11 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
                 n = len(item[1])
                 prepared[k] = (item[0], sentences[at:at + n], pieces[at:at + n])
                 at += n
-    spans = _predicted_spans(model, sentences, confidence, min_confidence) if sentences else []
+    local = _sentence_local(model)
+    spans = []
+    for a, b in _calls([item[1] for item in prepared if not isinstance(item, DocumentError)],
+                       local):
+        spans.extend(_predicted_spans(model, sentences[a:b], confidence, min_confidence))
     pos = 0
     for item in prepared:
         if isinstance(item, DocumentError):
@@ -275,6 +360,54 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
         results.append(TaggedDocument(doc.id, doc.text, doc.source, sents, offs, labs,
                                       _entities_from_spans(doc.text, offs, sp)))
     return results
+
+
+#: Tokens per predict call at most: a long document is tagged a piece at a time (sentence
+#: by sentence, for a model that reads sentences alone), so the features, scores and
+#: probabilities of one call -- ~150 bytes per input byte -- stay bounded.  A batch of 128
+#: abstracts (~32,000 tokens) is still one call.
+MAX_TOKENS_PER_CALL = 50_000
+
+# what a model may be made of to tag each sentence on its own: a document can then be
+# tagged in pieces with the same result (post-processing and two passes read documents)
+_SENTENCE_LOCAL = {
+    "Pipeline", "TokenFeaturizer", "POSTagger", "HMMStateClusterer", "NumericNormalizer",
+    "OnlinePACRF", "CascadedNER", "CRFsuiteTagger", "MajorityTagger", "HMMSVMTagger",
+    "PairwiseSVMTagger",
+}
+
+
+def _sentence_local(model):
+    """Whether every step of ``model`` tags (or annotates) each sentence on its own."""
+    from sklearn.pipeline import Pipeline
+
+    steps = [s for _, s in model.steps] if isinstance(model, Pipeline) else [model]
+    return all(
+        s is None or s == "passthrough" or (type(s).__module__.startswith("skbioner.")
+                                            and type(s).__name__ in _SENTENCE_LOCAL)
+        for s in steps)
+
+
+def _calls(documents, local, limit=None):
+    """``[(start, stop), ...]``: the sentences (flat, in order) of each predict call.
+
+    ``documents`` holds each document's sentences.  Calls gather documents up
+    to ``limit`` tokens; with ``local`` a longer document is cut between
+    sentences, otherwise it is one call.
+    """
+    limit = MAX_TOKENS_PER_CALL if limit is None else limit
+    out, start, pos, tokens = [], 0, 0, 0
+    for sents in documents:
+        for group in ([[s] for s in sents] if local else [sents]):
+            n = sum(len(s) for s in group)
+            if tokens and tokens + n > limit:
+                out.append((start, pos))
+                start, tokens = pos, 0
+            tokens += n
+            pos += len(group)
+    if pos > start:
+        out.append((start, pos))
+    return out
 
 
 def _iob2(spans, n):
@@ -317,8 +450,10 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     batch_size : int, default=128
         Documents per ``predict`` call (and per parallel task).
     n_jobs : int or None, default=None
-        Worker processes (joblib); None or 1 tags in this process.  Any
-        joblib backend applies (``with joblib.parallel_config("dask"):``).
+        Worker processes (joblib); None or 1 tags in this process, -1 uses
+        every core; more than the machine's cores is capped at their number
+        (see :func:`worker_count`).  Any joblib backend applies (``with
+        joblib.parallel_config("dask"):``).
     max_token_length : int, default=1000
         A document with a longer token (e.g. a 1 MB line without spaces) is
         reported as a :class:`DocumentError` instead of being tagged.
@@ -340,7 +475,7 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     ------
     TaggedDocument or DocumentError
     """
-    from joblib import Parallel, cpu_count, delayed, effective_n_jobs
+    from joblib import Parallel, cpu_count, delayed
 
     from ..text import BioTokenizer
 
@@ -350,17 +485,18 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     options = (bool(confidence), _check_min_confidence(min_confidence))
     batches = _batches(documents, batch_size)
-    if n_jobs in (None, 1):
-        model = _model_of(model, allow_pickle)
+    n_jobs = worker_count(n_jobs)
+    if n_jobs == 1:
+        model = _model_of(model_reference(model), allow_pickle)
         for batch in batches:
             yield from _tag_batch(model, batch, tokenizer, max_token_length, options=options)
         return
-    if model is not None and not isinstance(model, str | os.PathLike):
+    if model is not None and not isinstance(model, str | os.PathLike | ModelBytes):
         raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
                         "worker loads it once")
-    ref = None if model is None else os.fspath(model)
+    ref = model_reference(model)
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-    inner = max(1, cpu_count() // max(1, effective_n_jobs(n_jobs)))
+    inner = max(1, cpu_count() // n_jobs)
     tasks = parallel(delayed(_tag_batch)(ref, batch, tokenizer, max_token_length,
                                          inner, allow_pickle, options) for batch in batches)
     try:

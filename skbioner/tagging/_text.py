@@ -25,7 +25,8 @@ def tag_text(text, model=None, *, confidence=True, min_confidence=None, batch_si
         One text, or texts (a list, a generator, lines of a file...).
     model : estimator, path or None, default=None
         A fitted pipeline (what ``skbioner train`` saves, or
-        :func:`skbioner.load_model` returns) or the path of its file; None:
+        :func:`skbioner.load_model` returns), the path of its file, or the
+        name of a bundled model (``"bc5cdr"``: chemicals and diseases); None:
         the bundled JNLPBA model (``protein``, ``DNA``, ``RNA``,
         ``cell_line``, ``cell_type``).
     confidence : bool, default=True

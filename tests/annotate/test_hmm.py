@@ -359,6 +359,7 @@ def test_verbose_prints_each_iteration(capsys):
                           r"[\d.]+ s \([\d.]+ s CPU\)", err)) == 3
 
 
+@pytest.mark.slow
 def test_pipeline_before_kazama_featurizer_and_tagger():
     X, y = toy_sentences(40)
     pipe = make_pipeline(small(n_states=5, max_iter=3), TokenFeaturizer("kazama"),

@@ -24,11 +24,11 @@ def toy_files(tmp_path_factory):
 @pytest.fixture(scope="session")
 def sample_model(tmp_path_factory):
     """An online-crf trained on the bundled JNLPBA sample (as a user would), saved .skops."""
-    from skbioner.cli._train import build_model
     from skbioner.datasets import load_jnlpba_sample
     from skbioner.io import save_model
+    from skbioner.pipelines import make_tagger
 
     train = load_jnlpba_sample("train")
     path = tmp_path_factory.mktemp("sample") / "sample.skops"
-    save_model(build_model("online-crf").fit(train.X, train.y), path)
+    save_model(make_tagger("online-crf").fit(train.X, train.y), path)
     return path

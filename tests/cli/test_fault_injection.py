@@ -24,7 +24,8 @@ from skbioner.io import read_brat_dir
 from skbioner.tagging import iter_documents, open_writer, tag_documents
 from tests.conftest import DATA_DIR
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
+pytestmark = [pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals"),
+              pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -115,9 +115,9 @@ def test_train_shows_phases_and_epochs_and_q_silences(sample_train, tmp_path, ca
     status, stdout, err = run(capsys, "train", "--train", sample_train, "-o", out,
                               "--param", "max_iter=3")
     assert status == 0 and stdout == ""
-    for phase in ("read ", "250 documents", "features: fitting TokenFeaturizer", "features:",
-                  "model: training OnlinePACRF", "OnlinePACRF epochs", "3/3",
-                  "calibrating the confidences", "model: trained in", f"saved {out}"):
+    for phase in ("read ", "250 documents", "(step 1 of 2) Processing features, total=",
+                  "OnlinePACRF epochs", "3/3", "calibrating the confidences",
+                  "(step 2 of 2) Processing model, total=", f"saved {out}"):
         assert phase in err, phase
     status, stdout, err = run(capsys, "train", "-q", "--train", sample_train, "-o", out,
                               "--param", "max_iter=3")
@@ -156,7 +156,7 @@ def test_train_writes_the_compact_safe_form_with_identical_predictions(sample_tr
     assert not hasattr(saved[-1], "_w") and not hasattr(saved[-1], "_acc")  # no training state
     with zipfile.ZipFile(out) as archive:
         assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_DEFLATED}
-    fresh = skbioner.make_pipeline("online-crf")
+    fresh = skbioner.make_tagger("online-crf")
     train = load_jnlpba_sample("train")
     test = load_jnlpba_sample("test")
     fresh.fit(train.X, train.y)

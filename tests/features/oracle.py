@@ -27,7 +27,7 @@ BOS, EOS = "<BOS>", "<EOS>"
 
 DEFAULTS = {
     "word": {"lowercase": None, "label": "w"},
-    "annotation": {"label": None},
+    "annotation": {"label": None, "prefixes": None},
     "prefix": {"lengths": (1, 2, 3, 4, 5), "label": "pre"},
     "suffix": {"lengths": (1, 2, 3, 4, 5), "label": "suf"},
     "substring": {"min_length": 3, "max_length": None, "label": "sub"},
@@ -193,6 +193,11 @@ class Oracle:
                 if kind == "word":
                     v = pad or (w.lower() if lower else w)
                     out.add(f"{p['label']}[{k}]={v}")
+                elif kind == "annotation" and p["prefixes"] is not None:
+                    label = p["label"] or p["column"]
+                    for m in p["prefixes"]:
+                        v = pad or cols[p["column"]][j]
+                        out.add(f"{label}{m}[{k}]={v if v.startswith('<') else v[:m]}")
                 elif kind == "annotation":
                     label = p["label"] or p["column"]
                     out.add(f"{label}[{k}]={pad or cols[p['column']][j]}")

@@ -19,7 +19,7 @@ from sklearn.utils.estimator_checks import (
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import (
-    PRESETS,
+    TEMPLATE_PRESETS,
     FeatureGroup,
     SentenceFeatures,
     TokenFeaturizer,
@@ -72,6 +72,11 @@ def annotated(words=WORDS, pos=POS):
             pos=p,
             chunk=["B-NP" if i % 3 == 0 else "I-NP" for i in range(len(w))],
             hmm=[f"s{len(t) % 4}" for t in w],
+            # Brown-style bit strings of several lengths; <unk> for a word without a class
+            brown=[format(sum(map(ord, t)), "b")[: 1 + len(t) % 6] if len(t) % 5 else "<unk>"
+                   for t in w],
+            emb8=[str(len(t) % 8) for t in w],
+            emb3=[str(sum(map(ord, t)) % 3) for t in w],
             dict_protein=[x[0] for x in _dict_column(w)],
             dict_cell=["B" if t in ("Jurkat", "T") else "O" for t in w],
         )
@@ -131,7 +136,9 @@ def test_presets_match_oracle_with_annotations(preset):
         assert {"pos", "chunk", "pos-1&pos0", "w0&pos0"} <= used
     if preset == "kazama":
         assert {"pos", "hmm", "lwc", "rwc"} <= used
-    assert f.dictionary_columns_ == {"dictionary": ("dict_cell", "dict_protein")} or (
+    assert {"brown", "emb"} <= used  # the word classes, in every preset
+    assert f.dictionary_columns_.get("emb") == ("emb3", "emb8")
+    assert f.dictionary_columns_.get("dictionary") == ("dict_cell", "dict_protein") or (
         preset == "kazama" and "dictionary" not in used
     )
 
@@ -195,6 +202,7 @@ def test_custom_groups_all_kinds_match_oracle():
     groups = [
         FeatureGroup("w", "word", (-1, 0), {"lowercase": True}),
         FeatureGroup("pos", "annotation", (-2, 0, 3), {"column": "pos"}),
+        FeatureGroup("brown", "annotation", (-1, 0, 1), {"column": "brown", "prefixes": (2, 4)}),
         FeatureGroup("pre", "prefix", (0, 1), {"lengths": (2, 4)}),
         FeatureGroup("suf", "suffix", (-1,), {"lengths": (3,)}),
         FeatureGroup("sub", "substring", (0,), {"min_length": 2, "max_length": 3}),
@@ -286,7 +294,8 @@ def test_unseen_annotation_values_dropped():
     X = annotated()
     f = TokenFeaturizer(templates="nerbio").fit(X)
     new = [Sentence(["IL-2", "gene"], pos=["XX", "NN"], chunk=["B-NP", "I-NP"],
-                    dict_protein=["B", "O"], dict_cell=["O", "O"])]  # fmt: skip
+                    dict_protein=["B", "O"], dict_cell=["O", "O"], brown=["0", "1"],
+                    emb8=["1", "2"], emb3=["0", "0"])]  # fmt: skip
     names = active_names(f, f.transform(new))
     assert "pos[0]=XX" not in names[0] and "pos[-1]=XX" not in names[1]
     assert "pos[0]=NN" in names[1] and "pos[-1]=NN" not in names[1]
@@ -595,9 +604,9 @@ def test_bad_input_errors():
         )
     with pytest.raises(ValueError, match=r"X\[0\] annotation 'pos'\[1\]"):
         TokenFeaturizer(templates=[pos]).fit([Sentence(["a", "b"], pos=["NN", ""])])
-    with pytest.raises(ValueError, match="sentence 1 has 2 tokens but 1 labels"):
+    with pytest.raises(ValueError, match=r"y\[1\] has 1 labels but sentence 1 has 2 tokens"):
         TokenFeaturizer(templates="zhou").fit([["a"], ["b", "c"]], [["O"], ["O"]])
-    with pytest.raises(ValueError, match="2 sentences but y has 1"):
+    with pytest.raises(ValueError, match="y has 1 label sequences but there are 2 sentences"):
         TokenFeaturizer(templates="zhou").fit([["a"], ["b", "c"]], [["O"]])
 
 
@@ -608,7 +617,7 @@ def test_input_not_modified():
     A_before = copy.deepcopy(A)
     y = [["O"] * len(s) for s in X]
     y_before = copy.deepcopy(y)
-    for preset in PRESETS:
+    for preset in TEMPLATE_PRESETS:
         TokenFeaturizer(templates=preset).fit(X, y).transform(X)
         TokenFeaturizer(templates=preset, n_features=2**12).fit_transform(A, y)
     assert X == before and A == A_before and y == y_before

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from skbioner.annotate import DictionaryMatcher
 from skbioner.datasets import load_jnlpba_sample
-from skbioner.features import DictionaryMatcher, FeatureGroup, SentenceFeatures, TokenFeaturizer
+from skbioner.features import FeatureGroup, SentenceFeatures, TokenFeaturizer
 
 SUBSETS = {
     "chan": [

@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from skbioner.features import KINDS, PRESETS, FeatureGroup, TokenFeaturizer, get_preset
+from skbioner.features import KINDS, TEMPLATE_PRESETS, FeatureGroup, TokenFeaturizer, get_preset
 
 
 def test_feature_group_is_frozen_hashable_picklable():
@@ -47,8 +47,8 @@ def test_feature_group_type_errors(kwargs, match):
 
 
 def test_presets():
-    assert set(PRESETS) == {"chan", "kazama", "nerbio", "zhou"}
-    for name in PRESETS:
+    assert set(TEMPLATE_PRESETS) == {"chan", "kazama", "nerbio", "zhou"}
+    for name in TEMPLATE_PRESETS:
         groups = get_preset(name)
         assert all(isinstance(g, FeatureGroup) and g.kind in KINDS for g in groups)
         assert len({g.name for g in groups}) == len(groups)

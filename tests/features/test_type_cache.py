@@ -7,7 +7,7 @@ import pytest
 
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
-from skbioner.features import PRESETS, FeatureGroup, TokenFeaturizer
+from skbioner.features import TEMPLATE_PRESETS, FeatureGroup, TokenFeaturizer
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def _assert_same(a, b):
     np.testing.assert_array_equal(a.data, b.data)
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", TEMPLATE_PRESETS)
 @pytest.mark.parametrize("lowercase", [False, True])
 def test_cached_transform_equals_cold(sample, preset, lowercase):
     X_train, y_train, X_test = sample

@@ -1,6 +1,7 @@
 """BioC XML and JSON reading and writing (through the bioc package)."""
 
 import json
+import re
 
 import bioc
 import bioc.biocjson
@@ -116,11 +117,11 @@ def test_xml_without_offset_names_the_line(write_file):
     (('<infon key="type">cell_type</infon>', '<infon key="type">cell type</infon>'),
      "whitespace"),
 ])
-def test_xml_content_errors_name_the_document(write_file, change, match):
+def test_xml_content_errors_name_the_document_and_line(write_file, change, match):
     path = write_file("bad.xml", XML.replace(*change))
     with pytest.raises(CorpusFormatError, match=match) as excinfo:
         read_bioc(path)
-    assert str(excinfo.value).startswith(f"{path}: ")
+    assert re.match(rf"{re.escape(str(path))}:\d+: ", str(excinfo.value))
 
 
 def test_json_errors(write_file):
@@ -135,17 +136,87 @@ def test_json_errors(write_file):
         read_bioc(write_file("empty.json", '{"documents": []}'))
 
 
-def test_external_entities_are_not_resolved(write_file, tmp_path):
+def test_external_entities_are_refused_and_never_read(write_file, tmp_path, monkeypatch):
+    # issue 22, item 3: lxml < 5 resolved them by default (Debian 12's lxml 4.9)
+    from lxml import etree
+
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET")
     xml = XML.replace('<!DOCTYPE collection SYSTEM "BioC.dtd">',
                       f'<!DOCTYPE collection [<!ENTITY x SYSTEM "file://{secret}">]>'
-                      ).replace("<source>PubTator</source>", "<source>&x;</source>")
-    try:
-        docs = read_bioc(write_file("xxe.xml", xml))
-    except CorpusFormatError:
-        return
-    assert all("TOP-SECRET" not in d.text for d in docs)
+                      ).replace("<offset>0</offset><text>IL-2", "<offset>0</offset><text>&x;IL-2")
+    path = write_file("xxe.xml", xml)
+    made = []
+    real = etree.XMLParser
+
+    def recording(**options):
+        made.append(options)
+        return real(**options)
+
+    monkeypatch.setattr(etree, "XMLParser", recording)
+    with pytest.raises(CorpusFormatError, match=r"declares entities \(x\)") as excinfo:
+        read_bioc(path)
+    assert "TOP-SECRET" not in str(excinfo.value)
+    # whatever lxml's defaults: entities, DTDs and the network off
+    assert made and all(o["resolve_entities"] is False and o["no_network"] is True
+                        and o["load_dtd"] is False for o in made)
+    bomb = XML.replace('<!DOCTYPE collection SYSTEM "BioC.dtd">',
+                       '<!DOCTYPE collection [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;">]>')
+    with pytest.raises(CorpusFormatError, match="declares entities"):
+        read_bioc(write_file("laughs.xml", bomb))
+
+
+def test_offsets_far_beyond_the_text_are_refused_without_padding(write_file):
+    # issue 22, items 6-7: offset 3e8 padded 1.6 GB of line breaks, 1e20 an OverflowError
+    for offset, match in ((300_000_000, "filler characters"), (10**20, "integer <offset>"),
+                          ("12.5", "integer <offset>")):
+        path = write_file("far.xml", XML.replace("<offset>21</offset>",
+                                                 f"<offset>{offset}</offset>"))
+        with pytest.raises(CorpusFormatError, match=match) as excinfo:
+            read_bioc(path)
+        assert excinfo.value.line == 9
+    # a gap the file's size can account for is read (filled with line breaks)
+    [doc, _] = read_bioc(write_file("gap.xml", XML.replace("<offset>21</offset>",
+                                                           "<offset>2000</offset>").replace(
+        '<location offset="21" length="10"/>', '<location offset="2000" length="10"/>').replace(
+        '<location offset="42" length="4"/><location offset="47" length="8"/>',
+        '<location offset="2021" length="4"/><location offset="2026" length="8"/>').replace(
+        '<location offset="59" length="7"/>', '<location offset="2038" length="7"/>')))
+    assert doc.text.startswith(TITLE + "\n" * (2000 - len(TITLE)))
+
+
+@pytest.mark.parametrize(("change", "match"), [
+    ({"infons": ["type", "DNA"]}, r"document 1 \('d1'\).*annotation 1: 'infons' must be an "
+                                  r"object, got \['type', 'DNA'\]"),
+    ({"locations": [{"offset": "0", "length": 4}]}, r"location 1: 'offset' must be int, got '0'"),
+    ({"locations": [{"offset": 1.5, "length": 4}]}, r"'offset' must be int, got 1\.5"),
+    ({"locations": [{"offset": 10**20, "length": 4}]}, r"at most 15 digits"),
+    ({"locations": [{"offset": True, "length": 4}]}, r"'offset' must be int, got True"),
+])
+def test_json_fields_of_the_wrong_type_name_document_and_field(write_file, change, match):
+    ann = {"id": "a", "infons": {"type": "DNA"}, "text": "IL-2",
+           "locations": [{"offset": 0, "length": 4}], **change}
+    doc = {"id": "d1", "passages": [{"offset": 0, "text": "IL-2 gene", "annotations": [ann]}]}
+    path = write_file("bad.json", json.dumps({"documents": [doc]}))
+    with pytest.raises(CorpusFormatError, match=match) as excinfo:
+        read_bioc(path)
+    assert str(excinfo.value).startswith(f"{path}: ")
+
+
+def test_json_integer_ids_are_read_as_strings(write_file):
+    path = write_file("ids.json", json.dumps([{"id": 5, "passages": [{"offset": 0,
+                                                                      "text": "IL-2"}]}]))
+    assert [d.id for d in read_bioc(path)] == ["5"]
+    with pytest.raises(CorpusFormatError, match=r"'id' must be a string or an integer, got 5\.0"):
+        read_bioc(write_file("f.json", json.dumps([{"id": 5.0, "passages": []}])))
+
+
+def test_deep_json_and_control_characters_are_errors(write_file):
+    with pytest.raises(CorpusFormatError, match="nested more than 100 levels"):
+        read_bioc(write_file("deep.json", '{"documents": ' + "[" * 50_000 + "]" * 50_000 + "}"))
+    with pytest.raises(CorpusFormatError, match=r"control character"):
+        read_bioc(write_file("nul.json", json.dumps([{"id": "1", "passages": [
+            {"offset": 0, "text": "IL-2\x00 gene"}]}])))
 
 
 TEXT = 'IL-2 gene\r\nbinds <NF&kB> "β"\n\n   \nlast line\n'

@@ -604,7 +604,7 @@ def test_write_with_new_labels(write_file, tmp_path):
 
 def test_write_y_wrong_sentence_count(write_file, tmp_path):
     corpus = read_jnlpba(write_file("small.iob2", JNLPBA_SMALL))
-    with pytest.raises(ValueError, match="2 label sequences but the corpus has 3"):
+    with pytest.raises(ValueError, match="2 label sequences but there are 3 sentences"):
         write_columns(tmp_path / "o.iob2", corpus, y=[["O"] * 3, ["O"] * 2])
     assert not (tmp_path / "o.iob2").exists()
 

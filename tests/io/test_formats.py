@@ -1,4 +1,4 @@
-"""One entry point for every corpus format: detection, JSONL, round trips, read_corpus."""
+"""One entry point for every corpus format: detection, JSONL, round trips, load_corpus."""
 
 import gzip
 import json
@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from skbioner.datasets import load_jnlpba_sample
+from skbioner.datasets import load_corpus, load_jnlpba_sample
 from skbioner.io import (
     FORMATS,
     BratDocument,
@@ -17,7 +17,6 @@ from skbioner.io import (
     corpus_to_documents,
     detect_format,
     read_columns,
-    read_corpus,
     read_documents,
     read_jsonl,
     write_brat,
@@ -25,6 +24,7 @@ from skbioner.io import (
     write_documents,
     write_jsonl,
 )
+from skbioner.text import tokenize_documents
 from tests.io.helpers import assert_format_error
 
 # -- detection -------------------------------------------------------------------------
@@ -157,7 +157,11 @@ def test_round_trip_on_the_bundled_sample(tmp_path, fmt):
     out = tmp_path / _OUTPUTS[fmt]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        write_documents(out, docs, fmt, tokenizer="whitespace")
+        if fmt == "columns":  # a column file holds tokens: tokenized first
+            X, y = tokenize_documents(docs, "whitespace")
+            write_columns(out, ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X], path=None))
+        else:
+            write_documents(out, docs, fmt)
     # PubTator cannot hold a sentence per line: the one format that warns (offsets kept)
     assert bool(caught) == (fmt == "pubtator")
     assert detect_format(out) == fmt
@@ -171,7 +175,7 @@ def test_round_trip_on_the_bundled_sample(tmp_path, fmt):
             assert back[d.id].text == d.text.rstrip("\n")
     # the tokens, labels and document ids of the column file come back exactly
     # (but for PubTator, whose one abstract line no longer marks the sentences)
-    again = read_corpus(out, tokenizer="whitespace")
+    again = load_corpus(out, tokenizer="whitespace")
     by_doc = Counter(again.doc_ids)
     assert by_doc == Counter(corpus.doc_ids) or fmt == "pubtator"
     order = sorted(range(len(again.X)), key=lambda i: [d.id for d in docs].index(
@@ -188,7 +192,7 @@ def test_bio_tokenizer_on_joined_tokens_of_the_sample(tmp_path):
     # the default tokenizer re-tokenizes space-joined JNLPBA tokens almost exactly
     corpus, docs = _sample_docs()
     write_documents(tmp_path / "brat", docs, "brat")
-    again = read_corpus(tmp_path / "brat")
+    again = load_corpus(tmp_path / "brat")
     ours = Counter(t for s in again.X for t in s)
     gold = Counter(t for s in corpus.X for t in s)
     n_gold = sum(gold.values())
@@ -198,25 +202,36 @@ def test_bio_tokenizer_on_joined_tokens_of_the_sample(tmp_path):
     assert ents == Counter(lab[2:] for y in corpus.y for lab in y if lab.startswith("B-"))
 
 
-def test_read_corpus_columns_keeps_layout_and_detects_spaces(write_file, tmp_path):
+def test_load_corpus_columns_keeps_layout_and_detects_spaces(write_file, tmp_path):
     path = write_file("c.conll", "-DOCSTART- -X- O\n\nIL-2 NN B-DNA\ngene NN I-DNA")
-    corpus = read_corpus(path)
+    corpus = load_corpus(path)
     assert corpus.y == [["B-DNA", "I-DNA"]] and corpus.doc_ids == ["doc0"]
     write_columns(tmp_path / "o.conll", corpus)
     assert (tmp_path / "o.conll").read_text() == path.read_text()
 
 
-def test_write_documents_columns_in_jnlpba_layout(tmp_path):
+def test_documents_tokenized_and_written_as_columns_in_jnlpba_layout(tmp_path):
     doc = BratDocument("d1", "Tax-induced IL-2.", [Entity("T1", "protein", 0, 3, "Tax")])
-    write_documents(tmp_path / "o.iob2", [doc], "columns")
+    X, y = tokenize_documents([doc])
+    write_columns(tmp_path / "o.iob2", ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X],
+                                                    path=None))
     assert (tmp_path / "o.iob2").read_text() == (
         "###MEDLINE:d1\n\nTax\tB-protein\n-induced\tO\nIL-2\tO\n.\tO\n\n")
+    with pytest.raises(ValueError, match="a column file holds tokens"):
+        write_documents(tmp_path / "o2.iob2", [doc], "columns")
 
 
-def test_read_corpus_of_texts_without_tokens(write_file):
+def test_io_read_corpus_is_a_deprecated_alias(tmp_path):
+    import skbioner.io
+
+    with pytest.warns(FutureWarning, match="load_corpus"):
+        assert skbioner.io.read_corpus is load_corpus
+
+
+def test_load_corpus_of_texts_without_tokens(write_file):
     path = write_file("e.jsonl", '{"id": "a", "text": "   "}\n')
     with pytest.raises(CorpusFormatError, match="no sentence"):
-        read_corpus(path)
+        load_corpus(path)
 
 
 def test_unknown_format():
@@ -237,7 +252,7 @@ def test_jnlpba_standoff_reads_as_the_column_file():
     gold = read_columns(data_path("jnlpba", "test.iob2"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no entity is lost
-        corpus = read_corpus(standoff)
+        corpus = load_corpus(standoff)
     assert len(set(corpus.doc_ids)) == 404
     n_gold = sum(map(len, gold.X))
     n_ours = sum(map(len, corpus.X))
@@ -249,9 +264,9 @@ def test_jnlpba_standoff_reads_as_the_column_file():
     assert Counter(lab for y in corpus.y for lab in y if lab.startswith("B-")) == ents
 
 
-def test_column_corpus_repr_of_read_corpus(tmp_path):
+def test_column_corpus_repr_of_load_corpus(tmp_path):
     _, docs = _sample_docs()
     write_documents(tmp_path / "s.jsonl", docs[:3], "jsonl")
-    corpus = read_corpus(tmp_path / "s.jsonl")
+    corpus = load_corpus(tmp_path / "s.jsonl")
     assert isinstance(corpus, ColumnCorpus) and "n_documents=3" in repr(corpus)
     assert all(s.doc_id == d for s, d in zip(corpus.X, corpus.doc_ids))

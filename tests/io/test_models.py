@@ -11,17 +11,17 @@ import pytest
 import skops.io as sio
 from sklearn.pipeline import make_pipeline
 
-from skbioner.cli._train import build_annotators, build_model
 from skbioner.features import Channel
 from skbioner.io import ModelFileError, load_model, save_model
 from skbioner.io._models import TRUSTED_TYPES
+from skbioner.pipelines import make_tagger
 from tests.models.toy import toy_sentences
 
 
-def _fitted(name, annotators=()):
+def _fitted(name, **options):
     X, y = toy_sentences(30, with_singletons=True)
-    params = ["n_folds=2"] if name == "cascaded" else []
-    return build_model(name, params=params, annotators=annotators).fit(X, y), X
+    params = {"n_folds": 2} if name == "cascaded" else {}
+    return make_tagger(name, model_params=params, **options).fit(X, y), X
 
 
 @pytest.mark.parametrize("name", ["online-crf", "cascaded", "crfsuite", "majority"])
@@ -37,9 +37,8 @@ def test_every_cli_model_round_trips_in_the_safe_format(tmp_path, name):
 def test_pipeline_with_pos_and_hmm_round_trips(tmp_path):
     unlabeled = tmp_path / "u.txt"
     unlabeled.write_text("The IL-2 gene is expressed in T cells .\nNF-kappa B binds DNA .\n" * 5)
-    annotators = build_annotators(pos=True, hmm_states=unlabeled,
-                                  hmm_params=["n_states=3", "max_iter=2", "tol=None"])
-    model, X = _fitted("online-crf", annotators)
+    model, X = _fitted("online-crf", pos=True, hmm_states=unlabeled,
+                       hmm_params={"n_states": 3, "max_iter": 2, "tol": None})
     loaded = load_model(save_model(model, tmp_path / "m.skops"))
     assert [n for n, _ in loaded.steps] == ["pos", "hmm", "features", "model"]
     assert loaded.predict(X) == model.predict(X)
@@ -124,9 +123,10 @@ def test_crafted_skops_is_refused_without_running_its_payload(tmp_path):
     ("skbioner.io._atomic", "os"),  # a module a skbioner module imports
     ("skbioner.__main__", "main"),  # importing it would run the command line
     ("skbioner.io._atomic", "atomic_write_bytes"),  # skbioner's, but a function to call
+    ("skbioner.tagging._writers", "_BratWriter"),  # skbioner's class: its __init__ mkdirs
     ("skbioner.nosuchmodule", "X"),
 ])
-def test_names_inside_skbioner_are_trusted_only_for_its_own_classes(tmp_path, module, name):
+def test_names_inside_skbioner_are_trusted_only_when_listed(tmp_path, module, name):
     target = tmp_path / "written-by-the-file"
     path = tmp_path / "m.skops"
     path.write_bytes(_skops_with(_call(module, name, str(target), "x")))
@@ -135,14 +135,16 @@ def test_names_inside_skbioner_are_trusted_only_for_its_own_classes(tmp_path, mo
     assert not target.exists() and "skbioner.__main__" not in sys.modules
 
 
-def test_trust_rule_is_generic_for_skbioner_classes(tmp_path):
-    # a class the allowlist has never heard of loads because it is skbioner's own
+def test_the_allowlist_is_explicit(tmp_path):
+    # the suite's own estimators load because they are listed, not because of their module
     from skbioner.text import BioTokenizer
 
     tok = BioTokenizer()
     loaded = load_model(save_model(tok, tmp_path / "t.skops"))
     assert type(loaded) is BioTokenizer and loaded.get_params() == tok.get_params()
-    assert not any(t.startswith("skbioner") for t in TRUSTED_TYPES)
+    assert TRUSTED_TYPES["skbioner.text._tokenize.BioTokenizer"] == ("ObjectNode",)
+    assert not any(loader == "FunctionNode" for loaders in TRUSTED_TYPES.values()
+                   for loader in loaders)
 
 
 def test_save_refuses_what_load_would_not_trust(tmp_path):
@@ -265,3 +267,41 @@ def test_metadata_travels_in_the_file_and_reads_without_loading(tmp_path, monkey
     (tmp_path / "text.skops").write_text("not a model")
     with pytest.raises(ModelFileError, match="not a model file"):
         model_metadata(tmp_path / "text.skops")
+
+
+@pytest.mark.parametrize("content", [b"x^ a text file", b"xylophone\n", b"BZh9 text",
+                                     b"\x80 not a pickle", b"\x1f\x8b\x08garbage"])
+def test_a_few_matching_bytes_do_not_make_a_pickle(tmp_path, content):
+    # issue 22, item 7: "x..." was "a zlib-compressed joblib pickle" (use --allow-pickle)
+    path = tmp_path / "notes.skops"
+    path.write_bytes(content)
+    with pytest.raises(ModelFileError, match=r"not a model file \(neither") as excinfo:
+        load_model(path)
+    assert "allow" not in str(excinfo.value)
+
+
+@pytest.mark.parametrize("compress", [("zlib", 3), ("gzip", 3), ("bz2", 3), ("xz", 3),
+                                      ("lzma", 3)])
+def test_every_joblib_compression_is_still_recognised(tmp_path, compress):
+    path = tmp_path / "m.joblib"
+    joblib.dump({"x": 1}, path, compress=compress)
+    with pytest.raises(ModelFileError, match="refused: this is an? .*pickle"):
+        load_model(path)
+    assert load_model(path, allow_pickle=True) == {"x": 1}
+
+
+def test_a_model_read_from_a_pipe_loads_from_its_bytes(tmp_path):
+    import os
+    import threading
+
+    from skbioner.io._models import load_model_bytes
+
+    model, X = _fitted("majority")
+    data = save_model(model, tmp_path / "m.skops").read_bytes()
+    assert load_model_bytes(data, "<bytes>").predict(X) == model.predict(X)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data))
+    writer.start()
+    assert load_model(fifo).predict(X) == model.predict(X)
+    writer.join(30)

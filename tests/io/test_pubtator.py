@@ -120,3 +120,30 @@ def test_no_warning_for_title_and_abstract(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         write_pubtator(tmp_path / "o.pubtator", [BratDocument("1", "T\nA b c.")])
+
+
+@pytest.mark.parametrize("start, end", [("9 ", "12"), ("2O", "12"), ("-1", "12"),
+                                        ("\u0663", "12"), ("0", "9 "), ("0", "x9")])
+def test_malformed_offsets_are_errors_never_relations(write_file, start, end):
+    # issue 22, item 4: such lines were taken for relations and dropped ("1 entities" for 3)
+    text = ("1|t|IL-2 gene expression\n1|a|in T cells.\n"
+            f"1\t{start}\t{end}\tIL-2 gene\tDNA\t-\n1\t26\t33\tT cells\tcell_type\t-\n")
+    path = write_file("bad.pubtator", text)
+    with pytest.raises(CorpusFormatError, match="offset .* is not a non-negative integer") as e:
+        read_pubtator(path)
+    assert_format_error(e, path, 3)
+
+
+def test_an_entity_line_without_a_type_is_an_error(write_file):
+    path = write_file("short.pubtator", "1|t|IL-2 gene\n1\t0\t4\tIL-2\n")
+    with pytest.raises(CorpusFormatError, match="malformed entity line") as e:
+        read_pubtator(path)
+    assert_format_error(e, path, 2)
+
+
+def test_relation_lines_of_five_fields_are_still_relations(write_file):
+    # BioRED's relations carry a fifth field (novelty): a word, not an offset
+    path = write_file("rel.pubtator", "1|t|IL-2 gene\n1\t0\t4\tIL-2\tprotein\t-\n"
+                                      "1\tAssociation\tD1\tD2\tNovel\n")
+    [doc] = read_pubtator(path)
+    assert doc.spans() == [("protein", 0, 4)]

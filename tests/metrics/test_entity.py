@@ -78,7 +78,8 @@ def test_token_and_sequence_accuracy():
     pred = [["O", "O"], ["O"]]
     assert token_accuracy_score(gold, pred) == pytest.approx(2 / 3)
     assert sequence_accuracy_score(gold, pred) == pytest.approx(1 / 2)
-    with pytest.raises(ValueError, match="sentence 0: y_true has 2 labels but y_pred has 1"):
+    with pytest.raises(ValueError,
+                       match=r"y_pred\[0\] has 1 labels but sentence 0 has 2 labels in y_true"):
         token_accuracy_score(gold, [["O"], ["O"]])
 
 

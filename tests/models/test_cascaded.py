@@ -9,7 +9,8 @@ from sklearn.pipeline import make_pipeline
 
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
-from skbioner.models import CascadedNER, OnlinePACRF, SegmentFeaturizer
+from skbioner.models import CascadedNER, OnlinePACRF
+from skbioner.models._cascaded import SegmentFeaturizer
 from tests.models.toy import toy_sentences
 
 

@@ -156,7 +156,7 @@ def test_bad_labels_and_parameters(toy):
     bad[3][1] = "B_DNA"
     with pytest.raises(ValueError, match=r"y\[3\]: label 'B_DNA' at token 1"):
         CRFsuiteTagger().fit(F, bad)
-    with pytest.raises(ValueError, match="sentences but y has"):
+    with pytest.raises(ValueError, match="label sequences but there are"):
         CRFsuiteTagger().fit(F, y[:-1])
     for params, msg in [
         ({"algorithm": "sgd"}, "'algorithm' parameter of CRFsuiteTagger must be"),

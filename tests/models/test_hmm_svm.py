@@ -72,6 +72,7 @@ def test_prior_and_transition_weights_change_the_chain_not_the_svms():
     assert np.allclose(pb.trans[pb.trans > -1e6], 0.5 * pa.trans[pa.trans > -1e6])
 
 
+@pytest.mark.slow
 def test_quality_on_the_bundled_sample():
     """Exact F1 on the sample's test part (measured 60.9 with chan features; pin 58)."""
     train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")

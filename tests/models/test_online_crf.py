@@ -14,7 +14,8 @@ from sklearn.pipeline import make_pipeline
 from skbioner.decoding import viterbi, viterbi_batch
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
-from skbioner.models import LabelSpace, OnlinePACRF
+from skbioner.models import OnlinePACRF
+from skbioner.models._linear_chain import LabelSpace
 from tests.models.toy import toy_sentences
 
 

@@ -599,6 +599,7 @@ def test_saved_model_predicts_the_same(toy, tmp_path):
     assert back.predict(F) == pred
 
 
+@pytest.mark.slow
 def test_quality_on_the_bundled_sample():
     from skbioner.annotate import POSTagger
     from skbioner.datasets import load_jnlpba_sample

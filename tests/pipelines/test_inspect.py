@@ -3,9 +3,8 @@
 import numpy as np
 import pytest
 
-from skbioner.cli._train import build_model
 from skbioner.datasets import load_jnlpba_sample
-from skbioner.pipelines import describe_model, make_pipeline, top_features
+from skbioner.pipelines import describe_model, make_tagger, parse_params, top_features
 
 
 @pytest.fixture(scope="module")
@@ -15,7 +14,7 @@ def sample():
 
 
 def test_top_features_are_the_largest_weights_of_each_label(sample):
-    pipe = make_pipeline("online-crf", model_params={"max_iter": 3, "calibrate": False})
+    pipe = make_tagger("online-crf", model_params={"max_iter": 3, "calibrate": False})
     pipe.fit(*sample)
     names = list(pipe[0].get_feature_names_out())
     coef, labels = pipe[-1].coef_, pipe[-1].label_space_.labels
@@ -37,8 +36,8 @@ def test_top_features_are_the_largest_weights_of_each_label(sample):
 
 
 def test_cascade_names_its_segment_features(sample):
-    pipe = build_model("cascaded", params=["n_folds=2", "segmenter__max_iter=2",
-                                           "classifier__max_iter=2"]).fit(*sample)
+    pipe = make_tagger("cascaded", model_params=parse_params(
+        ["n_folds=2", "segmenter__max_iter=2", "classifier__max_iter=2"])).fit(*sample)
     cascade = pipe[-1]
     token_names = pipe[0].get_feature_names_out()
     names = cascade.segment_featurizer_.get_feature_names_out(token_names)
@@ -53,7 +52,7 @@ def test_cascade_names_its_segment_features(sample):
 
 
 def test_models_without_chain_weights_are_refused(sample):
-    majority = build_model("majority").fit(*sample)
+    majority = make_tagger("majority").fit(*sample)
     with pytest.raises(TypeError, match="MajorityTagger has no chain weights"):
         top_features(majority)
     assert describe_model(majority)["confidences"] is False

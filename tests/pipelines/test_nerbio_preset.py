@@ -2,7 +2,7 @@
 
 from skbioner.cli import main
 from skbioner.features import get_preset
-from skbioner.pipelines import make_pipeline
+from skbioner.pipelines import make_tagger
 from skbioner.pipelines._presets import NERBIO_CONJUNCTIONS, NERBIO_NUMERALS
 from skbioner.text import NumericNormalizer
 
@@ -13,7 +13,7 @@ TRAIN = "###MEDLINE:1\n\n" + "".join(
 
 
 def test_preset_steps_and_groups():
-    pipe = make_pipeline("nerbio")  # POS reads the words before normalization
+    pipe = make_tagger("nerbio")  # POS reads the words before normalization
     assert [n for n, _ in pipe.steps] == ["pos", "numerals", "features", "model"]
     assert isinstance(pipe[1], NumericNormalizer) and pipe[1].mode == NERBIO_NUMERALS
     names = pipe.named_steps["features"].get_template_names()
@@ -21,7 +21,7 @@ def test_preset_steps_and_groups():
     assert set(names) & conj == set(NERBIO_CONJUNCTIONS)
     assert {"w", "word_class", "brief_word_class", "prefix", "suffix", "orthographic",
             "pos"} <= set(names)
-    assert [n for n, _ in make_pipeline("nerbio", pos=True).steps] == [
+    assert [n for n, _ in make_tagger("nerbio", pos=True).steps] == [
         "pos", "numerals", "features", "model"]  # POS reads the words before normalization
 
 

@@ -17,11 +17,14 @@ def test_space_is_the_documented_one():
     base, grid, default = search_space()
     sizes = [len(g["model"]) * len(g.get("model__max_iter", [0])) *
              len(g.get("model__classifier__C", [0])) * len(g["features__min_count"]) *
-             len(g["pos"]) for g in grid]
-    assert sum(sizes) == 48
+             len(g["pos"]) * len(g["word_classes"]) for g in grid]
+    assert sum(sizes) == 96
     assert default["model"].scheme == "BIES" and default["features__min_count"] == 3
-    _, grid, default = search_space(models=("cascaded",), pos=False)
+    assert default["word_classes"] == "passthrough"  # the preset: no classes
+    assert [type(v).__name__ for v in grid[0]["word_classes"]] == ["str", "WordClassAnnotator"]
+    _, grid, default = search_space(models=("cascaded",), pos=False, word_classes=False)
     assert len(grid) == 1 and grid[0]["pos"] == ["passthrough"]
+    assert grid[0]["word_classes"] == ["passthrough"]
     assert "model__classifier__C" in default
     with pytest.raises(ValueError, match="models must be"):
         search_space(models=("svm",))

@@ -6,7 +6,12 @@ from pathlib import Path
 import pytest
 
 from skbioner import Sentence
-from skbioner.postprocess import AbbreviationResolver, Document, alias_score, find_abbreviations
+from skbioner.postprocess import (
+    AbbreviationResolver,
+    LabelledDocument,
+    alias_score,
+    find_abbreviations,
+)
 from tests.conftest import data_path
 
 
@@ -17,7 +22,7 @@ def pairs(*sentences, **options):
 
 def doc(sentences, labels, doc_id="d"):
     sents = tuple(Sentence(s.split(), doc_id=doc_id) for s in sentences)
-    return Document(doc_id, sents, tuple(lab.split() for lab in labels))
+    return LabelledDocument(doc_id, sents, tuple(lab.split() for lab in labels))
 
 
 def test_repeated_letters_take_the_word_initials():

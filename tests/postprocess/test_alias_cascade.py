@@ -1,12 +1,12 @@
 """NameAlias and CascadedEntityRules: what they tag, and what they leave alone."""
 
 from skbioner import Sentence
-from skbioner.postprocess import CascadedEntityRules, Document, NameAlias
+from skbioner.postprocess import CascadedEntityRules, LabelledDocument, NameAlias
 
 
 def doc(sentences, labels, doc_id="d"):
     sents = tuple(Sentence(s.split(), doc_id=doc_id) for s in sentences)
-    return Document(doc_id, sents, tuple(lab.split() for lab in labels))
+    return LabelledDocument(doc_id, sents, tuple(lab.split() for lab in labels))
 
 
 def test_alias_of_an_earlier_entity_takes_its_class():

@@ -3,12 +3,12 @@
 import numpy as np
 
 from skbioner import Sentence
-from skbioner.postprocess import Document, LabelConsistency
+from skbioner.postprocess import LabelConsistency, LabelledDocument
 
 
 def doc(sentences, labels, marginals=None, classes=None, doc_id="d"):
     sents = tuple(Sentence(s.split(), doc_id=doc_id) for s in sentences)
-    return Document(doc_id, sents, tuple(lab.split() for lab in labels), marginals, classes)
+    return LabelledDocument(doc_id, sents, tuple(lab.split() for lab in labels), marginals, classes)
 
 
 TRAIN_X = [Sentence("NF-kappa B binds the gene".split()), Sentence("the gene is on".split())]

@@ -6,7 +6,12 @@ import pytest
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.metrics import entity_f1_score
-from skbioner.postprocess import Document, PatternPostProcessor, PostProcessedTagger, apply_steps
+from skbioner.postprocess import (
+    LabelledDocument,
+    PatternPostProcessor,
+    PostProcessedTagger,
+    apply_steps,
+)
 from skbioner.postprocess._patterns import GAP, MATCH, MAX_PER_PAIR, MISMATCH, align_pairs
 
 
@@ -83,7 +88,7 @@ def _coordination_corpus():
 
 
 def _doc(words, labels):
-    return Document("x", (Sentence(words),), (labels,))
+    return LabelledDocument("x", (Sentence(words),), (labels,))
 
 
 def test_joins_coordinated_mentions():

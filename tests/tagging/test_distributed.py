@@ -23,6 +23,7 @@ def client():
         yield c
 
 
+@pytest.mark.slow
 def test_tagging_and_grid_search_on_dask(client, tmp_path):
     X, y = toy_sentences(40)
     model = make_pipeline(TokenFeaturizer("chan"), OnlinePACRF(max_iter=3, random_state=0))

@@ -91,11 +91,11 @@ def test_doctests(name):
 
 
 def test_a_cascade_gives_confidences_too():
-    from skbioner.pipelines import make_pipeline
+    from skbioner.pipelines import make_tagger
     from tests.models.toy import toy_sentences
 
     X, y = toy_sentences(40)
-    cascade = make_pipeline("cascaded", model_params={"n_folds": 2, "n_jobs": 1},
+    cascade = make_tagger("cascaded", model_params={"n_folds": 2, "n_jobs": 1},
                             feature_params={"min_count": 1}).fit(X, y)
     text = "The IL-2 gene in T cells ."
     ents = skbioner.tag_text(text, cascade)

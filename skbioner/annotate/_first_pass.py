@@ -25,12 +25,16 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
-from ..base import SentenceTransformerMixin
+from ..base import SentenceTransformerMixin, labels_and_marginals
+from ..postprocess import (
+    AbbreviationResolver,
+    CascadedEntityRules,
+    LabelledDocument,
+    NameAlias,
+    find_abbreviations,
+    group_documents,
+)
 from ..schemes import labels_to_spans
-from ._abbreviations import AbbreviationResolver, find_abbreviations
-from ._alias import NameAlias
-from ._base import Document, _final_outputs, group_documents
-from ._cascade import CascadedEntityRules
 
 __all__ = ["FirstPassAnnotator", "first_pass_groups"]
 
@@ -121,7 +125,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
     ----------
     tagger : estimator
         Any tagger of the suite taking sentences (a ``Pipeline`` featurizer
-        -> model, ``make_pipeline("online-crf")``...).  Cloned.
+        -> model, ``make_tagger("online-crf")``...).  Cloned.
     steps : list of (str, PostprocessStep) or None, default=None
         Steps whose proposed changes become columns; None: cascade rules,
         abbreviations and alias with their defaults; ``[]``: none.
@@ -156,10 +160,10 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
     >>> from skbioner.datasets import load_jnlpba_sample
     >>> from skbioner.features import TokenFeaturizer, get_preset
     >>> from skbioner.models import OnlinePACRF
-    >>> from skbioner.pipelines import make_pipeline
-    >>> from skbioner.postprocess import FirstPassAnnotator, first_pass_groups
+    >>> from skbioner.pipelines import make_tagger
+    >>> from skbioner.annotate import FirstPassAnnotator, first_pass_groups
     >>> train = load_jnlpba_sample("train")
-    >>> first = make_pipeline("online-crf", model_params={"max_iter": 2})
+    >>> first = make_tagger("online-crf", model_params={"max_iter": 2})
     >>> two_pass = Pipeline([
     ...     ("first_pass", FirstPassAnnotator(first, cv=2)),
     ...     ("features", TokenFeaturizer(templates=get_preset("chan") + first_pass_groups())),
@@ -313,7 +317,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
 
     def _annotate(self, tagger, steps, X):
         want = PREFIX + "conf" in self.annotation_names_
-        labels, marginals, final = _final_outputs(tagger, X, want)
+        labels, marginals, final = labels_and_marginals(tagger, X, want)
         labels = [list(lab) for lab in labels]
         classes = list(final.classes_) if marginals is not None else None
         cols = [{PREFIX + "label": tuple(lab)} for lab in labels]
@@ -334,7 +338,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
                 _doc_dictionary(sents, doc_labels, doc_cols)
             if self.abbreviations:
                 _abbreviation_column(sents, doc_labels, doc_cols)
-            doc = Document(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
+            doc = LabelledDocument(doc_id, tuple(sents), tuple(tuple(lab) for lab in doc_labels),
                            None, None, tuple(index))
             for name, step in steps:
                 new = step.correct(doc)

@@ -17,8 +17,9 @@ from sklearn.utils.estimator_checks import (
 )
 
 from skbioner import Sentence
+from skbioner.annotate import DictionaryMatcher
 from skbioner.datasets import load_jnlpba_sample
-from skbioner.features import DictionaryMatcher, TokenFeaturizer
+from skbioner.features import TokenFeaturizer
 from skbioner.io import CorpusFormatError
 
 
@@ -427,7 +428,7 @@ def test_random_against_reference(tmp_path, rng, lowercase):
 def test_doctests():
     import doctest
 
-    import skbioner.features._dictionary as module
+    import skbioner.annotate._dictionary as module
 
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

@@ -222,7 +222,7 @@ class DictionaryMatcher(
 
     Examples
     --------
-    >>> from skbioner.features import DictionaryMatcher
+    >>> from skbioner.annotate import DictionaryMatcher
     >>> X = [["the", "IL-2", "receptor", "alpha", "chain"]]
     >>> y = [["O", "B-protein", "I-protein", "O", "O"]]
     >>> m = DictionaryMatcher().fit(X, y)

@@ -7,18 +7,17 @@ from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
 from skbioner import Sentence
+from skbioner.annotate import FirstPassAnnotator, first_pass_groups
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.models import MajorityTagger, OnlinePACRF
-from skbioner.pipelines import add_knowledge, make_pipeline, make_two_pass
+from skbioner.pipelines import add_knowledge, make_tagger
 from skbioner.postprocess import (
     STEP_CONFIDENCE,
     AbbreviationResolver,
-    FirstPassAnnotator,
     PostProcessedTagger,
     apply_steps,
-    first_pass_groups,
 )
 from skbioner.schemes import labels_to_spans
 
@@ -84,7 +83,7 @@ def test_training_columns_are_out_of_fold():
 
 def test_confidence_bins():
     X, y = _doc()
-    first = make_pipeline("online-crf", model_params={"max_iter": 2, "calibrate": False})
+    first = make_tagger("online-crf", model_params={"max_iter": 2, "calibrate": False})
     ann = FirstPassAnnotator(first, steps=[], confidence_bins=(1.0, 0.0), cv=2).fit(X, y)
     out = ann.transform(X)
     assert "fp_conf" in ann.annotation_names_
@@ -100,7 +99,7 @@ def test_two_pass_learns_from_the_first_pass():
     columns carry the first pass's knowledge (and the pipeline predicts end to end)."""
     train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
     X, y = train.X[:600], train.y[:600]
-    first = make_pipeline("online-crf", model_params={"max_iter": 3})
+    first = make_tagger("online-crf", model_params={"max_iter": 3})
     two = Pipeline([
         ("first_pass", FirstPassAnnotator(first, cv=3)),
         ("features", TokenFeaturizer(templates=first_pass_groups())),  # first-pass columns only
@@ -111,15 +110,27 @@ def test_two_pass_learns_from_the_first_pass():
     assert f_two > 0.8 * f_one  # the columns alone nearly reproduce the first pass
 
 
-def test_make_two_pass_builds_the_stacked_pipeline():
-    pipe = make_two_pass("online-crf", cv=3, model_params={"max_iter": 2},
-                         first_params={"max_iter": 4})
+def test_make_tagger_two_pass_builds_the_stacked_pipeline():
+    pipe = make_tagger("online-crf", model_params={"max_iter": 2}, two_pass=True,
+                       first_pass=make_tagger("online-crf", model_params={"max_iter": 4}))
     assert [n for n, _ in pipe.steps] == ["first_pass", "features", "model"]
-    assert pipe.named_steps.first_pass.cv == 3
+    assert pipe.named_steps.first_pass.cv == 5
     names = {g.name for g in pipe.named_steps.features.templates}
     assert {"first_pass", "w"} <= names
     first = pipe.named_steps.first_pass.tagger
     assert first[-1].max_iter == 4 and pipe[-1].max_iter == 2
+    default_first = make_tagger("online-crf", model_params={"max_iter": 2}, two_pass=True)
+    assert default_first.named_steps.first_pass.tagger[-1].max_iter == 2
+    with pytest.raises(ValueError, match="first_pass is the first pass of two_pass"):
+        make_tagger("online-crf", first_pass="cascaded")
+
+
+def test_make_two_pass_is_a_deprecated_alias():
+    from skbioner.pipelines import make_two_pass
+
+    with pytest.warns(FutureWarning, match="two_pass=True"):
+        pipe = make_two_pass("online-crf", cv=3)
+    assert pipe.named_steps.first_pass.cv == 3
 
 
 # -- PostProcessedTagger.predict_entities ------------------------------------------------
@@ -127,7 +138,7 @@ def test_make_two_pass_builds_the_stacked_pipeline():
 
 def test_post_processed_entities_keep_the_taggers_probabilities():
     train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
-    base = make_pipeline("online-crf", model_params={"max_iter": 3})
+    base = make_tagger("online-crf", model_params={"max_iter": 3})
     pp = add_knowledge(base, abbreviations=True, alias=True).fit(train.X[:400], train.y[:400])
     ents = pp.predict_entities(test.X[:300])
     pred = pp.predict(test.X[:300])
@@ -150,7 +161,7 @@ def test_post_processed_entities_keep_the_taggers_probabilities():
 def test_predict_entities_only_when_the_tagger_has_it():
     pp = PostProcessedTagger(MajorityTagger(), [("abbr", AbbreviationResolver())])
     assert not hasattr(pp, "predict_entities")
-    assert hasattr(add_knowledge(make_pipeline("online-crf"), alias=True), "predict_entities")
+    assert hasattr(add_knowledge(make_tagger("online-crf"), alias=True), "predict_entities")
 
 
 def test_tagging_gives_confidences_of_a_post_processed_model():
@@ -159,7 +170,7 @@ def test_tagging_gives_confidences_of_a_post_processed_model():
     from skbioner.tagging import tag_documents
 
     train = load_jnlpba_sample("train")
-    pp = add_knowledge(make_pipeline("online-crf", model_params={"max_iter": 2}),
+    pp = add_knowledge(make_tagger("online-crf", model_params={"max_iter": 2}),
                        abbreviations=True).fit(train.X[:200], train.y[:200])
     text = "The interleukin 2 receptor (IL-2R) binds IL-2R in human T cells."
     (doc,) = tag_documents(pp, [RawDocument("d", text, "test")])
@@ -208,8 +219,9 @@ def test_strip_parentheses_tags_the_sentence_without_the_short_form():
 
 
 def test_two_pass_hmm_svm_uses_the_second_pass_weights():
-    pipe = make_two_pass("hmm-svm")
+    pipe = make_tagger("hmm-svm", two_pass=True)
     assert (pipe[-1].prior_weight, pipe[-1].transition_weight) == (0.4, 0.5)
     first = pipe.named_steps.first_pass.tagger[-1]
     assert (first.prior_weight, first.transition_weight) == (0.6, 1.0)  # the one-pass preset
-    assert make_two_pass("hmm-svm", model_params={"prior_weight": 1.0})[-1].prior_weight == 1.0
+    given = make_tagger("hmm-svm", two_pass=True, model_params={"prior_weight": 1.0})
+    assert (given[-1].prior_weight, given[-1].transition_weight) == (1.0, 0.5)

@@ -1,0 +1,162 @@
+"""Re-create the bundled chemical and disease model (skbioner/tagging/data/bc5cdr.skops).
+
+    python scripts/make_bc5cdr_model.py --data ../shared/data --choose   # devel first
+    python scripts/make_bc5cdr_model.py --data ../shared/data            # the recorded choice
+
+``--choose`` trains each candidate system (``CANDIDATES``: the online CRF preset with or
+without the shipped word classes and the POS column, a cascade, and two passes) on
+BC5CDR's ``train.tsv``, scores ``devel.tsv`` with the official-style exact F1, and keeps
+the best whose compact file fits ``--max-mb``; ties within 0.1 F1 go to the earlier
+(simpler, faster) candidate.  The test file is never read here
+(``benchmarks/word_classes.py --corpora bc5cdr`` and ``benchmarks/bc5cdr_model.py``
+report it).  Without ``--choose`` the system is ``--system`` (default: the choice
+recorded in skbioner/tagging/data/README.md).
+
+The chosen system is then trained on train + devel (the choice made, the devel file is
+more training data), made compact (``OnlinePACRF.sparsify``; checked to tag the training
+sentences as before) and written with ``skbioner.io.save_model`` with its training data
+and settings as metadata.  Last line of stdout: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import zipfile
+from pathlib import Path
+
+from skbioner.io import read_columns, save_model
+from skbioner.metrics import entity_report
+from skbioner.pipelines import make_tagger
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "skbioner" / "tagging" / "data" / "bc5cdr.skops"
+
+#: name -> how to build it (a preset name, its options, two passes or not)
+CANDIDATES = {
+    "online-crf": ("online-crf", {}, False),
+    "online-crf+classes": ("online-crf", {"word_classes": "bundled"}, False),
+    "online-crf+pos": ("online-crf", {"pos": True}, False),
+    "online-crf+classes+pos": ("online-crf", {"word_classes": "bundled", "pos": True}, False),
+    "cascaded+classes": ("cascaded", {"word_classes": "bundled"}, False),
+    "two-pass+classes": ("online-crf", {"word_classes": "bundled"}, True),
+    "two-pass+classes+pos": ("online-crf", {"word_classes": "bundled", "pos": True}, True),
+}
+#: The system devel chose (``--choose``): see skbioner/tagging/data/README.md.
+SYSTEM = "online-crf+classes+pos"
+
+
+#: BC5CDR's tokens are cut at every hyphen and slash (``Selegiline - induced``); raw text
+#: through BioTokenizer keeps such words whole (GENIA style), so the model re-cuts every
+#: sentence the same way (``RecutTagger(cuts=None)``): on the corpus's tokens it changes
+#: nothing, on raw text an entity can end inside a word (``Cisplatin``-induced).
+RECUT = "pieces"
+
+
+def build(name):
+    preset, options, two_pass = CANDIDATES[name]
+    return make_tagger(preset, two_pass=two_pass, recut=RECUT, **options)
+
+
+def compact(model):
+    """Sparse float32 weights in every OnlinePACRF of the model (in place)."""
+    from skbioner.models import OnlinePACRF
+
+    def visit(est):
+        if isinstance(est, OnlinePACRF) and hasattr(est, "coef_"):
+            est.sparsify()
+        for value in vars(est).values():
+            if hasattr(value, "get_params") and value is not est:
+                visit(value)
+            elif isinstance(value, list | tuple):
+                for v in value:
+                    if hasattr(v, "get_params"):
+                        visit(v)
+                    elif isinstance(v, tuple) and len(v) == 2 and hasattr(v[1], "get_params"):
+                        visit(v[1])
+
+    visit(model)
+    return model
+
+
+def skops_size(model):
+    import skops.io as sio
+
+    return len(sio.dumps(model, compression=zipfile.ZIP_DEFLATED))
+
+
+def choose(train, devel, candidates, max_bytes):
+    rows = []
+    for name in candidates:
+        t0 = time.perf_counter()
+        model = build(name).fit(train.X, train.y)
+        seconds = time.perf_counter() - t0
+        f1 = entity_report(devel.y, model.predict(devel.X)).overall.exact.f1
+        size = skops_size(compact(model))
+        rows.append({"system": name, "devel_f1": round(100 * f1, 2),
+                     "compact_mb": round(size / 1e6, 2), "train_seconds": round(seconds, 1)})
+        print(f"{name}: devel exact F1 {100 * f1:.2f}, compact {size / 1e6:.2f} MB, "
+              f"trained in {seconds:.0f} s", flush=True)
+    fitting = [r for r in rows if r["compact_mb"] * 1e6 <= max_bytes]
+    if not fitting:
+        raise SystemExit(f"no candidate fits {max_bytes / 1e6:.0f} MB")
+    best = max(r["devel_f1"] for r in fitting)
+    chosen = next(r for r in fitting if r["devel_f1"] >= best - 0.1)
+    print(f"chosen on devel: {chosen['system']}")
+    return chosen["system"], rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--out", default=str(OUT))
+    ap.add_argument("--system", default=SYSTEM, choices=sorted(CANDIDATES))
+    ap.add_argument("--choose", action="store_true", help="choose the system on devel")
+    ap.add_argument("--candidates", default=",".join(CANDIDATES))
+    ap.add_argument("--max-mb", type=float, default=10.0)
+    args = ap.parse_args()
+
+    from skbioner.cli._train import training_data_record
+
+    d = Path(args.data) / "bc5cdr"
+    train, devel = read_columns(d / "train.tsv"), read_columns(d / "devel.tsv")
+    system, dev_rows = args.system, None
+    if args.choose:
+        system, dev_rows = choose(train, devel, args.candidates.split(","), args.max_mb * 1e6)
+
+    X, y = train.X + devel.X, train.y + devel.y
+    t0 = time.perf_counter()
+    model = build(system).fit(X, y)
+    seconds = time.perf_counter() - t0
+    before = model.predict(X)
+    compact(model)
+    changed = sum(a != b for a, b in zip(before, model.predict(X)))
+    if changed:
+        raise SystemExit(f"compacting changed the labels of {changed} training sentences")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    records = {split: {**training_data_record(d / f"{split}.tsv", corpus),
+                       "file": f"bc5cdr/{split}.tsv"}
+               for split, corpus in (("train", train), ("devel", devel))}
+    metadata = {"description": f"skbioner's bundled chemical and disease model: the {system} "
+                               "system, re-cut at hyphens and slashes, trained on BioCreative "
+                               "V CDR train + devel",
+                "command": "python scripts/make_bc5cdr_model.py", "system": system,
+                "recut": RECUT,
+                "training_data": records, "train_seconds": round(seconds, 1),
+                "compact": "OnlinePACRF.sparsify",
+                "licence": "model derived from the BioCreative V CDR corpus (Li et al. 2016) "
+                           "and word classes from CC BY text; see README.md beside it"}
+    if dev_rows:
+        metadata["devel"] = dev_rows
+    save_model(model, out, metadata=metadata)
+    size = out.stat().st_size
+    print(f"trained {system} in {seconds:.0f} s; wrote {out} ({size / 1e6:.2f} MB); "
+          f"compact model tags the {len(X)} training sentences as before")
+    print(json.dumps({"system": system, "devel": dev_rows, "train_seconds": round(seconds, 1),
+                      "model_bytes": size, "changed_training_sentences": changed}))
+
+
+if __name__ == "__main__":
+    main()

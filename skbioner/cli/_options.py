@@ -1,0 +1,117 @@
+"""The tagger options of the command line, and ``make_tagger``'s arguments they are.
+
+``skbioner train``'s model, annotation and knowledge options are the keyword
+arguments of :func:`skbioner.pipelines.make_tagger` (``--two-pass`` is
+``two_pass=True``, ``--param C=0.05`` is ``model_params={"C": 0.05}``):
+:func:`add_tagger_arguments` declares them, :func:`tagger_options` reads them
+back as arguments and :func:`train_command` writes the command for given
+arguments.
+"""
+
+#: ``--flag`` -> make_tagger's boolean argument of the same name
+_SWITCHES = ("pos", "two_pass", "abbreviations", "alias", "cascade_rules", "closed_dictionary")
+#: make_tagger's arguments whose option is not ``--`` + the name with dashes
+FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
+         "feature_params": "--feature-param", **{k: "--" + k.replace("_", "-") for k in (
+             "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
+             "first_pass", "word_classes")}}
+
+#: skbioner.pipelines.PRESETS (kept here so that --help imports no model code; a test
+#: checks that they agree)
+MODELS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
+          "pairwise-svm")
+
+
+def add_tagger_arguments(p):
+    """The model, annotation and knowledge option groups of ``skbioner train``."""
+    m = p.add_argument_group("model")
+    m.add_argument("--model", choices=MODELS, default="online-crf")
+    m.add_argument("--scheme", default=None, help="internal segment representation (BIES...)")
+    m.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="model parameter, repeatable (C=0.05, segmenter__C=0.1)")
+    m.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
+                   help="featurizer parameter, repeatable (min_count=2)")
+    m.add_argument("--tune", action="store_true",
+                   help="choose model, scheme, epochs, cutoff, POS and word classes on "
+                        "held-out documents")
+    a = p.add_argument_group("annotations read as features")
+    a.add_argument("--pos", action="store_true", help="the bundled GENIA POS tagger")
+    a.add_argument("--pos-jackknife", metavar="POS_TRAIN", default=None,
+                   help="the POS tagger's training corpus: its sentences tagged out of fold")
+    a.add_argument("--hmm-states", metavar="UNLABELED", default=None,
+                   help="HMM states fitted on these unlabeled sentences (Kazama et al.)")
+    a.add_argument("--hmm-param", action="append", default=[], metavar="KEY=VALUE")
+    a.add_argument("--word-classes", nargs="?", const="bundled", default=None,
+                   metavar="CLASSES",
+                   help="word classes from unlabeled text: the ones shipped with the package, "
+                        "or a table written by `skbioner clusters`")
+    k = p.add_argument_group("knowledge (Zhou & Su 2004) and composition")
+    k.add_argument("--two-pass", action="store_true",
+                   help="stack on an out-of-fold first pass (the same model by default)")
+    k.add_argument("--first-pass", choices=MODELS, default=None, help="its first pass")
+    k.add_argument("--abbreviations", action="store_true",
+                   help="abbreviations take their long form's class")
+    k.add_argument("--alias", action="store_true", help="aliases of earlier entities")
+    k.add_argument("--cascade-rules", action="store_true", help="rules mined from entities")
+    k.add_argument("--closed-dictionary", action="store_true",
+                   help="the training names as features (out of fold)")
+    k.add_argument("--dictionary", metavar="FILE", default=None,
+                   help="an open dictionary (one name per line) as features")
+    k.add_argument("--recut", choices=("pieces", "jnlpba"), default=None,
+                   help="re-cut words at hyphens and slashes in training and tagging alike")
+
+
+def tagger_options(args):
+    """``make_tagger``'s keyword arguments from the parsed command line."""
+    from ..pipelines import parse_params
+
+    options = {name: True for name in _SWITCHES if getattr(args, name)}
+    for name, value in (("scheme", args.scheme), ("first_pass", args.first_pass),
+                        ("pos_jackknife", args.pos_jackknife),
+                        ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
+                        ("word_classes", args.word_classes),
+                        ("recut", args.recut)):
+        if value is not None:
+            options[name] = value
+    for name, items in (("model_params", args.param), ("feature_params", args.feature_param),
+                        ("hmm_params", args.hmm_param)):
+        if items:
+            options[name] = parse_params(items)
+    return options
+
+
+def train_command(train_file="TRAIN", output="model.skops", model="online-crf", **options):
+    """The ``skbioner train`` command that builds ``make_tagger(model, **options)``.
+
+    Parameters
+    ----------
+    train_file, output : str
+        The corpus and model paths to write in the command.
+    model : str, default="online-crf"
+    **options
+        Keyword arguments of :func:`skbioner.pipelines.make_tagger` that the
+        command line has (``n_jobs`` and ``verbose`` are not model options).
+
+    Returns
+    -------
+    str
+    """
+    import shlex
+
+    argv = ["skbioner", "train", "--train", str(train_file)]
+    if model != "online-crf":
+        argv += ["--model", model]
+    for name, value in options.items():
+        if name in _SWITCHES:
+            argv += [flag(name)] if value else []
+        elif name in ("model_params", "feature_params", "hmm_params"):
+            for key, v in dict(value or {}).items():
+                argv += [flag(name), f"{key}={v!r}" if not isinstance(v, str) else f"{key}={v}"]
+        elif value is not None:
+            argv += [flag(name), str(value)]
+    return shlex.join([*argv, "-o", str(output)])
+
+
+def flag(name):
+    """The command-line option of make_tagger's argument ``name``."""
+    return FLAGS.get(name, "--" + name.replace("_", "-"))

@@ -1,0 +1,279 @@
+"""``make_tagger``: the one system builder (``skbioner train`` builds with it).
+
+A tagger is assembled in a fixed order, each layer optional:
+
+1. the preset pipeline (:func:`preset_pipeline`): annotators (POS, HMM
+   states), the featurizer, the model with the settings chosen on the
+   development split;
+2. a first pass stacked under it (``two_pass``): the first pass's
+   out-of-fold output and the knowledge modules as features
+   (:func:`add_first_pass`);
+3. dictionaries as features and knowledge modules as document-level steps
+   (:func:`add_knowledge`);
+4. the words re-cut at hyphens and slashes the same way in training and
+   tagging (``recut``: :class:`~skbioner.models.RecutTagger`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+
+__all__ = ["add_first_pass", "add_knowledge", "make_tagger", "parse_params"]
+
+
+def parse_params(items):
+    """``["C=0.1", "scheme=BIES"]`` -> ``{"C": 0.1, "scheme": "BIES"}``.
+
+    The command line's ``KEY=VALUE`` settings: a value is read as a Python
+    literal (numbers, tuples, None...) and kept as a string otherwise.
+
+    Parameters
+    ----------
+    items : iterable of str
+
+    Returns
+    -------
+    dict
+    """
+    out = {}
+    for item in items:
+        key, sep, value = str(item).partition("=")
+        if not sep or not key:
+            raise ValueError(f"expected KEY=VALUE, got {item!r}")
+        try:
+            out[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            out[key] = value
+    return out
+
+
+def _mapping(name, value):
+    if value is not None and not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a dict, got {type(value).__name__}")
+    return dict(value or {})
+
+
+def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
+                pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
+                two_pass=False, first_pass=None, abbreviations=False, alias=False,
+                cascade_rules=False, closed_dictionary=False, dictionary=None, recut=None,
+                word_classes=None, n_jobs=2, verbose=0):
+    """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
+
+    Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
+    ``two_pass=True``, ``--param C=0.05`` is ``model_params={"C": 0.05}``);
+    benchmarks and tests build their systems with it too.
+
+    Parameters
+    ----------
+    model : str, default="online-crf"
+        A preset (:data:`PRESETS`; see :func:`preset_pipeline`).
+    scheme : str, optional
+        Internal segment representation; replaces the preset's scheme mix.
+    model_params, feature_params : dict, optional
+        Parameters of the model (nested names for the cascade:
+        ``segmenter__C``) and of the :class:`~skbioner.features.TokenFeaturizer`.
+    pos, pos_jackknife, hmm_states, hmm_params
+        Annotation columns; see :func:`make_annotators`.
+    word_classes : "bundled", str, path or None, default=None
+        Word classes learned from unlabeled text as features (the classes
+        shipped with the package, or a table written by ``skbioner
+        clusters``); see :func:`make_annotators`.  With ``two_pass`` the first
+        pass (a preset name) reads them too.
+    two_pass : bool, default=False
+        Stack the tagger on a first pass (:func:`add_first_pass`), the
+        preset's second-pass settings (:data:`TWO_PASS_PARAMS`) under
+        ``model_params``.
+    first_pass : str or estimator, optional
+        The first pass of ``two_pass``: a preset name (with the same POS
+        options) or any tagger; default: the tagger itself without the
+        second-pass settings.
+    abbreviations, alias, cascade_rules, closed_dictionary, dictionary
+        Zhou & Su's knowledge modules; see :func:`add_knowledge`.
+    recut : {None, "pieces", "jnlpba"}, default=None
+        Wrap in :class:`~skbioner.models.RecutTagger` (``"pieces"``: cut at
+        every hyphen and slash; ``"jnlpba"``: by the JNLPBA cut table).
+    n_jobs : int, default=2
+        Threads/processes of the annotators and parallel models.
+    verbose : int, default=0
+        Progress on stderr: the model's epochs (1: a bar, 2: a line each);
+        the pipeline's steps with their times.
+
+    Returns
+    -------
+    estimator
+        A :class:`TaggerPipeline`, or a wrapper around one
+        (:class:`~skbioner.postprocess.PostProcessedTagger`,
+        :class:`~skbioner.models.RecutTagger`); every one offers ``fit``,
+        ``predict``, ``predict_entities`` and ``score``.
+
+    Examples
+    --------
+    >>> from skbioner.pipelines import make_tagger
+    >>> tagger = make_tagger("online-crf", model_params={"max_iter": 5}, abbreviations=True)
+    >>> type(tagger).__name__, type(tagger.tagger[-1]).__name__
+    ('PostProcessedTagger', 'OnlinePACRF')
+    """
+    from ._presets import TWO_PASS_PARAMS, preset_pipeline
+
+    model_params = _mapping("model_params", model_params)
+    feature_params = _mapping("feature_params", feature_params)
+    knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
+                     closed_dictionary=closed_dictionary, dictionary=dictionary)
+    if model == "majority" and (pos or pos_jackknife or hmm_states is not None or two_pass
+                                or any(knowledge.values()) or recut
+                                or word_classes is not None):
+        raise ValueError("the majority baseline reads words only: it takes no annotation, "
+                         "word classes, two-pass, knowledge module or recut option")
+    if recut not in (None, "pieces", "jnlpba"):
+        raise ValueError(f"recut must be None, 'pieces' or 'jnlpba', got {recut!r}")
+    tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
+                             feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
+                             hmm_states=hmm_states, hmm_params=hmm_params, n_jobs=n_jobs,
+                             verbose=verbose, word_classes=word_classes)
+    if two_pass:
+        from sklearn.base import clone
+
+        if first_pass is None:  # the same pipeline (a fitted HMM step is shared, frozen)
+            first_pass = clone(tagger)
+        elif isinstance(first_pass, str):
+            first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
+                                         n_jobs=n_jobs, word_classes=word_classes)
+        # the preset's second-pass settings, under the ones given
+        tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
+                                 if k not in model_params})
+        tagger = add_first_pass(tagger, first_pass)
+    elif first_pass is not None:
+        raise ValueError("first_pass is the first pass of two_pass=True")
+    tagger = add_knowledge(tagger, **knowledge)
+    if recut is not None:
+        from ..models import RecutTagger
+
+        tagger = RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
+    return tagger
+
+
+def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=False,
+                  closed_dictionary=False, dictionary=None, jackknife=5):
+    """A tagger with Zhou & Su's (2004) knowledge modules switched on.
+
+    Works with any tagger of the suite (a preset pipeline or your own):
+    dictionaries enter as an annotator before the featurizer (whose
+    ``dictionary`` templates read their ``dict_*`` columns), the other
+    modules as document-level post-processing steps.
+
+    Parameters
+    ----------
+    tagger : Pipeline or estimator
+        The tagger (a ``Pipeline`` whose featurizer has ``dictionary``
+        templates, for the dictionaries).
+    abbreviations : bool, default=False
+        :class:`~skbioner.postprocess.AbbreviationResolver`.
+    alias : bool, default=False
+        :class:`~skbioner.postprocess.NameAlias`.
+    cascade_rules : bool, default=False
+        :class:`~skbioner.postprocess.CascadedEntityRules` mined from the
+        training entities.
+    closed_dictionary : bool, default=False
+        The training entity names as a dictionary, annotating the training
+        sentences out of fold (``jackknife`` blocks of documents).
+    dictionary : str or path, optional
+        An open dictionary file (one name per line, optionally TAB class),
+        matched case-sensitively with punctuation ignored (gene symbols:
+        ``IL2`` matches ``IL-2``), columns ``dict_open*``.
+    jackknife : int, default=5
+        Blocks of the closed dictionary's out-of-fold annotation.
+
+    Returns
+    -------
+    estimator
+        ``tagger`` itself when no module is on; otherwise the tagger with a
+        ``DictionaryMatcher`` step and/or wrapped in a
+        :class:`~skbioner.postprocess.PostProcessedTagger` (steps in the
+        order cascade rules, abbreviations, alias).
+    """
+    from sklearn.pipeline import Pipeline
+
+    from ..annotate import DictionaryMatcher
+    from ..postprocess import (
+        AbbreviationResolver,
+        CascadedEntityRules,
+        NameAlias,
+        PostProcessedTagger,
+    )
+    from ._pipeline import TaggerPipeline
+
+    matchers = []
+    if closed_dictionary:
+        matchers.append(("dictionary", DictionaryMatcher(closed=True, jackknife=jackknife)))
+    if dictionary is not None:
+        # gene symbols: case matters ("CAT", "MAX"), hyphens do not ("IL-2" is IL2)
+        matchers.append(("open_dictionary", DictionaryMatcher(
+            dictionaries={"open": dictionary}, closed=False, lowercase=False,
+            strip_punct=True)))
+    if matchers:
+        if not isinstance(tagger, Pipeline):
+            raise ValueError("dictionaries need a pipeline with a featurizer to read them")
+        names = [name for name, _ in tagger.steps]
+        at = names.index("features") if "features" in names else len(names) - 1
+        tagger = TaggerPipeline([*tagger.steps[:at], *matchers, *tagger.steps[at:]],
+                                verbose=tagger.verbose)
+    steps = []
+    if cascade_rules:
+        steps.append(("cascade", CascadedEntityRules()))
+    if abbreviations:
+        steps.append(("abbreviations", AbbreviationResolver()))
+    if alias:
+        steps.append(("alias", NameAlias()))
+    return PostProcessedTagger(tagger, steps) if steps else tagger
+
+
+def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
+    """``tagger`` stacked on a first pass: the knowledge modules as its features.
+
+    Puts a :class:`~skbioner.annotate.FirstPassAnnotator` (out of fold on
+    the training data) in front of ``tagger``'s steps and adds
+    :func:`~skbioner.annotate.first_pass_groups` to its featurizer's
+    templates.
+
+    Parameters
+    ----------
+    tagger : Pipeline
+        A pipeline with a ``features`` step (a preset of :func:`make_tagger`).
+    first : estimator, optional
+        The first pass (any tagger taking sentences); default: a clone of
+        ``tagger``.
+    cv : int, default=5
+        Blocks of documents of the first pass's out-of-fold annotation.
+    **annotator_params
+        Other :class:`~skbioner.annotate.FirstPassAnnotator` parameters.
+
+    Returns
+    -------
+    TaggerPipeline
+        Steps ``first_pass`` and ``tagger``'s (its featurizer a copy with the
+        first-pass groups).
+    """
+    from sklearn.base import clone
+
+    from ..annotate import FirstPassAnnotator, first_pass_groups
+    from ..features import get_preset
+    from ._pipeline import TaggerPipeline
+
+    names = [n for n, _ in getattr(tagger, "steps", ())]
+    if "features" not in names:
+        raise ValueError("add_first_pass needs a pipeline with a 'features' step to read the "
+                         "first pass")
+    first = clone(tagger) if first is None else first
+    steps = []
+    for name, step in tagger.steps:
+        if name == "features":
+            step = clone(step)
+            templates = step.templates
+            if isinstance(templates, str):
+                templates = get_preset(templates)
+            step.set_params(templates=list(templates) + first_pass_groups())
+        steps.append((name, step))
+    annotator = FirstPassAnnotator(first, cv=cv, **annotator_params)
+    return TaggerPipeline([("first_pass", annotator), *steps], verbose=tagger.verbose)

@@ -1,0 +1,86 @@
+"""``TaggerPipeline``: a scikit-learn ``Pipeline`` that is a whole tagger."""
+
+from __future__ import annotations
+
+from sklearn.pipeline import Pipeline
+from sklearn.utils.metaestimators import available_if
+
+from ..base import split_pipeline
+
+__all__ = ["TaggerPipeline"]
+
+
+def _final_has(method):
+    def check(self):
+        return hasattr(self._final_estimator, method)
+    return check
+
+
+class TaggerPipeline(Pipeline):
+    """A ``Pipeline`` of annotators, a featurizer and a tagger, offered as one tagger.
+
+    Exactly :class:`sklearn.pipeline.Pipeline` (fit, predict, score, grid
+    search over ``<step>__<param>``), plus the final model's probability
+    outputs after the steps before it: :meth:`predict_marginals` and
+    :meth:`predict_entities`, so that
+    ``make_tagger().fit(X, y).predict_entities(X)`` works without splitting
+    the pipeline by hand.  Every pipeline :func:`~skbioner.pipelines.make_tagger`
+    returns is one.
+
+    Parameters
+    ----------
+    steps : list of (str, estimator)
+    memory : str or object, default=None
+    verbose : bool, default=False
+        Time of each step on stdout (scikit-learn's format).
+    transform_input : list of str, default=None
+        As in :class:`sklearn.pipeline.Pipeline`.
+
+    Examples
+    --------
+    >>> from skbioner.features import TokenFeaturizer
+    >>> from skbioner.models import OnlinePACRF
+    >>> from skbioner.pipelines import TaggerPipeline
+    >>> pipe = TaggerPipeline([("features", TokenFeaturizer()),
+    ...                        ("model", OnlinePACRF(max_iter=3, random_state=0))])
+    >>> pipe = pipe.fit([["IL-2", "binds"]], [["B-protein", "O"]])
+    >>> [(t, s, e) for t, s, e, p in pipe.predict_entities([["IL-2", "binds"]])[0]]
+    [('protein', 0, 1)]
+    """
+
+    def _head(self, X):
+        head, final = split_pipeline(self)
+        return (head.transform(X) if head is not None else X), final
+
+    @available_if(_final_has("predict_marginals"))
+    def predict_marginals(self, X):
+        """The final model's label marginals of each token, after the other steps.
+
+        Parameters
+        ----------
+        X : list of sentences
+
+        Returns
+        -------
+        list of ndarray of shape (n_tokens, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        Xt, final = self._head(X)
+        return final.predict_marginals(Xt)
+
+    @available_if(_final_has("predict_entities"))
+    def predict_entities(self, X):
+        """The final model's entities with their probabilities, after the other steps.
+
+        Parameters
+        ----------
+        X : list of sentences
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, probability)`` of every
+            predicted entity (half-open token offsets).
+        """
+        Xt, final = self._head(X)
+        return final.predict_entities(Xt)

@@ -1,0 +1,59 @@
+"""The bundled chemical and disease model, by name: skbioner.load_model("bc5cdr")."""
+
+import zipfile
+
+import pytest
+
+import skbioner
+from skbioner.io import model_metadata, read_columns
+from skbioner.metrics import entity_f1_score
+from skbioner.tagging import BUNDLED_MODEL, BUNDLED_MODELS, bundled_model_path, tag_text
+from tests.conftest import data_path
+
+PATH = BUNDLED_MODELS["bc5cdr"]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return skbioner.load_model("bc5cdr")
+
+
+def test_names_resolve_to_the_bundled_files(tmp_path, monkeypatch):
+    assert bundled_model_path(None) == BUNDLED_MODEL == bundled_model_path("jnlpba")
+    assert bundled_model_path("bc5cdr") == PATH
+    assert bundled_model_path(PATH) == PATH and bundled_model_path(tmp_path / "x") is None
+    # a file of that name in the working directory is loaded as a file, not the name
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bc5cdr").write_text("not a model")
+    assert bundled_model_path("bc5cdr") is None
+    with pytest.raises(ValueError, match="bc5cdr"):
+        skbioner.load_model("bc5cdr")
+
+
+def test_tags_chemicals_and_diseases(model):
+    assert sorted({c[2:] for c in model.classes_ if c != "O"}) == ["Chemical", "Disease"]
+    ents = tag_text("Cisplatin-induced nephrotoxicity was reduced by magnesium in patients "
+                    "with lung cancer.", model=PATH)
+    found = {(e.type, e.text) for e in ents}
+    assert ("Chemical", "Cisplatin") in found and ("Disease", "nephrotoxicity") in found
+    assert all(0 <= e.confidence <= 1 for e in ents)
+
+
+def test_the_file_is_small_safe_and_documented():
+    assert PATH.stat().st_size <= 10_000_000
+    assert zipfile.is_zipfile(PATH)
+    meta = model_metadata(PATH)
+    assert meta["training_data"]["train"]["file"] == "bc5cdr/train.tsv"
+    assert meta["training_data"]["devel"]["file"] == "bc5cdr/devel.tsv"
+    readme = (PATH.parent / "README.md").read_text()
+    assert "bc5cdr.skops" in readme and "BioCreative V" in readme
+
+
+def test_test_f1_as_documented(model):
+    import re
+
+    test = read_columns(data_path("bc5cdr", "test.tsv"))
+    readme = (PATH.parent / "README.md").read_text()
+    documented = float(re.search(r"BC5CDR test file: exact F1 \*\*([\d.]+)\*\*", readme).group(1))
+    f1 = 100 * entity_f1_score(test.y, model.predict(test.X))
+    assert f1 == pytest.approx(documented, abs=0.05)

@@ -378,14 +378,14 @@ def _fit_full(data, n_jobs, params):
 
     import harness
 
-    from skbioner import make_pipeline
+    from skbioner import make_tagger
 
     train = harness.load("jnlpba", "train", data)
     root = harness.data_root(data)
     t0, c0 = time.perf_counter(), harness.Stopwatch._cpu()
-    pipe = make_pipeline("pairwise-svm", pos_jackknife=str(root / "genia-pos" / "train.tsv"),
-                         hmm_states=str(root / harness.CORPORA["jnlpba"].unlabeled),
-                         model_params=params or None, n_jobs=n_jobs)
+    pipe = make_tagger("pairwise-svm", pos_jackknife=str(root / "genia-pos" / "train.tsv"),
+                       hmm_states=str(root / harness.CORPORA["jnlpba"].unlabeled),
+                       model_params=params or None, n_jobs=n_jobs)
     t_hmm = time.perf_counter() - t0
     pipe.fit(train.X, train.y)
     wall, cpu = time.perf_counter() - t0, harness.Stopwatch._cpu() - c0

@@ -390,7 +390,7 @@ def _fit_full(data, n_jobs, params):
     pipe.fit(train.X, train.y)
     wall, cpu = time.perf_counter() - t0, harness.Stopwatch._cpu() - c0
     svm = pipe[-1]
-    return pipe, {"pipeline_train_seconds": wall, "pipeline_train_cpu_seconds": cpu,
+    return pipe, {"train_seconds": wall, "train_cpu_seconds": cpu,
                   "hmm_fit_seconds": t_hmm, "svm_train_seconds": svm.fit_seconds_,
                   "train_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "train_tokens": train.n_tokens, "load_average_after_fit":

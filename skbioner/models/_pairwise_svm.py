@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
@@ -174,6 +175,11 @@ def _fit_linear_pair(ptr, idx, val, rows, positive, params, seed):
                         params["max_iter"], int(seed), 1.0, w)
     nz = np.flatnonzero(w[:-1])
     return nz, w[nz].astype(np.float32), float(w[-1]), int(epochs)
+
+
+def _has_probabilities(est):
+    """``available_if`` check: fitted with probabilities, or to be (``decoding="viterbi"``)."""
+    return est.decoding == "viterbi" or getattr(est, "prob_a_", None) is not None
 
 
 class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
@@ -832,6 +838,26 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
         codes = greedy_decode(step, X.offsets, L, history=max(self.history_, 1))
         return codes, probs
+
+    @available_if(_has_probabilities)
+    def predict_marginals(self, X):
+        """Pairwise-coupled class probabilities of every token (columns: ``classes_``).
+
+        Only on a model with probabilities (``decoding="viterbi"``): a greedy
+        model does not have the method, so callers that ask for confidences
+        when a model has them (``skbioner tag``) tag it without.
+        """
+        return super().predict_marginals(X)
+
+    @available_if(_has_probabilities)
+    def predict_entities(self, X):
+        """Entities with their probability (see :meth:`predict_marginals`)."""
+        return super().predict_entities(X)
+
+    @available_if(_has_probabilities)
+    def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
+        """Temperature of the coupled probabilities (see :meth:`predict_marginals`)."""
+        return super().fit_temperature(X, y, bounds)
 
     def _require_probabilities(self):
         if self.prob_a_ is None:

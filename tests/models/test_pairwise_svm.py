@@ -554,6 +554,19 @@ def test_viterbi_probabilities(toy, kernel):
     assert m.set_params(decoding="greedy").predict(F) == greedy.predict(F)
 
 
+def test_confidences_only_with_probabilities(toy):
+    # a greedy model has no probabilities: no predict_entities, so `skbioner tag` and
+    # tag_texts tag it without confidences instead of failing
+    from skbioner.tagging import gives_confidences
+
+    F, y = toy
+    greedy = PairwiseSVMTagger(random_state=0).fit(F, y)
+    assert not hasattr(greedy, "predict_entities")
+    assert not hasattr(greedy, "predict_marginals")
+    assert not gives_confidences(greedy)
+    assert hasattr(PairwiseSVMTagger(decoding="viterbi"), "predict_entities")
+
+
 def test_errors(toy):
     F, y = toy
     Fnopos, ynopos = _toy(pos=False)

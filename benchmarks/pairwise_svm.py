@@ -244,8 +244,8 @@ def _sketch_tagger(F, y, Fd, C, gamma, coef0, n_components, history, seed, n_job
     from sklearn.utils.parallel import Parallel, delayed
 
     from skbioner.decoding import greedy_decode
-    from skbioner.models._base import iob2_classes, label_types
-    from skbioner.models._pairwise_svm import _gold_history, _pc_block
+    from skbioner.models._base import iob2_classes, label_types  # private: as the model
+    from skbioner.models._pairwise_svm import _gold_history, _pc_block  # private: its pc
     from skbioner.schemes import convert
 
     classes = iob2_classes(label_types(y))

@@ -29,8 +29,8 @@ Feature settings: ``base`` (the preset's features), ``pos`` (+ the bundled GENIA
 tagger's column, ``POSTagger(jackknife=5, corpus=--pos-corpus)``: every sentence of a
 GENIA POS training abstract -- most training and development sentences, 10 test
 abstracts -- is tagged by a fold tagger that never saw it), ``closed`` (+ the training
-entity names, out of fold on the training data), ``open`` (+ an open dictionary file, ``benchmarks/gene_dictionary.py``),
-``all`` (all of these).  ``--pred-cache FILE`` keeps the tagger's predictions so that the
+entity names, out of fold on the training data), ``open`` (+ an open dictionary file,
+``benchmarks/gene_dictionary.py``), ``all`` (all of these).  ``--pred-cache FILE`` keeps the tagger's predictions so that the
 steps can be re-scored without training again.  ``--max-train-docs N`` trains on the
 first N training abstracts only (a subset, to keep a run within minutes; reported).  Training
 seconds include featurization; tagging seconds are featurize + decode of the evaluation

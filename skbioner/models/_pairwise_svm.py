@@ -846,17 +846,51 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         Only on a model with probabilities (``decoding="viterbi"``): a greedy
         model does not have the method, so callers that ask for confidences
         when a model has them (``skbioner tag``) tag it without.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+            Output of the featurizer.
+
+        Returns
+        -------
+        list of ndarray of shape (n_tokens, n_classes)
         """
         return super().predict_marginals(X)
 
     @available_if(_has_probabilities)
     def predict_entities(self, X):
-        """Entities with their probability (see :meth:`predict_marginals`)."""
+        """Entities with their probability (see :meth:`predict_marginals`).
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+            Output of the featurizer.
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, probability)`` (end excluded).
+        """
         return super().predict_entities(X)
 
     @available_if(_has_probabilities)
     def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
-        """Temperature of the coupled probabilities (see :meth:`predict_marginals`)."""
+        """Temperature of the coupled probabilities (see :meth:`predict_marginals`).
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+            Output of the featurizer (held-out sentences).
+        y : list of list of str
+            Their IOB2 labels.
+        bounds : tuple of float, default=(0.01, 100.0)
+            The interval searched.
+
+        Returns
+        -------
+        self : PairwiseSVMTagger
+        """
         return super().fit_temperature(X, y, bounds)
 
     def _require_probabilities(self):

@@ -155,21 +155,12 @@ def run_combination(options, corpus, split, data, tag_passes):
         score = harness.evaluate(gold, _labels(spans, gold.X), data)
         members[name] = {k: score[k] for k in ("exact_f1", "exact_f1_unseen") if k in score}
     seconds = getattr(combo, "fit_seconds_", None)
-    _stop_workers()
     return {**harness.evaluate(gold, pred, data), "train_seconds": round(sw.wall, 1),
             "train_cpu_seconds": round(sw.cpu, 1), "tag_tokens_per_second": round(speed),
             "model_mb": round(harness.model_size_mb(model), 2), "members_alone": members,
             "member_fit_seconds": _rounded(seconds),
             "train_sentences": len(train),
             "cli": train_command(train_file=f"{corpus}/{fit_split}", **options)}
-
-
-def _stop_workers():
-    """Stop joblib's idle worker processes: a spawned child joins them when it exits, and they
-    would otherwise wait out their idle timeout (300 s) first."""
-    from joblib.externals.loky import get_reusable_executor
-
-    get_reusable_executor().shutdown(wait=True)
 
 
 def _rounded(seconds):

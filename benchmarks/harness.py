@@ -326,6 +326,11 @@ def isolated(fn, *args, **kwargs):
 def _with_rss(fn, args, kwargs):
     out = fn(*args, **kwargs)
     out.setdefault("peak_rss_mb", peak_rss_mb())
+    # joblib's idle worker processes: the child joins them when it exits, and they would
+    # otherwise wait out their idle timeout (300 s) first
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True)
     return out
 
 

@@ -91,8 +91,10 @@ def _relabel(src_path, dst_path, sep, from_scheme, to_scheme):
     from ..schemes import convert
 
     if to_scheme is None:
-        raise ValueError("IN and OUT are both column files: give --to-scheme (or an OUT of "
-                         "another format)")
+        if from_scheme == "IOB2":
+            raise ValueError("IN and OUT are both IOB2 column files: give --to-scheme (or "
+                             "--from-scheme, or an OUT of another format)")
+        to_scheme = "IOB2"  # --to-scheme's default
     corpus = read_columns(src_path, sep=sep, scheme=from_scheme)
     write_columns(dst_path, corpus, y=[convert(labels, from_scheme, to_scheme)
                                        for labels in corpus.y])

@@ -19,3 +19,13 @@ def test_closed_stdout_pipe_exits_quietly(tmp_path):
         os.close(write_end)
     assert r.stderr == ""
     assert r.returncode == 141
+
+
+def test_convert_from_scheme_alone_writes_iob2(tmp_path):
+    # --to-scheme's help gives IOB2 as its default: --from-scheme alone converts to it
+    src, dst = tmp_path / "in.bies", tmp_path / "out.iob2"
+    src.write_text("###MEDLINE:1\n\nIL-2\tB-protein\ngene\tE-protein\nin\tS-O\n"
+                   "T\tS-cell_type\n\n")
+    assert main(["convert", str(src), str(dst), "--from-scheme", "BIES"]) == 0
+    assert dst.read_text() == ("###MEDLINE:1\n\nIL-2\tB-protein\ngene\tI-protein\nin\tO\n"
+                               "T\tB-cell_type\n\n")

@@ -147,7 +147,7 @@ def run(args):
     )
     from ..tagging._tagger import _model_of, model_reference, worker_count
     from ..tagging._writers import STDOUT
-    from ._formats import printable
+    from ._formats import plural, printable
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
@@ -199,6 +199,7 @@ def run(args):
             n_entities += len(res.entities)
     seconds = time.perf_counter() - t0
     failed = f", {n_failed} failed" if n_failed else ""
-    print(f"tagged {n_docs} documents{failed}: {n_tokens} tokens, {n_entities} entities in "
+    print(f"tagged {plural(n_docs, 'document')}{failed}: {plural(n_tokens, 'token')}, "
+          f"{plural(n_entities, 'entity', 'entities')} in "
           f"{seconds:.1f} s ({n_tokens / max(seconds, 1e-9):,.0f} tokens/s)", file=sys.stderr)
     return 1 if n_failed else 0

@@ -58,7 +58,7 @@ def run(args):
     from ..io._atomic import check_writable
     from ..pipelines import make_tagger, tune
     from ..pipelines._tune import describe
-    from ._formats import read_training_corpus, training_data_record
+    from ._formats import documents_phrase, plural, read_training_corpus, training_data_record
     from ._options import flag, tagger_options
     from ._paths import refuse_output_over_inputs
 
@@ -81,9 +81,10 @@ def run(args):
     t0 = time.perf_counter()
     corpus = read_training_corpus(args.train, args.train_format, args.sep)
     record = training_data_record(args.train, corpus)
-    say(f"read {args.train}: {record['documents']:,} documents, {record['sentences']:,} "
-        f"sentences, {record['tokens']:,} tokens, {sum(record['entities'].values()):,} "
-        f"entities ({time.perf_counter() - t0:.1f} s)")
+    say(f"read {args.train}: {documents_phrase(record['documents'])}, "
+        f"{plural(record['sentences'], 'sentence')}, {plural(record['tokens'], 'token')}, "
+        f"{plural(sum(record['entities'].values()), 'entity', 'entities')} "
+        f"({time.perf_counter() - t0:.1f} s)")
     if not record["entities"]:
         print(f"skbioner train: warning: {args.train} has no entity (every label is O): the "
               "model will tag nothing", file=sys.stderr)

@@ -38,7 +38,7 @@ def sample_train(tmp_path_factory):
 
 def test_tag_without_a_model_uses_the_bundled_one(abstract, capsys):
     status, out, err = run(capsys, "tag", abstract)  # JSONL on stdout
-    assert status == 0 and "tagged 1 documents" in err
+    assert status == 0 and "tagged 1 document:" in err
     [record] = [json.loads(line) for line in out.splitlines()]
     assert record["id"] == "abs1"
     got = [(e["type"], e["text"]) for e in record["entities"]]

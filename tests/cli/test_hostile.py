@@ -420,7 +420,7 @@ def test_item14_tag_reads_a_pipe_and_names_devices(toy_files, tmp_path, capsys):
     status, _, err = run(capsys, "tag", model, fifo, "-o", tmp_path / "o.jsonl",
                          "--progress", "never")
     writer.join(timeout=30)
-    assert status == 0 and "tagged 1 documents" in err
+    assert status == 0 and "tagged 1 document:" in err
     assert json.loads((tmp_path / "o.jsonl").read_text())["id"] == "d1"
     status, _, err = run(capsys, "tag", model, "/dev/zero", "-o", tmp_path / "z.jsonl")
     assert status == 1

@@ -29,3 +29,19 @@ def test_convert_from_scheme_alone_writes_iob2(tmp_path):
     assert main(["convert", str(src), str(dst), "--from-scheme", "BIES"]) == 0
     assert dst.read_text() == ("###MEDLINE:1\n\nIL-2\tB-protein\ngene\tI-protein\nin\tO\n"
                                "T\tB-cell_type\n\n")
+
+
+def test_corpus_without_ids_is_not_one_document(tmp_path, capsys):
+    # a column file without ###MEDLINE lines has no document ids: not "1 documents"
+    train, model = tmp_path / "noid.iob2", tmp_path / "noid.skops"
+    train.write_text("IL-2\tB-protein\ngene\tO\n\np53\tB-protein\n.\tO\n\n")
+    assert main(["train", "--train", str(train), "-o", str(model)]) == 0
+    err = capsys.readouterr().err
+    assert f"read {train}: no document ids, 2 sentences, 4 tokens, 2 entities" in err
+    assert main(["info", str(model)]) == 0
+    assert "  no document ids, 2 sentences, 4 tokens; entities: protein 2" in \
+        capsys.readouterr().out
+    one = tmp_path / "one.txt"
+    one.write_text("IL-2 activates NF-kappaB .\n")
+    assert main(["tag", str(one), "-o", str(tmp_path / "out.jsonl"), "--model", str(model)]) == 0
+    assert "tagged 1 document: " in capsys.readouterr().err

@@ -100,7 +100,7 @@ def test_cli_tag_formats(model_path, tmp_path, fmt, capsys):
     out = tmp_path / ("outdir" if fmt == "brat" else f"out.{fmt}")
     assert main(["tag", str(model_path), str(src), "-o", str(out), "--output-format", fmt,
                  "--progress", "never"]) == 0
-    assert "tagged 1 documents: 14 tokens, 4 entities" in capsys.readouterr().err
+    assert "tagged 1 document: 14 tokens, 4 entities" in capsys.readouterr().err
     if fmt == "brat":
         [doc] = read_brat_dir(out)
         assert doc.text == TEXT and len(doc.entities) == 4

@@ -47,10 +47,32 @@ def _built(make_tagger, model, **options):
 
 
 def _silenced(model):
-    """``model`` with every ``verbose`` parameter at 0: progress is not a model setting."""
-    noisy = {k: 0 for k, v in model.get_params(deep=True).items()
-             if k.split("__")[-1] == "verbose" and v}
-    return model.set_params(**noisy)
+    """``model`` with every ``verbose`` parameter at 0: progress is not a model setting.
+
+    Every estimator inside it counts: the parameters of its steps and also the
+    fitted estimators it holds (a post-processed or re-cut tagger's ``tagger_``,
+    a first pass's fitted models, a cascade's ``classifier_``), which
+    ``set_params`` does not reach.
+    """
+    from sklearn.base import BaseEstimator
+
+    seen, todo = set(), [model]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, BaseEstimator):
+            params = obj.get_params(deep=False)
+            if params.get("verbose"):
+                obj.set_params(verbose=False if isinstance(params["verbose"], bool) else 0)
+            todo.extend(params.values())
+            todo.extend(vars(obj).values())
+        elif isinstance(obj, list | tuple):
+            todo.extend(obj)
+        elif isinstance(obj, dict):
+            todo.extend(obj.values())
+    return model
 
 
 def run(args):

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from skbioner.cli import main
 
 
@@ -45,3 +47,37 @@ def test_corpus_without_ids_is_not_one_document(tmp_path, capsys):
     one.write_text("IL-2 activates NF-kappaB .\n")
     assert main(["tag", str(one), "-o", str(tmp_path / "out.jsonl"), "--model", str(model)]) == 0
     assert "tagged 1 document: " in capsys.readouterr().err
+
+
+def _estimators(obj, seen=None):
+    """Every estimator in ``obj``: its parameters' and its fitted attributes' (``tagger_``)."""
+    from sklearn.base import BaseEstimator
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, BaseEstimator):
+        yield obj
+        children = [*obj.get_params(deep=False).values(), *vars(obj).values()]
+    elif isinstance(obj, list | tuple | dict):
+        children = obj.values() if isinstance(obj, dict) else obj
+    else:
+        return
+    for child in children:
+        yield from _estimators(child, seen)
+
+
+@pytest.mark.parametrize("options", [["--abbreviations"], ["--model", "cascaded"]])
+def test_saved_model_records_no_verbose_setting(toy_files, tmp_path, options):
+    # progress shown while training (the default verbose=1) is not a setting of the
+    # model: not in its parameters, nor in those of the fitted models it holds
+    from skbioner.io import load_model
+
+    path = tmp_path / "model.skops"
+    assert main(["train", "--train", str(toy_files[0]), "-o", str(path), *options]) == 0
+    estimators = list(_estimators(load_model(path)))
+    assert len(estimators) >= 3
+    loud = [(type(e).__name__, k, v) for e in estimators
+            for k, v in e.get_params(deep=True).items() if k.split("__")[-1] == "verbose" and v]
+    assert loud == []

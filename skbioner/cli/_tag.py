@@ -50,14 +50,11 @@ BATCH_SIZE = 128
 
 
 def add_arguments(p):
-    from ._predict import ALLOW_PICKLE_HELP
+    from ._predict import ALLOW_PICKLE_HELP, MODEL_HELP
 
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="text files, directories of .txt/.jsonl files, or .jsonl files")
-    p.add_argument("-m", "--model", default=None, metavar="MODEL",
-                   help="a model saved by `skbioner train` (.skops), or a bundled model by "
-                        "name: jnlpba (the default: protein, DNA, RNA, cell line, cell type) "
-                        "or bc5cdr (chemicals and diseases)")
+    p.add_argument("-m", "--model", default=None, metavar="MODEL", help=MODEL_HELP)
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="directory (brat) or file (jsonl, iob2); - or none: standard output")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="jsonl")

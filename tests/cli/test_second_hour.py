@@ -81,3 +81,25 @@ def test_saved_model_records_no_verbose_setting(toy_files, tmp_path, options):
     loud = [(type(e).__name__, k, v) for e in estimators
             for k, v in e.get_params(deep=True).items() if k.split("__")[-1] == "verbose" and v]
     assert loud == []
+
+
+def test_predict_uses_a_bundled_model_by_name(tmp_path, capsys):
+    # as `skbioner tag` does: no model is the bundled JNLPBA model; a name picks one
+    from skbioner import load_model
+    from skbioner.io import read_columns
+
+    src = tmp_path / "in.txt"
+    src.write_text("IL-2\ngene\nexpression\nin\nT\ncells\n\naspirin\ninduced\nasthma\n\n")
+    outs = {}
+    for name, args in {"default": [], "flag": ["--model", "jnlpba"], "older": ["jnlpba"],
+                       "bc5cdr": ["-m", "bc5cdr"]}.items():
+        outs[name] = tmp_path / f"{name}.iob2"
+        assert main(["predict", *args, str(src), "-o", str(outs[name])]) == 0
+    X = read_columns(src, label_col=None).X
+    expected = load_model().predict(X)
+    for name in ("default", "flag", "older"):
+        assert read_columns(outs[name], scheme=None).y == expected
+    assert read_columns(outs["bc5cdr"], scheme=None).y == load_model("bc5cdr").predict(X)
+    assert any(lab != "O" for y in expected for lab in y)
+    assert main(["predict", "jnlpba", str(src), "-m", "bc5cdr", "-o", "-"]) == 1
+    assert "the model is given twice" in capsys.readouterr().err

@@ -2,7 +2,8 @@
 
 INPUT... are plain-text files (one document each; the id is the file stem),
 directories (their *.txt and *.jsonl files) or JSONL files (one
-{"id": ..., "text": ...} object per line).  Without --model they are tagged
+{"id": ..., "text": ...} object per line); - is standard input (one
+plain-text document whose id is stdin, or JSONL with --input-format jsonl).  Without --model they are tagged
 with the model bundled with skbioner (protein, DNA, RNA, cell_line,
 cell_type; trained on the full JNLPBA 2004 training set: `skbioner info`
 describes it).  --output-format jsonl (the default) writes one
@@ -53,7 +54,9 @@ def add_arguments(p):
     from ._predict import ALLOW_PICKLE_HELP, MODEL_HELP
 
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="text files, directories of .txt/.jsonl files, or .jsonl files")
+                   help="text files, directories of .txt/.jsonl files, or .jsonl files; - "
+                        "reads standard input (one text document, id stdin; JSONL with "
+                        "--input-format jsonl)")
     p.add_argument("-m", "--model", default=None, metavar="MODEL", help=MODEL_HELP)
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="directory (brat) or file (jsonl, iob2); - or none: standard output")

@@ -103,3 +103,23 @@ def test_predict_uses_a_bundled_model_by_name(tmp_path, capsys):
     assert any(lab != "O" for y in expected for lab in y)
     assert main(["predict", "jnlpba", str(src), "-m", "bc5cdr", "-o", "-"]) == 1
     assert "the model is given twice" in capsys.readouterr().err
+
+
+def test_tag_reads_standard_input(tmp_path, monkeypatch, capsys):
+    import io
+    import json
+
+    text = "IL-2 gene expression in T cells .\n"
+    (tmp_path / "doc.txt").write_text(text)
+    assert main(["tag", str(tmp_path / "doc.txt")]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(["tag", "-"]) == 0  # output - too: standard input is not the output
+    from_stdin = json.loads(capsys.readouterr().out)
+    assert from_stdin == {**from_file, "id": "stdin"} and from_file["entities"]
+    lines = '{"id": "a", "text": "IL-2 gene"}\n{"id": "b", "text": "T cells"}\n'
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(lines.encode())))
+    assert main(["tag", "-", "--input-format", "jsonl"]) == 0
+    assert [json.loads(x)["id"] for x in capsys.readouterr().out.splitlines()] == ["a", "b"]
+    assert main(["tag", "-", "-"]) == 1
+    assert "standard input (-) is given twice" in capsys.readouterr().err

@@ -46,8 +46,9 @@ HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL
 # skbioner.tagging.OUTPUT_FORMATS, repeated so that building the parser (``skbioner --help``)
 # imports nothing heavy; tests/cli/test_start.py checks that the two agree.
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
-# skbioner.tagging.BATCH_SIZE, repeated for the same reason
+# skbioner.tagging.BATCH_SIZE and PARALLEL_MIN_DOCUMENTS, repeated for the same reason
 BATCH_SIZE = 128
+PARALLEL_MIN_DOCUMENTS = 1000
 
 
 def add_arguments(p):
@@ -69,6 +70,10 @@ def add_arguments(p):
                    help="auto: .jsonl/.ndjson files are JSONL, other files plain text")
     p.add_argument("--n-jobs", type=int, default=1, metavar="N",
                    help="worker processes (joblib); -1 uses every core")
+    p.add_argument("--parallel-from", type=int, default=PARALLEL_MIN_DOCUMENTS, metavar="DOCS",
+                   help="with --n-jobs, start worker processes only for at least DOCS "
+                        "documents (fewer are tagged in one process: starting workers and "
+                        "loading the model in each costs more than it saves); 0: always")
     p.add_argument("--batch-size", type=int, default=BATCH_SIZE, metavar="DOCS",
                    help="documents per predict call / parallel task")
     p.add_argument("--max-token-length", type=int, default=1000, metavar="CHARS",
@@ -176,7 +181,8 @@ def run(args):
                             batch_size=args.batch_size,
                             n_jobs=n_jobs, max_token_length=args.max_token_length,
                             allow_pickle=args.allow_pickle, confidence=not args.no_confidence,
-                            min_confidence=args.min_confidence)
+                            min_confidence=args.min_confidence,
+                            parallel_from=args.parallel_from)
     disable = {"auto": None, "always": False, "never": True}[args.progress]
     n_docs = n_tokens = n_entities = n_failed = 0
     t0 = time.perf_counter()
@@ -198,6 +204,9 @@ def run(args):
             n_tokens += res.n_tokens
             n_entities += len(res.entities)
     seconds = time.perf_counter() - t0
+    if n_jobs > 1 and 0 < n_docs + n_failed < args.parallel_from:
+        print(f"skbioner tag: note: fewer than {args.parallel_from:,} documents (--parallel-from):"
+              f" tagged in this process, without worker processes", file=sys.stderr)
     failed = f", {n_failed} failed" if n_failed else ""
     print(f"tagged {plural(n_docs, 'document')}{failed}: {plural(n_tokens, 'token')}, "
           f"{plural(n_entities, 'entity', 'entities')} in "

@@ -423,6 +423,31 @@ def _check_min_confidence(value):
     return float(value)
 
 
+#: Fewer documents than this are tagged in this process whatever ``n_jobs`` says: a worker
+#: process starts, imports and loads the model (seconds), and below this that costs more
+#: than the second core gains (``benchmarks/tag_jobs.py``: 404 JNLPBA abstracts took longer
+#: with 2 jobs than with 1; the break-even it reports is 2 x start-up / time per document).
+PARALLEL_MIN_DOCUMENTS = 1000
+
+
+def _worth_workers(documents, n_jobs, parallel_from):
+    """``(documents, n_jobs)``: 1 job if the stream ends before ``parallel_from`` documents.
+
+    Reads that many documents ahead (memory: a few batches' worth), and gives
+    the stream back whole.
+    """
+    if not (isinstance(parallel_from, int) and not isinstance(parallel_from, bool)
+            and parallel_from >= 0):
+        raise ValueError(f"parallel_from must be a non-negative int, got {parallel_from!r}")
+    if n_jobs == 1 or parallel_from == 0:
+        return documents, n_jobs
+    it = iter(documents)
+    head = list(itertools.islice(it, parallel_from))
+    if len(head) < parallel_from:
+        return head, 1
+    return itertools.chain(head, it), n_jobs
+
+
 def _batches(docs: Iterable, size: int) -> Iterator[list]:
     it = iter(docs)
     while batch := list(itertools.islice(it, size)):
@@ -431,7 +456,7 @@ def _batches(docs: Iterable, size: int) -> Iterator[list]:
 
 def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_jobs=None,
                   max_token_length=1000, allow_pickle=False, confidence=True,
-                  min_confidence=None):
+                  min_confidence=None, parallel_from=PARALLEL_MIN_DOCUMENTS):
     """Tag a stream of raw-text documents; yield results in input order.
 
     Parameters
@@ -452,7 +477,8 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     n_jobs : int or None, default=None
         Worker processes (joblib); None or 1 tags in this process, -1 uses
         every core; more than the machine's cores is capped at their number
-        (see :func:`worker_count`).  Any joblib backend applies (``with
+        (see :func:`worker_count`).  A stream of fewer than ``parallel_from``
+        documents is tagged in this process.  Any joblib backend applies (``with
         joblib.parallel_config("dask"):``).
     max_token_length : int, default=1000
         A document with a longer token (e.g. a 1 MB line without spaces) is
@@ -470,6 +496,12 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
         ``entities`` and ``labels``): higher means more precision, less
         recall (``docs/first-hour.md`` measures the trade-off).  Needs a
         model that gives confidences (ValueError otherwise).
+    parallel_from : int, default=PARALLEL_MIN_DOCUMENTS
+        With ``n_jobs`` other than 1, the documents a stream must have for
+        worker processes to start (the first ``parallel_from`` are read
+        ahead); a shorter one is tagged in this process, since starting
+        workers (importing, loading the model) would cost more than they
+        save.  0: always start them.
 
     Yields
     ------
@@ -484,8 +516,8 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     if not (isinstance(batch_size, int) and batch_size >= 1):
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     options = (bool(confidence), _check_min_confidence(min_confidence))
+    documents, n_jobs = _worth_workers(documents, worker_count(n_jobs), parallel_from)
     batches = _batches(documents, batch_size)
-    n_jobs = worker_count(n_jobs)
     if n_jobs == 1:
         model = _model_of(model_reference(model), allow_pickle)
         for batch in batches:

@@ -177,6 +177,6 @@ def test_bundled_model_in_worker_processes_gives_the_same_output(abstract, tmp_p
     out.mkdir()
     assert run(capsys, "tag", abstract.parent, "-o", out / "one.jsonl")[0] == 0
     assert run(capsys, "tag", abstract.parent, "-o", out / "two.jsonl", "--n-jobs", "2",
-               "--batch-size", "1")[0] == 0
+               "--batch-size", "1", "--parallel-from", "0")[0] == 0
     one = (out / "one.jsonl").read_text()
     assert one == (out / "two.jsonl").read_text() and one.count("\n") == 4

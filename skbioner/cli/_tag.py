@@ -11,7 +11,9 @@ describes it).  --output-format jsonl (the default) writes one
 document into OUT (standard output if OUT is - or not given); brat writes
 <id>.ann, with the confidences as AnnotatorNotes lines, and a copy <id>.txt
 per document into the directory OUT; iob2 writes the tokens and labels in
-the JNLPBA layout.  The confidence of an entity is its probability under
+the JNLPBA layout; bioc-xml and bioc-json write one BioC collection (the
+texts, and the entities with their confidences as "confidence" infons) when
+the run ends.  The confidence of an entity is its probability under
 the model (null for models that give none: crfsuite, majority);
 --min-confidence P keeps only the entities at least that probable (more
 precision, less recall; docs/first-hour.md measures it), --no-confidence
@@ -40,12 +42,12 @@ import sys
 import time
 
 NAME = "tag"
-HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL, IOB2)"
+HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL, IOB2, BioC)"
 
 
 # skbioner.tagging.OUTPUT_FORMATS, repeated so that building the parser (``skbioner --help``)
 # imports nothing heavy; tests/cli/test_start.py checks that the two agree.
-OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
+OUTPUT_FORMATS = ("brat", "jsonl", "iob2", "bioc-xml", "bioc-json")
 # skbioner.tagging.BATCH_SIZE and PARALLEL_MIN_DOCUMENTS, repeated for the same reason
 BATCH_SIZE = 128
 PARALLEL_MIN_DOCUMENTS = 1000

@@ -123,3 +123,33 @@ def test_tag_reads_standard_input(tmp_path, monkeypatch, capsys):
     assert [json.loads(x)["id"] for x in capsys.readouterr().out.splitlines()] == ["a", "b"]
     assert main(["tag", "-", "-"]) == 1
     assert "standard input (-) is given twice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["bioc-xml", "bioc-json"])
+def test_tag_writes_bioc_with_confidences(tmp_path, capsys, fmt):
+    import json
+
+    import bioc
+    import bioc.biocjson
+
+    from skbioner.io import read_bioc
+
+    (tmp_path / "d1.txt").write_text("IL-2 gene expression in T cells .\nNF-kappaB binds DNA .")
+    (tmp_path / "d2.txt").write_text("The p53 protein in HeLa cells .")
+    assert main(["tag", str(tmp_path / "d1.txt"), str(tmp_path / "d2.txt")]) == 0
+    jsonl = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    out = tmp_path / "out.bioc"
+    assert main(["tag", str(tmp_path / "d1.txt"), str(tmp_path / "d2.txt"), "-o", str(out),
+                 "--output-format", fmt]) == 0
+    docs = read_bioc(out)
+    assert [d.id for d in docs] == ["d1", "d2"]
+    for doc, record in zip(docs, jsonl, strict=True):
+        assert [(e.type, e.start, e.end) for e in doc.entities] == [
+            (e["type"], e["start"], e["end"]) for e in record["entities"]]
+    with open(out) as fh:
+        collection = bioc.biocxml.load(fh) if fmt == "bioc-xml" else bioc.biocjson.load(fh)
+    confidences = {(d.id, a.total_span.offset): float(a.infons["confidence"])
+                   for d in collection.documents for p in d.passages for a in p.annotations}
+    assert confidences == {(r["id"], e["start"]): e["confidence"]
+                           for r in jsonl for e in r["entities"]}
+    assert len(confidences) >= 3

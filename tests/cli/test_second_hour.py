@@ -153,3 +153,29 @@ def test_tag_writes_bioc_with_confidences(tmp_path, capsys, fmt):
     assert confidences == {(r["id"], e["start"]): e["confidence"]
                            for r in jsonl for e in r["entities"]}
     assert len(confidences) >= 3
+
+
+def test_evaluate_only_the_documents_in_pred(tmp_path, capsys):
+    import json
+
+    gold, pred = tmp_path / "gold", tmp_path / "pred.jsonl"
+    gold.mkdir()
+    for doc_id, text, ann in (("a", "IL-2 gene", "T1\tprotein 0 4\tIL-2\n"),
+                              ("b", "T cells", "T1\tcell_type 0 7\tT cells\n"),
+                              ("c", "p53 binds", "T1\tprotein 0 3\tp53\n")):
+        (gold / f"{doc_id}.txt").write_text(text)
+        (gold / f"{doc_id}.ann").write_text(ann)
+    pred.write_text('{"id": "a", "entities": [{"start": 0, "end": 4, "type": "protein", '
+                    '"text": "IL-2"}]}\n')
+    assert main(["evaluate", str(gold), str(pred), "--json"]) == 0
+    every = json.loads(capsys.readouterr().out)
+    assert every["overall"]["exact"]["recall"] == 1 / 3 and "documents" not in every
+    assert main(["evaluate", str(gold), str(pred), "--json", "--only-predicted-documents"]) == 0
+    only = json.loads(capsys.readouterr().out)
+    assert only["overall"]["exact"]["f1"] == 1.0 and only["overall"]["n_gold"] == 1
+    assert only["documents"] == {"gold": 3, "scored": 1, "left_out": 2}
+    assert main(["evaluate", str(gold), str(pred), "--only-predicted-documents"]) == 0
+    out, err = capsys.readouterr()
+    assert ("Only the documents in the predictions were scored: 1 of the 3 gold documents "
+            "(2 left out).") in out.splitlines()
+    assert "lacks" not in err and "missing" not in err

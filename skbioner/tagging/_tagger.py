@@ -425,9 +425,10 @@ def _check_min_confidence(value):
 
 #: Fewer documents than this are tagged in this process whatever ``n_jobs`` says: a worker
 #: process starts, imports and loads the model (seconds), and below this that costs more
-#: than the second core gains (``benchmarks/tag_jobs.py``: 404 JNLPBA abstracts took longer
-#: with 2 jobs than with 1; the break-even it reports is 2 x start-up / time per document).
-PARALLEL_MIN_DOCUMENTS = 1000
+#: than the second core gains.  ``benchmarks/tag_jobs.py`` (2 cores shared, load ~11): on
+#: the 404 JNLPBA test abstracts 2 jobs took 2.1x as long as 1 (71.6 s vs 34.2 s), the
+#: workers cost 40 s more, a document 15 ms: break-even at ~5,500 documents.
+PARALLEL_MIN_DOCUMENTS = 5000
 
 
 def _worth_workers(documents, n_jobs, parallel_from):

@@ -490,8 +490,9 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     confidence : bool, default=True
         Give every entity its probability (:attr:`TaggedEntity.confidence`)
         when the model has ``predict_entities`` (:func:`gives_confidences`);
-        False skips the forward-backward pass this takes (tagging is then
-        about twice as fast) and leaves confidences None.
+        False skips the forward-backward pass this takes (faster:
+        ``benchmarks/bundled_model.py`` measures by how much) and leaves
+        confidences None.
     min_confidence : float or None, default=None
         Keep only the entities whose confidence is at least this (in
         ``entities`` and ``labels``): higher means more precision, less

@@ -103,7 +103,7 @@ def main():
 
             model = tune(train.X, train.y, n_jobs=args.n_jobs, verbose=1)
             pred = model.predict(test.X)
-            from skbioner.pipelines._tune import describe
+            from skbioner.pipelines._tune import describe  # private: the tuner's log line
 
             extra = {"chosen": describe(model.best_params_),
                      "held_out_f1": round(100 * model.best_score_, 2),

@@ -30,7 +30,8 @@ CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
 from skbioner.tagging import Document, tag_documents
-from skbioner.tagging._bundled import BUNDLED_MODEL, load_model
+from skbioner import load_model
+from skbioner.tagging import BUNDLED_MODEL
 from skbioner.text import BioTokenizer
 model_arg, data = sys.argv[1], Path(sys.argv[2])
 model = load_model(None if model_arg == "bundled" else model_arg)

@@ -94,7 +94,10 @@ def _compare_with_reference(hmm_cls, X, args):
     from threadpoolctl import threadpool_limits
 
     from skbioner.annotate import _hmm
-    from skbioner.annotate._forward_backward import forward_backward, make_batches
+    from skbioner.annotate._forward_backward import (  # private: times the kernel
+        forward_backward,
+        make_batches,
+    )
 
     sub = X[: args.reference_sentences]
     init = hmm_cls(n_states=args.n_states, max_vocab=args.max_vocab, max_iter=1, tol=None,

@@ -192,7 +192,7 @@ def _refused(ws, name, data, *needles):
 
 @case(1, "refused naming FunctionTransformer and atomic_write_utf8; no .pth written")
 def model_function_transformer_writes_pth(ws):
-    from skbioner.io._atomic import atomic_write_utf8
+    from skbioner.io._atomic import atomic_write_utf8  # private: a gadget
 
     data = _function_transformer_model(atomic_write_utf8,
                                        {"text": PAYLOAD, "path": str(ws.victim / "evil.pth")})
@@ -202,7 +202,7 @@ def model_function_transformer_writes_pth(ws):
 
 @case(1, "refused naming skbioner.cli._main.main; the command it holds never runs")
 def model_runs_the_cli(ws):
-    from skbioner.cli._main import main
+    from skbioner.cli import main
 
     data = _function_transformer_model(
         main, {"argv": ["convert", str(ws.train), str(ws.victim / "copy.jsonl"), "--to",

@@ -299,7 +299,7 @@ def decoding(args):
 
 def full(args):
     from skbioner.models import OnlinePACRF, PairwiseSVMTagger
-    from skbioner.pipelines._presets import _model
+    from skbioner.pipelines._presets import _model  # private: the preset's model
 
     (X, y, docs), (Xte, yte, _) = _load(args.cache)
     n = args.abstracts

@@ -54,7 +54,6 @@ def _build(name):
 
 def run_one(name, data):
     from skbioner.annotate import load_genia_pos_model
-    from skbioner.annotate._pos import GENIA_POS_MODEL
     from skbioner.io import read_columns
     from skbioner.metrics import token_accuracy_score
 
@@ -65,9 +64,9 @@ def run_one(name, data):
     t0 = time.perf_counter()
     if name == "bundled":
         model = load_genia_pos_model()
-        import skbioner.annotate
+        from importlib.resources import files
 
-        shipped = Path(skbioner.annotate.__file__).parent / GENIA_POS_MODEL
+        shipped = files("skbioner.annotate").joinpath("data", "genia_pos.skops")
         out["model_bytes"] = shipped.stat().st_size
         out["load_seconds"] = time.perf_counter() - t0
     else:

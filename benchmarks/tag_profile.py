@@ -76,7 +76,7 @@ def main():
 
     import skbioner
     from skbioner.tagging import Document, tag_documents
-    from skbioner.tagging._tagger import BATCH_SIZE
+    from skbioner.tagging._tagger import BATCH_SIZE  # private: profiled setting
     from skbioner.text import BioTokenizer
 
     model = skbioner.load_model(args.model)

@@ -71,11 +71,12 @@ def main():
                          "workers' one-time model loading is included in the time)")
     args = ap.parse_args()
 
+    from skbioner import load_model
     from skbioner.datasets import load_jnlpba
     from skbioner.io import read_brat_dir, save_model
     from skbioner.metrics import character_span_scores, entity_report
     from skbioner.pipelines import make_tagger
-    from skbioner.tagging._bundled import BUNDLED_MODEL, load_model
+    from skbioner.tagging import BUNDLED_MODEL
 
     data = Path(args.data)
     standoff = data / "test-standoff"

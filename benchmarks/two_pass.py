@@ -2,7 +2,7 @@
 
 A first-pass tagger (``--first``, a preset) annotates the training sentences out of fold
 (``--cv`` blocks of abstracts) and the evaluation sentences with a model fitted on all the
-training data (:class:`skbioner.postprocess.FirstPassAnnotator`: its label, confidence,
+training data (:class:`skbioner.annotate.FirstPassAnnotator`: its label, confidence,
 document memory, abbreviation pairs, and the changes the cascade / abbreviation / alias
 steps propose); a second tagger (``--second``, a preset, with the Chan/Settles features +
 ``first_pass_groups()``) is trained on them.  Each ``--variant`` keeps a subset of the
@@ -30,18 +30,12 @@ import time
 from pathlib import Path
 
 from skbioner import Sentence
+from skbioner.annotate import FirstPassAnnotator, first_pass_groups
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.features import get_preset
 from skbioner.metrics import entity_report, paired_bootstrap
 from skbioner.pipelines import make_tagger, parse_params
-from skbioner.postprocess import (
-    AbbreviationResolver,
-    CascadedEntityRules,
-    FirstPassAnnotator,
-    NameAlias,
-    apply_steps,
-    first_pass_groups,
-)
+from skbioner.postprocess import AbbreviationResolver, CascadedEntityRules, NameAlias, apply_steps
 
 #: column sets of the second pass (``fp_`` + name)
 VARIANTS = {
@@ -59,7 +53,7 @@ VARIANTS = {
 
 def add_derived(X):
     """Columns a cache made before they existed, derived from its ``fp_label``."""
-    from skbioner.annotate._first_pass import _doc_dictionary
+    from skbioner.annotate._first_pass import _doc_dictionary  # private: ablation
     from skbioner.postprocess import group_documents
 
     if not X or X[0].has("fp_docdict"):

@@ -117,7 +117,7 @@ def main():
     ap.add_argument("--max-mb", type=float, default=10.0)
     args = ap.parse_args()
 
-    from skbioner.cli._train import training_data_record
+    from skbioner.cli import training_data_record
 
     d = Path(args.data) / "bc5cdr"
     train, devel = read_columns(d / "train.tsv"), read_columns(d / "devel.tsv")

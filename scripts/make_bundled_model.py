@@ -26,7 +26,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from skbioner.cli._train import training_data_record
+from skbioner.cli import training_data_record
 from skbioner.datasets import train_dev_split
 from skbioner.io import read_jnlpba, save_model
 from skbioner.metrics import entity_report

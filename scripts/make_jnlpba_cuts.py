@@ -37,7 +37,7 @@ from pathlib import Path
 from skbioner.datasets import train_dev_split
 from skbioner.io import read_jnlpba
 from skbioner.schemes import labels_to_spans
-from skbioner.text._cuts import CutTable, cut_keys, cut_points
+from skbioner.text._cuts import CutTable, cut_keys, cut_points  # private: builds package data
 
 OUT = Path(__file__).resolve().parents[1] / "skbioner" / "text" / "data" / "jnlpba_cuts.json.gz"
 _SPACED = frozenset("and or to nor versus vs than as".split())

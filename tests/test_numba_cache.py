@@ -100,3 +100,22 @@ def test_one_cache_directory_per_user_reused_and_no_litter(tmp_path):
                            capture_output=True, text=True, cwd=tmp_path)
         assert r.stdout.strip() != dirs[0] and "removed at exit" in r.stderr
         assert os.listdir(tmp) == [Path(dirs[0]).name]
+
+
+@pytest.mark.slow  # compiles the decoding kernels from nothing
+def test_first_run_is_told_and_a_compiled_cache_is_not(tmp_path):
+    # a fresh cache directory is what a fresh install has: nothing compiled yet
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+    code = ("import numpy as np, scipy.sparse as sp; "
+            "from skbioner.cli._main import kernels_compiled; print(kernels_compiled()); "
+            "from skbioner.decoding import viterbi_csr; z = np.zeros(2); "
+            "viterbi_csr(sp.csr_matrix(np.ones((3, 4))), np.array([0, 3]), np.zeros((4, 2)), "
+            "np.zeros((2, 2)), z, z); print(kernels_compiled())")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.stdout.split() == ["False", "True"], out.stderr
+    from skbioner.cli._main import _COMPILING, _first_run
+
+    assert {"train", "tag", "demo"} <= _COMPILING
+    assert _first_run() is False  # this test run has compiled kernels already

@@ -740,7 +740,7 @@ class EmbeddingClusterer(
     ----------
     columns_ : tuple of str
         ``{annotation}{k}`` for each granularity.
-    embedding_ : ndarray of float32, shape (n_words_, n_components)
+    embedding_ : ndarray of float32, shape (n_words, n_components)
         The normalized word vectors (rows of ``words_``).
     n_words_ : int
 

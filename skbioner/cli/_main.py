@@ -68,6 +68,31 @@ def _on_sigterm(signum, frame):
     sys.exit(143)
 
 
+def kernels_compiled():
+    """Whether the decoding kernel is in numba's cache (so the others most likely are too).
+
+    After a fresh install every kernel compiles on its first use (a minute of a
+    first run, once); the command line says so in one line when this is False.
+
+    Returns
+    -------
+    bool or None
+        None when numba's cache cannot be inspected (caching off, another numba).
+    """
+    import os
+
+    try:
+        from ..decoding._viterbi import _viterbi_csr_kernel
+
+        return os.path.exists(_viterbi_csr_kernel._cache._cache_file._index_path)
+    except Exception:  # numba internals: no note rather than a failure
+        return None
+
+
+def _first_run():
+    return kernels_compiled() is False
+
+
 def main(argv=None) -> int:
     """Run the command line; SIGTERM is handled as Ctrl-C is (outputs stay whole).
 
@@ -94,9 +119,16 @@ def main(argv=None) -> int:
             _on_sigterm.watchdog.cancel()  # this process goes on: no exit in 10 s
 
 
+#: commands that run compiled kernels (the others start without compiling anything)
+_COMPILING = {"train", "predict", "tag", "demo", "clusters"}
+
+
 def _run(args) -> int:
     import os
 
+    if args.command in _COMPILING and _first_run():
+        print("skbioner: first run after installing: compiling the numerical kernels once "
+              "(about a minute; later runs start in seconds)", file=sys.stderr, flush=True)
     try:
         status = args.run(args)
         sys.stdout.flush()  # a closed pipe is found here, not in the flush at exit

@@ -57,8 +57,9 @@ def add_tagger_arguments(p):
                    help="the training names as features (out of fold)")
     k.add_argument("--dictionary", metavar="FILE", default=None,
                    help="an open dictionary (one name per line) as features")
-    k.add_argument("--recut", choices=("pieces", "jnlpba"), default=None,
-                   help="re-cut words at hyphens and slashes in training and tagging alike")
+    k.add_argument("--recut", choices=("auto", "none", "pieces", "jnlpba"), default="auto",
+                   help="re-cut words at hyphens and slashes in training and tagging alike; "
+                        "auto (default): pieces when the corpus cuts at every hyphen")
 
 
 def tagger_options(args):
@@ -70,7 +71,7 @@ def tagger_options(args):
                         ("pos_jackknife", args.pos_jackknife),
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
                         ("word_classes", args.word_classes),
-                        ("recut", args.recut)):
+                        ("recut", None if args.recut in ("auto", "none") else args.recut)):
         if value is not None:
             options[name] = value
     for name, items in (("model_params", args.param), ("feature_params", args.feature_param),

@@ -44,9 +44,10 @@ def _model(name):
 
     if name == "online-crf":
         # BIES with IO trained jointly and folded, C and epochs: benchmarks/tune_dev.py;
-        # calibrated confidences (a held-out temperature): benchmarks/calibration.py
+        # calibrated confidences (a held-out temperature): benchmarks/calibration.py; its
+        # held-out model trains beside the final one (n_jobs=2)
         return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
-                           calibrate=True, random_state=0)
+                           calibrate=True, random_state=0, n_jobs=2)
     if name == "cascaded":
         # stage 2 strongly regularised (C=0.003, 5 epochs): chosen on dev
         return CascadedNER(

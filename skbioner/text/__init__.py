@@ -18,7 +18,7 @@ mapping for one string.
 
 from ._cuts import CutTable, load_cut_table
 from ._normalize import NumericNormalizer, normalize_numerals
-from ._recut import recut
+from ._recut import hyphen_cut_share, recut
 from ._standoff import tokenize_documents
 from ._tokenize import (
     BioTokenizer,
@@ -35,6 +35,7 @@ __all__ = [
     "NumericNormalizer",
     "TokenizedSentence",
     "align_tokens",
+    "hyphen_cut_share",
     "load_cut_table",
     "normalize_numerals",
     "recut",

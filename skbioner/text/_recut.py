@@ -20,7 +20,7 @@ import numpy as np
 
 from .._sentence import Sentence
 
-__all__ = ["recut"]
+__all__ = ["hyphen_cut_share", "recut"]
 
 #: The characters words are cut at (those of the cut table).
 CONNECTORS = "-/"
@@ -29,6 +29,41 @@ CONNECTORS = "-/"
 _SEP = "\x1f"  # a unit separator (numpy drops trailing NULs in comparisons)
 _SPLIT = re.compile(f"({_SEP}|[{re.escape(CONNECTORS)}])")
 _SPLIT_ONE = re.compile(f"([{re.escape(CONNECTORS)}])")
+
+
+#: the share of hyphens above which a corpus counts as cut at every hyphen (JNLPBA's
+#: training tokens: 0.004; BioNLP13CG's and BC5CDR's: 1.0)
+EVERY_HYPHEN = 0.9
+_INNER_HYPHEN = re.compile(r"\w-\w")
+
+
+def hyphen_cut_share(X):
+    """How a corpus cuts hyphenated words: the share of its hyphens that are tokens alone.
+
+    A corpus cut at every hyphen (BioNLP13CG, BC5CDR: 1.0) should have raw text
+    cut the same way (:class:`~skbioner.models.RecutTagger` with ``cuts=None``);
+    one that keeps hyphenated words whole (JNLPBA: 0.004) should not.
+    ``skbioner train`` decides by it when no ``--recut`` is given.
+
+    Parameters
+    ----------
+    X : list of Sentence or list of list of str
+        Tokenised sentences.
+
+    Returns
+    -------
+    share : float
+        Hyphen tokens over hyphen tokens plus tokens with a hyphen between two
+        word characters; ``nan`` when the corpus has neither.
+    """
+    alone = inner = 0
+    for sentence in X:
+        for token in getattr(sentence, "tokens", sentence):
+            if token == "-":
+                alone += 1
+            elif "-" in token and _INNER_HYPHEN.search(token):
+                inner += 1
+    return alone / (alone + inner) if alone + inner else float("nan")
 
 
 def recut(X, cuts=None, offsets=None):

@@ -327,3 +327,23 @@ def test_verbose_one_shows_a_bar_two_a_line_per_epoch(capsys):
     assert err.count("-- epoch") == m.n_iter_ and "OnlinePACRF epochs" not in err
     OnlinePACRF(max_iter=3, random_state=0).fit(F, y)
     assert capsys.readouterr().err == ""
+
+
+def test_calibrating_in_a_second_thread_gives_the_same_model():
+    from skbioner.datasets import load_jnlpba_sample
+
+    sample = load_jnlpba_sample("train")
+    X = TokenFeaturizer().fit_transform(sample.X[:400])
+    models = [OnlinePACRF(scheme="BIES", max_iter=3, calibrate=True, random_state=0,
+                          n_jobs=n_jobs).fit(X, sample.y[:400]) for n_jobs in (None, 2)]
+    assert models[0].temperature_ != 1.0  # the held-out model did decide something
+    assert models[0].temperature_ == models[1].temperature_
+    np.testing.assert_array_equal(models[0].coef_, models[1].coef_)
+    assert models[1].get_params()["n_jobs"] == 2
+
+
+def test_a_model_saved_before_n_jobs_existed_still_has_its_parameters():
+    model = OnlinePACRF()
+    del model.__dict__["n_jobs"]  # what loading a model file of an older version gives
+    assert model.get_params()["n_jobs"] is None
+    assert clone(model).n_jobs is None

@@ -17,9 +17,10 @@ the run ends.  The confidence of an entity is its probability under
 the model (null for models that give none: crfsuite, majority);
 --min-confidence P keeps only the entities at least that probable (more
 precision, less recall; docs/first-hour.md measures it), --no-confidence
-skips computing them (faster).  Documents are streamed (memory does not grow with the corpus),
---n-jobs N tags them in N processes, a progress bar runs on stderr when it
-is a terminal, and a summary line ends the run.
+skips computing them (faster).  Documents are streamed (memory does not
+grow with the corpus), --n-jobs N tags them in N processes (from
+--parallel-from documents on; fewer are tagged in one process), a progress
+bar runs on stderr when it is a terminal, and a summary line ends the run.
 
 A document that cannot be tagged or written (undecodable, empty, an id
 that cannot name a file, a token longer than --max-token-length) gets a

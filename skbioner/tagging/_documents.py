@@ -201,8 +201,11 @@ def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]
 
 def _read_text_file(path: Path, encoding: str) -> Document | DocumentError:
     try:
-        with _open_binary(path) as fh:
-            data = fh.read()
+        if _is_stdin(path):
+            with _open_binary(path) as fh:
+                data = fh.read()
+        else:
+            data = path.read_bytes()
     except OSError as exc:  # one unreadable file does not stop the batch
         return _unreadable(path, exc)
     doc_id, name = (_STDIN_ID, "<stdin>") if _is_stdin(path) else (path.stem, str(path))

@@ -518,16 +518,18 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     if not (isinstance(batch_size, int) and batch_size >= 1):
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     options = (bool(confidence), _check_min_confidence(min_confidence))
-    documents, n_jobs = _worth_workers(documents, worker_count(n_jobs), parallel_from)
+    n_jobs = worker_count(n_jobs)
+    if n_jobs != 1 and model is not None and not isinstance(model, str | os.PathLike |
+                                                               ModelBytes):
+        raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
+                        "worker loads it once")
+    documents, n_jobs = _worth_workers(documents, n_jobs, parallel_from)
     batches = _batches(documents, batch_size)
     if n_jobs == 1:
         model = _model_of(model_reference(model), allow_pickle)
         for batch in batches:
             yield from _tag_batch(model, batch, tokenizer, max_token_length, options=options)
         return
-    if model is not None and not isinstance(model, str | os.PathLike | ModelBytes):
-        raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
-                        "worker loads it once")
     ref = model_reference(model)
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
     inner = max(1, cpu_count() // n_jobs)

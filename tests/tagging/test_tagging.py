@@ -72,7 +72,7 @@ def test_parallel_equals_serial_and_bad_documents_do_not_stop(model_path, tmp_pa
     serial = list(tag_documents(load_model(model_path), iter_documents(tmp_path),
                                 batch_size=3))
     parallel = list(tag_documents(model_path, iter_documents(tmp_path), batch_size=3,
-                                  n_jobs=2))
+                                  n_jobs=2, parallel_from=0))
     assert [getattr(r, "entities", str(r)) for r in serial] == \
         [getattr(r, "entities", str(r)) for r in parallel]
     errors = [str(r) for r in serial if isinstance(r, DocumentError)]

@@ -7,7 +7,9 @@ Trains :func:`skbioner.annotate.make_pos_pipeline` on ``train.tsv`` (the setting
 on ``devel.tsv`` with ``--tune``; the test split is only reported, by benchmarks/pos.py),
 sparsifies the tagger (drops its training state, coefficients stored sparse) and writes the
 pipeline with :func:`skbioner.io.save_model` in the safe ``.skops`` format (loading it runs no
-code).  Prints development accuracy and the file size.
+code), with the fingerprints of its training sentences beside it
+(``genia_pos_train.npz``: what ``POSTagger.in_sample`` reads to know which sentences the
+bundled model has seen).  Prints development accuracy and the file size.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ import time
 from pathlib import Path
 
 from skbioner.annotate import make_pos_pipeline
+from skbioner.annotate._pos import (  # private: builds package data (the fingerprints)
+    GENIA_POS_FINGERPRINTS,
+    write_corpus_fingerprints,
+)
 from skbioner.io import read_columns, save_model
 from skbioner.metrics import token_accuracy_score
 
@@ -53,6 +59,9 @@ def main():
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     save_model(model, out)
+    n_sentences = write_corpus_fingerprints(data / "train.tsv",
+                                            out.parent / Path(GENIA_POS_FINGERPRINTS).name)
+    print(f"fingerprints of {n_sentences} distinct training sentences written")
     size = out.stat().st_size
     print(f"trained in {seconds:.1f} s; devel accuracy {dev_acc:.4f}; wrote {out} "
           f"({size / 1e6:.2f} MB)")

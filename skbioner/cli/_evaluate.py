@@ -27,6 +27,12 @@ For character offsets, warnings name the documents PRED lacks or adds, and
 those whose text differs from GOLD's; --only-predicted-documents scores only
 the GOLD documents PRED has (a part of a corpus tagged), and the report
 says how many were left out.
+
+--exclude-overlap TRAIN scores only GOLD's documents that TRAIN does not hold
+(by ###MEDLINE ids): 10 of the 404 JNLPBA test abstracts are also in the
+training data (and in GENIA POS train), so
+`skbioner evaluate test.iob2 pred.iob2 --exclude-overlap train.iob2` gives
+the score on the other 394, the official counts on both files without them.
 """
 
 import json
@@ -59,6 +65,10 @@ def add_arguments(p):
     p.add_argument("--only-predicted-documents", action="store_true",
                    help="score only the GOLD documents PRED has (PRED tagged part of the "
                         "corpus); the report says how many were left out (character offsets)")
+    p.add_argument("--exclude-overlap", action="append", default=[], metavar="FILE",
+                   help="column files only: score only GOLD's documents (###MEDLINE ids) that "
+                        "are not in FILE (repeatable), e.g. the training file: 10 of the 404 "
+                        "JNLPBA test abstracts are also training abstracts")
 
 
 def run(args):
@@ -70,13 +80,24 @@ def run(args):
     gold_format = detect_format(args.gold) if args.gold_format == "auto" else args.gold_format
     pred_format = detect_format(args.pred) if args.pred_format == "auto" else args.pred_format
     with warnings_on_stderr("evaluate"):
+        exclude = None
+        if args.exclude_overlap:
+            from ..datasets import jnlpba_overlap_ids
+
+            if not gold_format == pred_format == "columns":
+                raise ValueError("--exclude-overlap applies to column files (documents by "
+                                 "their ###MEDLINE lines)")
+            exclude = sorted({d for train in args.exclude_overlap
+                              for d in jnlpba_overlap_ids(train, args.gold)})
+            print(f"skbioner evaluate: {len(exclude)} documents of {args.gold} are also in "
+                  f"{', '.join(args.exclude_overlap)}: left out", file=sys.stderr)
         if gold_format == pred_format == "columns":
             if args.only_predicted_documents:
                 raise ValueError("--only-predicted-documents applies to documents scored on "
                                  "character offsets; column files are compared token by token "
                                  "(give PRED the documents of GOLD)")
             report = evaluate_files(args.gold, args.pred, mode=args.mode or "official",
-                                    scheme=args.scheme, sep=sep)
+                                    scheme=args.scheme, sep=sep, exclude_documents=exclude)
         else:
             if args.mode is not None:
                 raise ValueError(f"--mode applies to column files; {args.gold} is "

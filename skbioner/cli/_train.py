@@ -107,7 +107,9 @@ def run(args):
     verbose = 0 if args.quiet else 2 if args.verbose else 1
     options = tagger_options(args)
     if args.tune:
-        extra = sorted(set(options) - {"model_params", "feature_params"})
+        # --pos-jackknife: the POS column is searched with the tagger's own training sentences
+        # (held-out ones included) tagged out of fold
+        extra = sorted(set(options) - {"model_params", "feature_params", "pos_jackknife"})
         if extra:
             raise ValueError("--tune chooses the model, scheme and annotations itself: drop "
                              + ", ".join(map(flag, extra)))
@@ -130,7 +132,8 @@ def run(args):
         options, model = _auto_recut(corpus, args.model, options, model, verbose, say)
     t0 = time.perf_counter()
     if args.tune:
-        tuned = tune(corpus.X, corpus.y, verbose=verbose)  # logs its rounds and choice
+        tuned = tune(corpus.X, corpus.y, pos_corpus=options.get("pos_jackknife"),
+                     verbose=verbose)  # logs its rounds and choice
         model = tuned.best_estimator_
         metadata["tuned"] = describe(tuned.best_params_)
     else:

@@ -38,6 +38,15 @@ class _Blocks:
     first_lines: list = field(default_factory=list)  # 1-based line of each block's first token
     one_field: list = field(default_factory=list)  # lines without a label column
     carriage_returns: list = field(default_factory=list)  # lines ending in \r
+    docs: list = field(default_factory=list)  # per block, the id of its ###MEDLINE document
+
+    def without(self, keep):
+        """The blocks whose index is in ``keep`` (sorted), the rest dropped."""
+        out = _Blocks(self.path, one_field=self.one_field,
+                      carriage_returns=self.carriage_returns)
+        for name in ("labels", "tokens", "first_lines", "docs"):
+            setattr(out, name, [getattr(self, name)[i] for i in keep])
+        return out
 
     def line(self, i, j):
         """The line of token ``j`` of block ``i`` (a block's lines are consecutive)."""
@@ -104,13 +113,16 @@ def _read_blocks(path, sep="\t") -> _Blocks:
     if lines and lines[-1] == "":
         lines.pop()
     out = _Blocks(os.fsdecode(path))
-    cur, cur_tokens = [], []
+    cur, cur_tokens, doc = [], [], None
     for no, line in enumerate(lines, 1):
         if line == "" or line.startswith("###MEDLIN"):
             if cur:
                 out.labels.append(cur)
                 out.tokens.append(cur_tokens)
+                out.docs.append(doc)
                 cur, cur_tokens = [], []
+            if line.startswith("###MEDLINE:"):
+                doc = line[len("###MEDLINE:"):].strip()
             continue
         if not cur:
             out.first_lines.append(no)
@@ -126,10 +138,12 @@ def _read_blocks(path, sep="\t") -> _Blocks:
     if cur:
         out.labels.append(cur)
         out.tokens.append(cur_tokens)
+        out.docs.append(doc)
     return out
 
 
-def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep="\t"):
+def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep="\t",
+                   exclude_documents=None):
     """Score a PRED file against a GOLD file (token<TAB>label column files).
 
     The files are read as the official script reads them
@@ -156,6 +170,13 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
     sep : str, default="\\t"
         Field separator of both files (see :func:`read_label_blocks`);
         ``"auto"`` detects it in each.
+    exclude_documents : iterable of str, optional
+        Score only the sentences of GOLD's other documents (by its
+        ``###MEDLINE:<id>`` lines; PRED's sentences are paired with GOLD's
+        in order): the counts of the official script run on both files
+        without those documents (:func:`skbioner.datasets.drop_documents`).
+        For JNLPBA, :func:`skbioner.datasets.jnlpba_overlap_ids` gives
+        the 10 test abstracts that are also training abstracts.
 
     Returns
     -------
@@ -188,6 +209,13 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
             _check_labels(blocks, scheme)
     for message in _overlooked(gold, pred):
         warnings.warn(message, ScoringInputWarning, stacklevel=2)
+    if exclude_documents is not None:
+        exclude = set(exclude_documents)
+        if exclude and not any(gold.docs):
+            raise ScoringInputError(f"{gold_path}: no ###MEDLINE:<id> document line, so no "
+                                    "document to exclude")
+        keep = [i for i, d in enumerate(gold.docs) if d not in exclude]
+        gold, pred = gold.without(keep), pred.without(keep)
     return entity_report(gold.labels, pred.labels, mode=mode, scheme=scheme)
 
 

@@ -12,6 +12,7 @@ the data and keeps the table of what it tried.
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
@@ -30,7 +31,7 @@ __all__ = ["TunedTagger", "tune", "search_space"]
 MODELS = ("online-crf", "cascaded")
 
 
-def search_space(models=MODELS, pos=True, word_classes=True):
+def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
     """The pipelines the tuner tries, as a ``HalvingGridSearchCV`` grid.
 
     Online CRF: scheme (BIES + IO folded, IOBES, IOB2) and epochs (10, 20);
@@ -49,6 +50,11 @@ def search_space(models=MODELS, pos=True, word_classes=True):
         Search the POS column too.
     word_classes : bool, default=True
         Search the shipped word classes too.
+    pos_corpus : path, optional
+        The POS tagger's training corpus (``genia-pos/train.tsv``): the
+        searched POS step is then ``POSTagger(jackknife=5, corpus=pos_corpus)``,
+        which tags the sentences of that corpus out of fold, held-out ones
+        included.
 
     Returns
     -------
@@ -71,8 +77,9 @@ def search_space(models=MODELS, pos=True, word_classes=True):
         raise ValueError(f"models must be a non-empty subset of {MODELS}, got {list(models)}")
     base = Pipeline([("pos", "passthrough"), ("word_classes", "passthrough"),
                      ("features", TokenFeaturizer(min_count=3)), ("model", OnlinePACRF())])
+    tagger = POSTagger() if pos_corpus is None else POSTagger(jackknife=5, corpus=pos_corpus)
     common = {"features__min_count": [1, 2, 3],
-              "pos": ["passthrough", POSTagger()] if pos else ["passthrough"],
+              "pos": ["passthrough", tagger] if pos else ["passthrough"],
               "word_classes": (["passthrough", WordClassAnnotator()] if word_classes
                                else ["passthrough"])}
     grid = []
@@ -103,10 +110,19 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
     models : tuple of {"online-crf", "cascaded"}, default=("online-crf", "cascaded")
         Model families searched (see :func:`search_space`).
     pos : bool, default=True
-        Whether the bundled POS column is one of the searched settings.
+        Whether the bundled POS column is one of the searched settings.  It
+        is left out of the search when the bundled tagger was trained on
+        held-out sentences (JNLPBA's: GENIA POS abstracts are JNLPBA training
+        abstracts) and ``pos_corpus`` is not given: its in-sample tags would
+        make the POS column look better there than on new text.
     word_classes : bool, default=True
         Whether the word classes shipped with the package are one of the
         searched settings.
+    pos_corpus : str or path, default=None
+        The bundled tagger's training corpus (``genia-pos/train.tsv``): the
+        POS column is then searched with the sentences of that corpus tagged
+        out of fold (:class:`~skbioner.annotate.POSTagger` ``jackknife=5``),
+        in training, held-out and refitted data alike.
     holdout : float, default=0.2
         Share of the training documents held out to score the candidates
         (the last ones; the last sentences without document ids).
@@ -131,7 +147,8 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         Their exact entity F1 on the held-out documents.
     decision_ : dict
         The search's winner, its held-out F1 and the preset's, the paired
-        bootstrap p-value and which was chosen.
+        bootstrap p-value and which was chosen; ``pos_searched`` (and, when
+        the POS column was left out, ``pos_left_out``: why).
     best_estimator_ : sklearn.pipeline.Pipeline
         The winner refitted on all the training data (an online CRF with
         calibrated confidences).
@@ -146,6 +163,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
     _parameter_constraints = {
         "models": [tuple, list],
         "pos": ["boolean"],
+        "pos_corpus": [str, os.PathLike, None],
         "word_classes": ["boolean"],
         "holdout": [Interval(Real, 0, 1, closed="neither")],
         "factor": [Interval(Integral, 2, None, closed="left")],
@@ -155,17 +173,34 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, models=MODELS, pos=True, word_classes=True, holdout=0.2, factor=3,
-                 alpha=0.1, n_jobs=2, random_state=0, verbose=0):
+    def __init__(self, models=MODELS, pos=True, word_classes=True, pos_corpus=None,
+                 holdout=0.2, factor=3, alpha=0.1, n_jobs=2, random_state=0, verbose=0):
         self.models = models
         self.pos = pos
         self.word_classes = word_classes
+        self.pos_corpus = pos_corpus
         self.holdout = holdout
         self.factor = factor
         self.alpha = alpha
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
+
+    def _pos_searched(self, held):
+        """Whether the POS column is searched, and why not when it is not."""
+        if not self.pos or self.pos_corpus is not None:
+            return bool(self.pos), None
+        from ..annotate import POSTagger
+
+        seen = POSTagger().fit(held).in_sample(held)
+        if not seen.any():
+            return True, None
+        why = (f"the bundled POS tagger was trained on {int(seen.sum())} of the {len(held)} "
+               "held-out sentences (GENIA POS abstracts): pass pos_corpus= (its training "
+               "corpus, genia-pos/train.tsv) to search the POS column with them tagged out of "
+               "fold")
+        log(self, f"POS column left out of the search: {why}")
+        return False, why
 
     @fit_context
     def fit(self, X, y):
@@ -187,11 +222,13 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
 
         X, y = check_sentences(X, y)
         y = check_targets(y, np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
-        base, grid, default = search_space(tuple(self.models), self.pos, self.word_classes)
         train, held = holdout_split(X, self.holdout)
         if len(X) < 100 or held.size < 20:
             raise ValueError(f"too few sentences to tune on ({len(X)} sentences, {held.size} "
                              f"held out; at least 100 and 20 needed): fit a preset instead")
+        pos, why = self._pos_searched([X[i] for i in held])
+        base, grid, default = search_space(tuple(self.models), pos, self.word_classes,
+                                           self.pos_corpus)
         n_candidates = sum(int(np.prod([len(v) for v in g.values()])) for g in grid)
         log(self, f"{n_candidates} candidate pipelines; {train.size} sentences to train on, "
                   f"{held.size} held out ({'documents' if _has_docs(X) else 'last sentences'})")
@@ -210,6 +247,9 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             log(self, f"round {it + 1}: {len(rows)} candidates on {rows[0]['n_sentences']} "
                       f"sentences, best held-out F1 {max(r['f1'] for r in rows):.4f}")
         self.decision_ = self._decide(base, search.best_params_, default, X, y, train, held)
+        self.decision_["pos_searched"] = pos
+        if why:
+            self.decision_["pos_left_out"] = why
         search_seconds = time.perf_counter() - t0
         self.best_params_ = self.decision_.pop("params")
         self.best_score_ = self.decision_["chosen_f1"]

@@ -66,9 +66,37 @@ def test_jackknife_tags_training_sentences_out_of_fold():
     # in-fold, the memorised "VB" is unknown: fold models (trained without the sentence) say NN
     assert all(s.column("pos") == ("NN", "NN", "NN") for s in out[:6])
     assert jk.jackknife_coverage_ == pytest.approx(6 / 7)
-    # test data (transform) gets the full model, which has seen them
-    assert all(s.column("pos") == ("NN", "NN", "VB") for s in jk.transform(CX[:6]))
+    # development and test data (transform) too: never the full model, which has seen them
+    assert all(s.column("pos") == ("NN", "NN", "NN") for s in jk.transform(CX[6:]))
     assert out[6].column("pos") == ("NN", "NN")  # not in the corpus: full model
+    assert not jk.in_sample(CX).any()
+    # without the jackknife, the full model tags them in sample, and says so
+    plain = POSTagger(model=model, corpus=(CX, Ctags)).fit(CX)
+    assert all(s.column("pos") == ("NN", "NN", "VB") for s in plain.transform(CX[6:]))
+    assert plain.in_sample(CX + unseen).tolist() == [True] * len(CX) + [False]
+    assert not POSTagger(model=model).fit(CX).in_sample(CX).any()  # unknown: taken as unseen
+
+
+def test_jackknifed_tagger_in_a_pipeline_tags_held_out_sentences_out_of_fold():
+    # the development sentences of a pipeline fitted on the other sentences: out of fold
+    CX, Ctags = _memorising_corpus()
+    model = MajorityTagger(scheme=None).fit(CX, Ctags)
+    pipe = make_pipeline(POSTagger(model=model, jackknife=4, corpus=(CX, Ctags)),
+                         "passthrough")
+    pipe.fit(CX[:8])
+    dev = pipe.transform(CX[8:])
+    assert [s.column("pos") for s in dev] == [("NN", "NN", "NN")] * 4
+    # clones refit the same folds
+    assert clone(pipe).fit(CX[:8]).transform(CX[8:]) == dev
+
+
+def test_bundled_tagger_knows_its_training_sentences():
+    from skbioner.datasets import load_jnlpba_sample
+
+    sample = load_jnlpba_sample("train")  # JNLPBA training abstracts: mostly GENIA POS train
+    seen = POSTagger().fit([SENT]).in_sample(sample.X)
+    assert 0.7 < seen.mean() < 1.0
+    assert not POSTagger().fit([SENT]).in_sample([SENT, ["p53", "binds", "DNA"]]).any()
 
 
 def test_in_pipeline_before_featurizer_and_tagger():
@@ -92,15 +120,20 @@ def test_bundled_model_accuracy_on_genia_test_split():
 def test_jackknife_matches_retokenised_and_resplit_sentences():
     from skbioner.annotate._pos import _fold_of_sentences
 
-    CX = [["IL-2-induced", "p50", "."], ["It", "binds", "."], ["Then", "it", "acts", "."],
-          ["Other", "doc", "."]]
-    groups = ["d1", "d1", "d1", "d2"]
-    folds = [([3], [0, 1, 2]), ([0, 1, 2], [3])]
-    X = [["IL-2", "-induced", "p50", "."],  # other tokenisation
-         ["It", "binds", ".", "Then"],       # other sentence split: unmatched, between d1 ones
-         ["it", "acts", "."], ["Other", "doc", "."], ["Unseen", "."]]
-    X[2] = ["Then", "it", "acts", "."]
-    assert _fold_of_sentences(X, CX, groups, folds).tolist() == [0, 0, 0, 1, -1]
+    CX = [["IL-2-induced", "p50", "binds", "DNA", "."], ["It", "binds", "it", "."],
+          ["Then", "it", "acts", "fast", "."], ["Other", "doc", "here", "."], ["1", "."]]
+    groups = ["d1", "d1", "d1", "d2", "d2"]
+    folds = [([3, 4], [0, 1, 2]), ([0, 1, 2], [3, 4])]
+    X = [["IL-2", "-induced", "p50", "binds", "DNA", "."],  # other tokenisation
+         ["It", "binds", "it", ".", "Then"],                 # other split: between d1 ones
+         ["it", "acts", "fast", "."], ["Then", "it", "acts", "fast", "."],
+         ["Other", "doc", "here", "."], ["Unseen", "words", "."]]
+    assert _fold_of_sentences(X, CX, groups, folds).tolist() == [0, 0, 0, 0, 1, -1]
+    # a sentence of fewer than three words matches no document on its own ("1 ."), and
+    # a long run of unmatched sentences is not swept into the document around it
+    X = [["1", "."], ["Other", "doc", "here", "."]] + [["new", "text", "here", "."]] * 7 + \
+        [["Other", "doc", "here", "."]]
+    assert _fold_of_sentences(X, CX, groups, folds).tolist() == [-1, 1] + [-1] * 7 + [1]
 
 
 def test_fitted_tagger_pickles_compact(tmp_path):

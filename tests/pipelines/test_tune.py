@@ -28,6 +28,19 @@ def test_space_is_the_documented_one():
     assert "model__classifier__C" in default
     with pytest.raises(ValueError, match="models must be"):
         search_space(models=("svm",))
+    _, grid, _ = search_space(pos_corpus="genia-pos/train.tsv")
+    tagger = grid[0]["pos"][1]
+    assert tagger.jackknife == 5 and tagger.corpus == "genia-pos/train.tsv"
+
+
+def test_pos_column_is_not_searched_with_in_sample_tags(sample):
+    # held-out JNLPBA sentences are GENIA POS training sentences: the bundled tagger's tags
+    # there are in sample, so without its corpus (to jackknife) the POS column is left out
+    t = TunedTagger(models=("online-crf",), n_jobs=1)
+    searched, why = t._pos_searched(sample.X[-200:])
+    assert not searched and "trained on" in why
+    assert t._pos_searched([Sentence(["p53", "binds", "DNA", "."])] * 30) == (True, None)
+    assert TunedTagger(pos_corpus="x.tsv")._pos_searched(sample.X[-200:]) == (True, None)
 
 
 def test_tunes_refits_and_reports(sample):

@@ -26,18 +26,18 @@ stacked on its own out-of-fold first pass, ``make_two_pass``) or ``two-pass:FIRS
         --systems online-crf two-pass:hmm-svm two-pass:online-crf --out systems.jsonl
 
 Feature settings: ``base`` (the preset's features), ``pos`` (+ the bundled GENIA POS
-tagger's column, ``POSTagger(jackknife=5, corpus=--pos-corpus)``: every sentence of a
-GENIA POS training abstract -- most training and development sentences, 10 test
-abstracts -- is tagged by a fold tagger that never saw it), ``closed`` (+ the training entity names, out of fold on
-the training data), ``open`` (+ an open dictionary file, ``benchmarks/gene_dictionary.py``),
-``all`` (all of these).  ``--pred-cache FILE`` keeps the tagger's predictions so that the
-steps can be re-scored without training again.  ``--max-train-docs N`` trains on the
-first N training abstracts only (a subset, to keep a run within minutes; reported).  Training
-seconds include featurization; tagging seconds are featurize + decode of the evaluation
-sentences.  Each module's p-value: paired bootstrap over abstracts (2,000 draws) against
-the tagger alone.  On the test split every F1 also comes on the 394 test abstracts that are
-not training abstracts (``f1_without_overlap``; ``skbioner.datasets.jnlpba_overlap_ids``).
-Last line of stdout: one JSON object.
+tagger's column, ``POSTagger(jackknife=5, corpus=--pos-corpus)``: every sentence of a GENIA
+POS training abstract -- most training and development sentences, 10 test abstracts -- is
+tagged by a fold tagger that never saw it), ``closed`` (+ the training entity names, out of
+fold on the training data), ``open`` (+ an open dictionary file,
+``benchmarks/gene_dictionary.py``), ``all`` (all of these).  ``--pred-cache FILE`` keeps the
+tagger's predictions so that the steps can be re-scored without training again.
+``--max-train-docs N`` trains on the first N training abstracts only (a subset, to keep a
+run within minutes; reported).  Training seconds include featurization; tagging seconds are
+featurize + decode of the evaluation sentences.  Each module's p-value: paired bootstrap
+over abstracts (2,000 draws) against the tagger alone.  On the test split every F1 also
+comes on the 394 test abstracts that are not training abstracts (``f1_without_overlap``;
+``skbioner.datasets.jnlpba_overlap_ids``). Last line of stdout: one JSON object.
 """
 
 from __future__ import annotations

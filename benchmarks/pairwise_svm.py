@@ -1,41 +1,57 @@
-"""Pairwise class-split SVM tagger (Kazama et al. 2002) on JNLPBA: after the paper's experiments.
+"""Pairwise class-split SVM tagger (Kazama et al. 2002) on JNLPBA: after the paper's experiments,
+and the whole-corpus model (issues 12 and 26).
 
-One sub-command per experiment (the annotated corpora are prepared once and cached):
+One sub-command per question (the annotated corpora are prepared once and cached):
 
     python benchmarks/pairwise_svm.py prepare --data ../shared/data --cache svm-cache.joblib
-    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos \
-        --test-sentences 1000 --save model.joblib
-    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split none
+    python benchmarks/pairwise_svm.py dev --cache svm-cache.joblib --grid C=0.1,0.25 gamma=0.1
+    python benchmarks/pairwise_svm.py routes --cache svm-cache.joblib --abstracts 148
+    python benchmarks/pairwise_svm.py split --cache svm-cache.joblib --kernel poly --abstracts 148
+    python benchmarks/pairwise_svm.py full --data ../shared/data
+    # the first two rounds (issue 12): the kernel path
+    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos
     python benchmarks/pairwise_svm.py tag --cache svm-cache.joblib --model model.joblib
-    python benchmarks/pairwise_svm.py ablation --cache svm-cache.joblib --variants best,-cache
     python benchmarks/pairwise_svm.py speed --cache svm-cache.joblib --abstracts 100
-    python benchmarks/pairwise_svm.py decoding --cache svm-cache.joblib --abstracts 100
-    python benchmarks/pairwise_svm.py full --cache svm-cache.joblib --abstracts 0 \
-        --svm-model model.joblib
 
-``prepare``: POS column (the bundled GENIA tagger; training sentences tagged out of fold,
-``POSTagger(jackknife=5)`` over the GENIA POS training corpus, whose abstracts are JNLPBA
-training abstracts) and HMM-state column (``HMMStateClusterer``, 40 states as the suite's
-presets, fitted on the unlabeled corpus) of the training and test sets, cached.
+``prepare``: POS column (the bundled GENIA tagger; every training sentence -- the
+development split's too -- tagged out of fold, ``POSTagger(jackknife=5)`` over the GENIA POS
+training corpus, whose abstracts are JNLPBA training abstracts; test sentences by the full
+tagger) and HMM-state column (``HMMStateClusterer``, 40 states as the suite's presets,
+fitted on the unlabeled corpus) of the training and test sets, cached.
 
-``growth``: after the paper's class-splitting experiment, in our setting (the degree-2 kernel
-with the dev-chosen C/gamma and the full ``kazama`` set throughout; docs/benchmarks.md says
-what differs from the paper's setting): the first 590 training abstracts
-(``--fraction`` of them), polynomial kernel d=2, ``kazama`` features, with and without
-splitting ``O`` by part of speech; training seconds (wall and CPU of the process, which
-includes the training threads) and official exact F1 on the test set (``--test-sentences``:
-its first N sentences); ``--save`` keeps the model and the featurized whole test set for
-``tag`` (the whole test set later) and ``full --svm-model``.
+``dev``: choices on the development split (the last 10% of the training abstracts,
+:func:`skbioner.datasets.train_dev_split`), the model trained on the rest (or its first
+``--abstracts``): every combination of ``--grid`` settings of ``PairwiseSVMTagger`` (its
+defaults otherwise), feature groups dropped with ``--drop`` (the ablation); with
+``--viterbi`` each model is fitted with probabilities and scored greedy and Viterbi.
+Dev exact F1, training CPU and wall seconds, tagging tokens per CPU second (the SVM alone,
+one thread), stored weights.
 
-``ablation``: the paper's Table 3 layout on the development split (the last 10% of the
-training abstracts), the model trained on the first ``--abstracts`` training abstracts.
+``routes``: the ways to train the degree-2 kernel on a subset where the exact kernel runs:
+libsvm's kernel (``kernel="poly"``), the explicit map with every product (``"all"``), with the
+preceding-class products (``"pc"``) and without products, ``PolynomialCountSketch`` features
+with linear SVMs, and support-vector sample selection (the kernel SVMs trained on the
+tokens a linear model leaves within its margin); what each costs (training and tagging) and
+loses (dev F1, agreement with the exact kernel's labels) at the same C and gamma.
 
-``speed``: tagging tokens/s of the test set with fast winner finding and support-vector
-caching each on and off (outputs checked identical).  ``decoding``: greedy vs Viterbi over
-the pairwise-coupled probabilities, F1 and speed.  ``full``: an SVM (trained here on the
-first ``--svm-abstracts``, or loaded with ``--svm-model``) beside ``OnlinePACRF`` (the CLI's
-default) trained on the first ``--abstracts`` (0: all), official exact/left/right F1 on the
-test set.
+``split``: after the paper's class-splitting experiment (Table 2 layout), in our setting
+(dev-chosen C/gamma, the full ``kazama`` set; docs/benchmarks.md says what differs from the
+paper's setting): the first
+``--abstracts`` training abstracts, with and without splitting ``O`` by part of speech,
+training CPU seconds and dev F1 (``--kernel poly``: the paper's kernel SVMs; ``poly2``: the
+explicit route).
+
+``full``: the ``pairwise-svm`` preset pipeline (POS tagger jackknifed on its own training
+corpus, HMM states fitted on the unlabeled corpus, ``kazama`` features, the SVM) trained on
+all 2,000 JNLPBA training abstracts and scored once on the test file through
+``benchmarks/harness.py`` (official exact/left/right F1 and on the unseen abstracts,
+training wall and CPU seconds, end-to-end tagging tokens/s on one core, model file size);
+``--store`` appends the record to ``benchmarks/results.jsonl``; ``--model M`` tags and scores a
+model saved by ``skbioner train`` instead (no training fields: do not ``--store`` it).
+
+``growth``/``tag``/``speed``/``ablation``: the first two rounds' kernel-path experiments
+(``growth``: after the paper's class-splitting experiment, in our setting; their defaults are
+the kernel path's: ``--kernel poly --C 30 --gamma 0.002``).
 
 Last line of stdout: one JSON object.
 """
@@ -43,6 +59,7 @@ Last line of stdout: one JSON object.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -52,14 +69,15 @@ N_ABSTRACTS = 590  # the paper's training subset (about 134k tokens)
 HMM_STATES = 40
 
 
-def _abstracts(doc_ids, n):
-    """Sentence indices of the first ``n`` abstracts."""
-    seen, out = {}, []
-    for i, d in enumerate(doc_ids):
+def _abstracts(doc_ids, n, among=None):
+    """Indices of the sentences of the first ``n`` abstracts (of ``among``, default all)."""
+    seen, out = set(), []
+    for i in (range(len(doc_ids)) if among is None else among):
+        d = doc_ids[i]
         if d not in seen:
             if len(seen) == n:
                 break
-            seen[d] = True
+            seen.add(d)
         out.append(i)
     return out
 
@@ -74,19 +92,13 @@ def prepare(args):
     t0 = time.perf_counter()
     train = load_jnlpba(os.path.join(args.data, "jnlpba"), "train")
     test = load_jnlpba(os.path.join(args.data, "jnlpba"), "test")
-    jackknife = True
-    try:
-        pos = POSTagger(jackknife=5, corpus=os.path.join(args.data, "genia-pos", "train.tsv"),
-                        n_jobs=2)
-        Xtr = pos.fit_transform(train.X)
-    except AttributeError as exc:  # the bundled model cannot be cloned on some versions
-        print(f"POS jackknife failed ({exc}); training sentences tagged in-sample", flush=True)
-        jackknife = False
-        pos = POSTagger(n_jobs=2).fit(train.X)
-        Xtr = pos.transform(train.X)
+    pos = POSTagger(jackknife=5, corpus=os.path.join(args.data, "genia-pos", "train.tsv"),
+                    n_jobs=2)
+    Xtr = pos.fit_transform(train.X)
     Xte = pos.transform(test.X)
     t_pos = time.perf_counter() - t0
-    print(f"POS: {t_pos:.0f} s", flush=True)
+    print(f"POS: {t_pos:.0f} s, {pos.jackknife_coverage_:.4f} of the training sentences out "
+          "of fold", flush=True)
     sentences = read_tokenized(os.path.join(args.data, "unlabeled", "biomed-sentences.txt"))
     hmm = HMMStateClusterer(n_states=HMM_STATES, random_state=0, n_jobs=2,
                             max_iter=args.hmm_iter)
@@ -96,8 +108,8 @@ def prepare(args):
     joblib.dump({"train": (Xtr, train.y, train.doc_ids), "test": (Xte, test.y, test.doc_ids)},
                 args.cache)
     return {"experiment": "prepare", "pos_seconds": round(t_pos, 1),
-            "seconds": round(t_all, 1), "pos_jackknife": jackknife, "hmm_states": HMM_STATES,
-            "hmm_iter": args.hmm_iter}
+            "seconds": round(t_all, 1), "pos_jackknife_coverage": pos.jackknife_coverage_,
+            "hmm_states": HMM_STATES, "hmm_iter": args.hmm_iter}
 
 
 def _load(cache):
@@ -112,11 +124,23 @@ def _load(cache):
 LIGHT = {"window": 2, "affix_window": 0, "cache_window": 2}
 
 
-def _featurize(Xfit, yfit, Xothers, groups=None, min_count=3):
-    from skbioner.features import TokenFeaturizer, get_preset
+def _groups(drop=(), light=False, substring=False):
+    from skbioner.features import get_preset
 
-    if groups == "light":
-        groups = get_preset("kazama", **LIGHT)
+    opts = dict(LIGHT) if light else {}
+    if substring:
+        opts["substring_max_length"] = 6
+    groups = get_preset("kazama", **opts)
+    names = {g.name for g in groups}
+    unknown = set(drop) - names
+    if unknown:
+        raise SystemExit(f"unknown feature groups {sorted(unknown)}; kazama has {sorted(names)}")
+    return [g for g in groups if g.name not in set(drop)]
+
+
+def _featurize(Xfit, yfit, Xothers, groups=None, min_count=3):
+    from skbioner.features import TokenFeaturizer
+
     f = TokenFeaturizer(templates=groups or "kazama", min_count=min_count)
     F = f.fit_transform(Xfit, yfit)
     return F, [f.transform(X) for X in Xothers]
@@ -129,10 +153,296 @@ def _official(y_true, y_pred):
             for m in ("exact", "left", "right")}
 
 
+def _value(text):
+    if text in ("None", "none"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _grid(items):
+    """``["C=0.1,0.25", "gamma=0.1"]`` -> every combination as a dict."""
+    keys, values = [], []
+    for item in items:
+        key, _, vals = item.partition("=")
+        keys.append(key)
+        values.append([_value(v) for v in vals.split(",")])
+    return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+def _fit_dev_split(args):
+    """Annotated fit and dev sentences of the cache (the fit part cut to ``--abstracts``)."""
+    from skbioner.datasets import train_dev_split
+
+    (X, y, docs), _ = _load(args.cache)
+    fit_idx, dev_idx = train_dev_split(docs)
+    if args.abstracts:
+        fit_idx = _abstracts(docs, args.abstracts, fit_idx)
+    if getattr(args, "dev_sentences", 0):
+        dev_idx = dev_idx[:args.dev_sentences]
+    return ([X[i] for i in fit_idx], [y[i] for i in fit_idx], [X[i] for i in dev_idx],
+            [y[i] for i in dev_idx], len({docs[i] for i in fit_idx}))
+
+
+def _cpu():
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _timed(fn, *a):
+    t0, c0 = time.perf_counter(), _cpu()
+    out = fn(*a)
+    return out, time.perf_counter() - t0, _cpu() - c0
+
+
+def _svm_stats(m):
+    return {"pairs": len(m.pairs_), "classes": len(m.internal_classes_),
+            "stored": int(m.n_support_total_)}
+
+
+def dev(args):
+    from skbioner.models import PairwiseSVMTagger
+
+    Xf, yf, Xd, yd, n_abs = _fit_dev_split(args)
+    groups = _groups(args.drop.split(",") if args.drop else (), substring=args.substring)
+    F, (Fd,) = _featurize(Xf, yf, [Xd], groups)
+    n_dev = Fd.matrix.shape[0]
+    rows = []
+    for setting in _grid(args.grid):
+        params = {"n_jobs": args.n_jobs, "random_state": 0, **setting}
+        if args.viterbi:
+            params["decoding"] = "viterbi"
+        m = PairwiseSVMTagger(**params)
+        _, fit_s, fit_cpu = _timed(m.fit, F, yf)
+        row = {"setting": setting, "train_seconds": round(fit_s, 1),
+               "train_cpu_seconds": round(fit_cpu, 1), **_svm_stats(m)}
+        for dec in (("greedy", "viterbi") if args.viterbi else ("greedy",)):
+            m.set_params(decoding=dec)
+            pred, tag_s, tag_cpu = _timed(m.predict, Fd)
+            row[dec] = {"dev": _official(yd, pred),
+                        "tag_tokens_per_cpu_second": round(n_dev / max(tag_cpu, 1e-9))}
+        row["load_average"] = [round(x, 2) for x in os.getloadavg()]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return {"experiment": "dev", "fit_abstracts": n_abs, "fit_tokens": int(F.matrix.shape[0]),
+            "dev_tokens": n_dev, "features": F.n_features, "dropped": args.drop,
+            "substring": args.substring, "rows": rows}
+
+
+# -- routes ------------------------------------------------------------------------------
+
+
+def _sketch_tagger(F, y, Fd, C, gamma, coef0, n_components, history, seed, n_jobs):
+    """Pairwise linear SVMs on PolynomialCountSketch features of the augmented rows (greedy)."""
+    import numpy as np
+    import scipy.sparse as sp
+    from sklearn.kernel_approximation import PolynomialCountSketch
+    from sklearn.svm import LinearSVC
+    from sklearn.utils.parallel import Parallel, delayed
+
+    from skbioner.decoding import greedy_decode
+    from skbioner.models._base import iob2_classes, label_types  # private: as the model
+    from skbioner.models._pairwise_svm import _gold_history, _pc_block  # private: its pc
+    from skbioner.schemes import convert
+
+    classes = iob2_classes(label_types(y))
+    index = {c: i for i, c in enumerate(classes)}
+    L = len(classes)
+    gold = np.asarray([index[lab] for s in y for lab in s])
+    sketch = PolynomialCountSketch(degree=2, gamma=gamma, coef0=coef0,
+                                   n_components=n_components, random_state=seed)
+    M = sp.hstack([F.matrix, _pc_block(_gold_history(gold, F.offsets, history), L, history)],
+                  format="csr")
+    Z = sketch.fit_transform(M).astype(np.float32)
+    pairs = [(a, b) for a in range(L) for b in range(a + 1, L)]
+
+    def fit(a, b):
+        rows = np.flatnonzero((gold == a) | (gold == b))
+        m = LinearSVC(C=C, loss="hinge", dual=True, max_iter=2000, random_state=seed)
+        m.fit(Z[rows], gold[rows] == b)
+        return m.coef_.ravel(), float(m.intercept_[0])
+
+    out = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(fit)(a, b) for a, b in pairs)
+    W = np.stack([w for w, _ in out], axis=1)
+    b0 = np.asarray([b for _, b in out])
+    pa = np.asarray([a for a, _ in pairs])
+    pb = np.asarray([b for _, b in pairs])
+
+    def predict(Fx):
+        def step(rows, prev):
+            Mx = sp.hstack([Fx.matrix[rows], _pc_block(prev[:, :history], L, history)],
+                           format="csr")
+            dec = sketch.transform(Mx) @ W + b0
+            votes = np.zeros((rows.size, L))
+            np.add.at(votes, (np.repeat(np.arange(rows.size), len(pairs)),
+                              np.where(dec > 0, pb, pa).ravel()), 1)
+            onehot = np.zeros((rows.size, L))
+            onehot[np.arange(rows.size), np.argmax(votes, axis=1)] = 1
+            return onehot
+
+        codes = greedy_decode(step, Fx.offsets, L, history=history)
+        labels = np.asarray(classes, dtype=object)[codes]
+        o = Fx.offsets.tolist()
+        return [convert(labels[a:b].tolist(), "IOB2", "IOB2") for a, b in zip(o[:-1], o[1:])]
+
+    return predict
+
+
+def _agreement(a, b):
+    same = sum(x == y for s, t in zip(a, b) for x, y in zip(s, t))
+    return round(100 * same / max(sum(map(len, a)), 1), 2)
+
+
+def routes(args):
+    from skbioner.models import PairwiseSVMTagger
+
+    Xf, yf, Xd, yd, n_abs = _fit_dev_split(args)
+    F, (Fd,) = _featurize(Xf, yf, [Xd])
+    n_dev = Fd.matrix.shape[0]
+    base = {"C": args.C, "gamma": args.gamma, "coef0": args.coef0, "random_state": 0,
+            "n_jobs": args.n_jobs, "split_outside": None if args.split == "none" else "pos",
+            "vote": "all"}
+    rows, ref = {}, None
+    for route in args.routes.split(","):
+        t0, c0 = time.perf_counter(), _cpu()
+        if route == "sketch":
+            predict = _sketch_tagger(F, yf, Fd, args.C, args.gamma, args.coef0,
+                                     args.sketch_components, 2, 0, args.n_jobs)
+            fit_s, fit_cpu = time.perf_counter() - t0, _cpu() - c0
+            pred, tag_s, tag_cpu = _timed(predict, Fd)
+            stats = {"components": args.sketch_components}
+        else:
+            params = dict(base)
+            if route == "exact":
+                params["kernel"] = "poly"
+            elif route.startswith("poly2"):
+                conj = route.partition(":")[2] or "all"
+                params.update(kernel="poly2", conjunctions=None if conj == "none" else conj)
+            else:
+                raise SystemExit(f"unknown route {route}")
+            m = PairwiseSVMTagger(**params)
+            _, fit_s, fit_cpu = _timed(m.fit, F, yf)
+            pred, tag_s, tag_cpu = _timed(m.predict, Fd)
+            stats = _svm_stats(m)
+        row = {"dev": _official(yd, pred), "train_seconds": round(fit_s, 1),
+               "train_cpu_seconds": round(fit_cpu, 1),
+               "tag_tokens_per_cpu_second": round(n_dev / max(tag_cpu, 1e-9)), **stats,
+               "load_average": [round(x, 2) for x in os.getloadavg()]}
+        if route == "exact":
+            ref = pred
+        if ref is not None:
+            row["same_labels_as_exact_percent"] = _agreement(ref, pred)
+        rows[route] = row
+        print(route, json.dumps(row), flush=True)
+    return {"experiment": "routes", "fit_abstracts": n_abs, "fit_tokens": int(F.matrix.shape[0]),
+            "dev_tokens": n_dev, "split": args.split, "C": args.C, "gamma": args.gamma,
+            "coef0": args.coef0, "rows": rows}
+
+
+def split(args):
+    """The paper's splitting experiment: with and without splitting O, one size."""
+    from skbioner.models import PairwiseSVMTagger
+
+    Xf, yf, Xd, yd, n_abs = _fit_dev_split(args)
+    F, (Fd,) = _featurize(Xf, yf, [Xd])
+    rows = {}
+    for name in args.variants.split(","):
+        params = {"kernel": args.kernel, "C": args.C, "gamma": args.gamma, "coef0": args.coef0,
+                  "n_jobs": args.n_jobs, "random_state": 0,
+                  "split_outside": None if name == "none" else "pos",
+                  "vote": "all" if name in ("none", "pos-all") else "pos"}
+        if args.kernel != "poly2":
+            params["vote"] = "all"
+        m = PairwiseSVMTagger(**params)
+        _, fit_s, fit_cpu = _timed(m.fit, F, yf)
+        pred, _, tag_cpu = _timed(m.predict, Fd)
+        rows[name] = {"dev": _official(yd, pred), "train_seconds": round(fit_s, 1),
+                      "train_cpu_seconds": round(fit_cpu, 1), **_svm_stats(m),
+                      "tag_tokens_per_cpu_second": round(Fd.matrix.shape[0] / max(tag_cpu,
+                                                                                  1e-9)),
+                      "load_average": [round(x, 2) for x in os.getloadavg()]}
+        print(name, json.dumps(rows[name]), flush=True)
+    return {"experiment": "split", "kernel": args.kernel, "fit_abstracts": n_abs,
+            "fit_tokens": int(F.matrix.shape[0]), "C": args.C, "gamma": args.gamma,
+            "coef0": args.coef0, "rows": rows}
+
+
+# -- the whole corpus --------------------------------------------------------------------
+
+
+def _fit_full(data, n_jobs, params):
+    """The preset pipeline fitted on the whole training file (run in its own process)."""
+    import resource
+
+    import harness
+
+    from skbioner import make_tagger
+
+    train = harness.load("jnlpba", "train", data)
+    root = harness.data_root(data)
+    t0, c0 = time.perf_counter(), harness.Stopwatch._cpu()
+    pipe = make_tagger("pairwise-svm", pos_jackknife=str(root / "genia-pos" / "train.tsv"),
+                       hmm_states=str(root / harness.CORPORA["jnlpba"].unlabeled),
+                       model_params=params or None, n_jobs=n_jobs)
+    t_hmm = time.perf_counter() - t0
+    pipe.fit(train.X, train.y)
+    wall, cpu = time.perf_counter() - t0, harness.Stopwatch._cpu() - c0
+    svm = pipe[-1]
+    return pipe, {"train_seconds": wall, "train_cpu_seconds": cpu,
+                  "hmm_fit_seconds": t_hmm, "svm_train_seconds": svm.fit_seconds_,
+                  "train_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "train_tokens": train.n_tokens, "load_average_after_fit":
+                  [round(x, 2) for x in os.getloadavg()]}
+
+
+def full(args):
+    import harness
+
+    if args.model:  # a saved model (skbioner train): tagging and scores only
+        from skbioner.io import load_model
+
+        pipe, timing = load_model(args.model), {"model_file": args.model}
+    else:
+        params = dict(_grid(args.params)[0]) if args.params else {}
+        pipe, timing = _fit_full(args.data, args.n_jobs, params)
+    test = harness.load("jnlpba", "test", args.data)
+    # tagging on one core: this process pinned to one CPU while it tags
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cpus)})
+    try:
+        pred, tok_s = harness.tagging_speed(pipe, test.X)
+        with harness.Stopwatch() as sw:  # per CPU second: what a quiet core would give
+            pipe.predict(test.X)
+        timing["tag_tokens_per_cpu_second"] = test.n_tokens / sw.cpu
+    finally:
+        os.sched_setaffinity(0, cpus)
+    scores = harness.evaluate(test, pred, args.data)
+    size = harness.model_size_mb(pipe)
+    svm = pipe[-1]
+    fields = {**scores, **timing, "tag_tokens_per_second": tok_s, "model_mb": size,
+              "svm": svm.get_params(), **_svm_stats(svm),
+              "cli": "skbioner train --model pairwise-svm --pos-jackknife "
+                     "<data>/genia-pos/train.tsv "
+                     "--hmm-states <data>/unlabeled/biomed-sentences.txt"}
+    rec = harness.record("pairwise-svm", "pairwise-svm", "jnlpba", "test", headline=True,
+                         **fields)
+    harness.finish([rec], args, {"experiment": "full"})
+    return None
+
+
+# -- the kernel path (issue 12) ----------------------------------------------------------
+
+
 def _params(args, **extra):
-    p = {"C": args.C, "gamma": args.gamma, "coef0": args.coef0, "n_jobs": args.n_jobs,
-         "random_state": 0, "cache_size": args.cache_size, "shrinking": not args.no_shrinking,
-         "verbose": args.verbose}
+    p = {"kernel": args.kernel, "C": args.C, "gamma": args.gamma, "coef0": args.coef0,
+         "n_jobs": args.n_jobs, "random_state": 0, "cache_size": args.cache_size,
+         "shrinking": not args.no_shrinking, "verbose": args.verbose}
     p.update(extra)
     return p
 
@@ -148,9 +458,10 @@ def growth(args):
     Xall, yall = Xte, yte
     if args.test_sentences:
         Xte, yte = Xte[:args.test_sentences], yte[:args.test_sentences]
-    F, (Fte, Fall) = _featurize(Xs, ys, [Xte, Xall], "light" if args.light else None)
+    F, (Fte, Fall) = _featurize(Xs, ys, [Xte, Xall],
+                                _groups(light=True) if args.light else None)
     split = None if args.split == "none" else "pos"
-    m = PairwiseSVMTagger(kernel=args.kernel, split_outside=split, **_params(args))
+    m = PairwiseSVMTagger(split_outside=split, vote="all", **_params(args))
     t0, c0 = time.perf_counter(), time.process_time()
     m.fit(F, ys)
     fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -162,22 +473,18 @@ def growth(args):
     t0, c0 = time.perf_counter(), time.process_time()
     pred = m.predict(Fte)
     tag_s, tag_cpu = time.perf_counter() - t0, time.process_time() - c0
-    # the same predictions scored on the first 1,000 sentences too (runs tagging a subset)
     subset = {"test_first_1000": _official(yte[:1000], pred[:1000])}
     n_tok = sum(map(len, ys))
     return {"experiment": "growth", "tag_tokens_per_s": round(Fte.matrix.shape[0] / tag_s),
             "test_tokens": int(Fte.matrix.shape[0]), "load_average": os.getloadavg(),
-            "kernel": args.kernel, "split": args.split,
-            "light_templates": args.light,
+            "kernel": args.kernel, "split": args.split, "light_templates": args.light,
             "fraction": args.fraction, "abstracts": n_abs, "of_abstracts": len(set(
                 docs[i] for i in first)), "tokens": n_tok, "features": F.n_features,
-            "classes": len(m.internal_classes_), "pairs": len(m.pairs_),
-            "support_vectors_unique": 0 if m.support_vectors_ is None else
-            int(m.support_vectors_.shape[0]), "support_vectors_total": m.n_support_total_,
-            "train_seconds": round(fit_s, 1), "train_cpu_seconds": round(fit_cpu, 1),
-            "tag_seconds": round(tag_s, 1), "tag_cpu_seconds": round(tag_cpu, 1),
-            "test_sentences": len(yte), "test": _official(yte, pred), **subset,
-            "params": _params(args)}
+            **_svm_stats(m), "support_vectors_unique": 0 if m.support_vectors_ is None else
+            int(m.support_vectors_.shape[0]), "train_seconds": round(fit_s, 1),
+            "train_cpu_seconds": round(fit_cpu, 1), "tag_seconds": round(tag_s, 1),
+            "tag_cpu_seconds": round(tag_cpu, 1), "test_sentences": len(yte),
+            "test": _official(yte, pred), **subset, "params": _params(args)}
 
 
 def tag(args):
@@ -199,53 +506,7 @@ def tag(args):
             "test_first_1000": _official(yte[:1000], pred[:1000])}
 
 
-ABLATION = ("best", "-cache", "-hmm", "-pc", "-pos", "-suffix", "-prefix", "+substring")
-
-
-def _ablation_groups(variant):
-    from skbioner.features import get_preset
-
-    groups = get_preset("kazama", substring_max_length=6 if variant == "+substring" else None)
-    drop = {"-cache": {"lwc", "rwc"}, "-hmm": {"hmm"}, "-pos": {"pos"}, "-suffix": {"suffix"},
-            "-prefix": {"prefix"}}.get(variant, set())
-    return [g for g in groups if g.name not in drop]
-
-
-def ablation(args):
-    from skbioner.datasets import train_dev_split
-    from skbioner.metrics import entity_f1_score
-    from skbioner.models import PairwiseSVMTagger
-
-    (X, y, docs), _ = _load(args.cache)
-    fit_idx, dev_idx = train_dev_split(docs)
-    allowed = set(_abstracts(docs, args.abstracts))
-    fit_idx = [i for i in fit_idx if i in allowed]
-    if args.test_sentences:
-        dev_idx = dev_idx[:args.test_sentences]
-    Xf, yf = [X[i] for i in fit_idx], [y[i] for i in fit_idx]
-    Xd, yd = [X[i] for i in dev_idx], [y[i] for i in dev_idx]
-    rows = {}
-    for variant in args.variants.split(","):
-        if variant not in ABLATION:
-            raise SystemExit(f"unknown variant {variant}; choose from {ABLATION}")
-        F, (Fd,) = _featurize(Xf, yf, [Xd], _ablation_groups(variant))
-        m = PairwiseSVMTagger(kernel=args.kernel, history=0 if variant == "-pc" else 2,
-                              split_outside=None if args.split == "none" else "pos",
-                              **_params(args))
-        t0 = time.perf_counter()
-        m.fit(F, yf)
-        fit_s = time.perf_counter() - t0
-        f1 = entity_f1_score(yd, m.predict(Fd))
-        rows[variant] = {"dev_f1": round(100 * f1, 2), "train_seconds": round(fit_s, 1),
-                         "features": F.n_features}
-        print(variant, rows[variant], flush=True)
-    return {"experiment": "ablation", "kernel": args.kernel, "abstracts": args.abstracts,
-            "split": args.split,
-            "fit_sentences": len(fit_idx), "dev_sentences": len(dev_idx), "rows": rows,
-            "params": _params(args)}
-
-
-def _small_model(args, **extra):
+def speed(args):
     from skbioner.models import PairwiseSVMTagger
 
     (X, y, docs), (Xte, yte, _) = _load(args.cache)
@@ -253,16 +514,9 @@ def _small_model(args, **extra):
     Xs, ys = [X[i] for i in idx], [y[i] for i in idx]
     n_test = args.test_sentences or len(Xte)
     Xte, yte = Xte[:n_test], yte[:n_test]
-    F, (Fte,) = _featurize(Xs, ys, [Xte], "light" if args.light else None)
-    m = PairwiseSVMTagger(kernel=args.kernel, split_outside=None if args.split == "none"
-                          else "pos", **_params(args, **extra))
-    t0 = time.perf_counter()
-    m.fit(F, ys)
-    return m, Fte, yte, time.perf_counter() - t0, sum(map(len, ys))
-
-
-def speed(args):
-    m, Fte, yte, fit_s, n_tok = _small_model(args)
+    F, (Fte,) = _featurize(Xs, ys, [Xte])
+    m = PairwiseSVMTagger(split_outside=None if args.split == "none" else "pos",
+                          **_params(args)).fit(F, ys)
     n = Fte.matrix.shape[0]
     rows, ref = {}, None
     for fw in (True, False):
@@ -276,87 +530,10 @@ def speed(args):
                 "tokens_per_s": round(n / s), "pairs_evaluated_per_token":
                 round(float(m.pairs_evaluated(Fte).mean()), 1), "identical": pred == ref}
             print(rows, flush=True)
-    return {"experiment": "speed", "abstracts": args.abstracts, "train_tokens": n_tok,
-            "light_templates": args.light, "split": args.split,
-            "test_tokens": n, "pairs": len(m.pairs_), "support_vectors_unique":
-            int(m.support_vectors_.shape[0]), "support_vectors_total": m.n_support_total_,
-            "train_seconds": round(fit_s, 1), "rows": rows,
+    return {"experiment": "speed", "abstracts": args.abstracts, "train_tokens": sum(map(len, ys)),
+            "split": args.split, "test_tokens": n, **_svm_stats(m),
+            "support_vectors_unique": int(m.support_vectors_.shape[0]), "rows": rows,
             "test_exact": _official(yte, ref)["exact"]}
-
-
-def decoding(args):
-    m, Fte, yte, fit_s, n_tok = _small_model(args, decoding="viterbi")
-    n = Fte.matrix.shape[0]
-    rows = {}
-    for dec in ("greedy", "viterbi"):
-        m.set_params(decoding=dec)
-        t0 = time.perf_counter()
-        pred = m.predict(Fte)
-        s = time.perf_counter() - t0
-        rows[dec] = {"test": _official(yte, pred), "tokens_per_s": round(n / s)}
-        print(dec, rows[dec], flush=True)
-    return {"experiment": "decoding", "abstracts": args.abstracts, "train_tokens": n_tok,
-            "test_tokens": n, "train_seconds_with_sigmoids": round(fit_s, 1), "rows": rows}
-
-
-def full(args):
-    from skbioner.models import OnlinePACRF, PairwiseSVMTagger
-    from skbioner.pipelines._presets import _model  # private: the preset's model
-
-    (X, y, docs), (Xte, yte, _) = _load(args.cache)
-    n = args.abstracts
-    if n:
-        idx = _abstracts(docs, n)
-        X, y = [X[i] for i in idx], [y[i] for i in idx]
-    if args.test_sentences:
-        Xte, yte = Xte[:args.test_sentences], yte[:args.test_sentences]
-    n_tok = sum(map(len, Xte))
-    rows = {}
-    for name in args.models.split(","):
-        t0, c0 = time.perf_counter(), time.process_time()
-        if name == "online-crf":
-            from skbioner.features import TokenFeaturizer
-
-            f = TokenFeaturizer(templates="chan", min_count=3)
-            m = _model("online-crf")
-        else:
-            from skbioner.features import TokenFeaturizer, get_preset
-
-            f = TokenFeaturizer(templates=get_preset("kazama", **LIGHT) if args.light
-                                else "kazama", min_count=3)
-            m = PairwiseSVMTagger(kernel=args.kernel, **_params(
-                args, split_outside=None if args.split == "none" else "pos"))
-        Xm, ym = X, y
-        if name != "online-crf" and args.svm_abstracts:
-            idx = _abstracts(docs, args.svm_abstracts)
-            Xm, ym = [X[i] for i in idx], [y[i] for i in idx]
-        saved = None
-        if name != "online-crf" and args.svm_model:
-            # a model trained by ``growth --save`` (its training time is in that run's JSON)
-            import joblib
-
-            saved = joblib.load(args.svm_model)
-            m, fit_s, fit_cpu, ym = saved["model"], None, None, []
-            if len(saved["y_test"]) != len(yte):
-                raise SystemExit("--svm-model was saved with another test set")
-        else:
-            m.fit(f.fit_transform(Xm, ym), ym)
-            fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
-        t0 = time.perf_counter()
-        pred = m.predict(saved["featurized_test"] if saved else f.transform(Xte))
-        tag_s = time.perf_counter() - t0
-        rows[name] = {"test": _official(yte, pred),
-                      "train_seconds": None if saved else round(fit_s, 1),
-                      "train_cpu_seconds_this_process": None if saved else round(fit_cpu, 1),
-                      "train_tokens": sum(map(len, ym)), "tag_seconds": round(tag_s, 1),
-                      "tokens_per_s": round(n_tok / tag_s), "load_average": os.getloadavg()}
-        print(name, rows[name], flush=True)
-    assert OnlinePACRF and PairwiseSVMTagger
-    return {"experiment": "full", "abstracts": n or "all", "kernel": args.kernel,
-            "svm_abstracts": args.svm_abstracts or n or "all", "svm_model": args.svm_model,
-            "test_sentences": len(yte),
-            "light_templates": args.light,
-            "split": args.split, "rows": rows, "params": _params(args)}
 
 
 def main(argv=None):
@@ -368,9 +545,44 @@ def main(argv=None):
     p = sub.add_parser("tag")
     p.add_argument("--model", required=True, help="a file written by growth --save")
     p.add_argument("--n-jobs", type=int, default=1)
-    for name in ("growth", "ablation", "speed", "decoding", "full"):
+    for name in ("dev", "routes", "split"):
         q = sub.add_parser(name)
-        q.add_argument("--kernel", default="poly", choices=("poly", "linear", "poly2-hashed"))
+        q.add_argument("--abstracts", type=int, default=0,
+                       help="train on the first N abstracts of the fit split (0: all)")
+        q.add_argument("--dev-sentences", type=int, default=0)
+        q.add_argument("--n-jobs", type=int, default=2)
+    p = sub.choices["dev"]
+    p.add_argument("--grid", nargs="*", default=[],
+                   help="PairwiseSVMTagger settings, each key=v1,v2,... (every combination)")
+    p.add_argument("--viterbi", action="store_true",
+                   help="fit the probabilities and score greedy and Viterbi decoding")
+    p.add_argument("--drop", default="", help="kazama feature groups to leave out")
+    p.add_argument("--substring", action="store_true", help="add substrings 3..6")
+    for name in ("routes", "split"):
+        q = sub.choices[name]
+        q.add_argument("--C", type=float, default=0.25)
+        q.add_argument("--gamma", type=float, default=0.1)
+        q.add_argument("--coef0", type=float, default=1.0)
+    p = sub.choices["routes"]
+    p.add_argument("--routes", default="exact,poly2:all,poly2:pc,poly2:none,sketch")
+    p.add_argument("--split", default="none", choices=("pos", "none"))
+    p.add_argument("--sketch-components", type=int, default=2048)
+    p = sub.choices["split"]
+    p.add_argument("--kernel", default="poly", choices=("poly", "poly2"))
+    p.add_argument("--variants", default="pos,none",
+                   help="pos (split, the kernel path's vote / the own-POS vote), "
+                        "pos-all (split, vote among all), none")
+    p = sub.add_parser("full")
+    p.add_argument("--data", default=None)
+    p.add_argument("--model", default=None,
+                   help="tag and score this saved model instead of training one")
+    p.add_argument("--n-jobs", type=int, default=2)
+    p.add_argument("--store", action="store_true")
+    p.add_argument("--params", nargs="*", default=[],
+                   help="PairwiseSVMTagger settings over the preset's, key=value")
+    for name in ("growth", "speed"):
+        q = sub.add_parser(name)
+        q.add_argument("--kernel", default="poly", choices=("poly", "linear", "poly2"))
         q.add_argument("--C", type=float, default=30.0)
         q.add_argument("--gamma", type=float, default=0.002)
         q.add_argument("--coef0", type=float, default=1.0)
@@ -378,8 +590,6 @@ def main(argv=None):
         q.add_argument("--fraction", type=float, default=1.0)
         q.add_argument("--abstracts", type=int, default=100)
         q.add_argument("--test-sentences", type=int, default=0)
-        q.add_argument("--variants", default=",".join(ABLATION))
-        q.add_argument("--models", default="online-crf,pairwise-svm")
         q.add_argument("--n-jobs", type=int, default=2)
         q.add_argument("--save", default="",
                        help="growth: dump the fitted model and the featurized test set here")
@@ -387,20 +597,17 @@ def main(argv=None):
                        help="libsvm kernel cache (MB) per binary SVM")
         q.add_argument("--no-shrinking", action="store_true")
         q.add_argument("--verbose", type=int, default=0)
-        q.add_argument("--svm-model", default="",
-                       help="full: tag with a model saved by growth --save instead of training")
-        q.add_argument("--svm-abstracts", type=int, default=0,
-                       help="full: the SVM on the first N training abstracts only "
-                            "(the CRF on all of them)")
         q.add_argument("--light", action="store_true",
-                       help="the lighter kazama set (LIGHT), e.g. for kernel=poly2-hashed")
-    for q in sub.choices.values():
-        q.add_argument("--cache", default="svm-cache.joblib")
+                       help="the lighter kazama set (LIGHT)")
+    for name, q in sub.choices.items():
+        if name != "full":
+            q.add_argument("--cache", default="svm-cache.joblib")
     args = ap.parse_args(argv)
-    out = {"prepare": prepare, "tag": tag, "growth": growth, "ablation": ablation, "speed": speed,
-           "decoding": decoding, "full": full}[args.cmd](args)
-    out["command"] = "python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])
-    print(json.dumps(out))
+    out = {"prepare": prepare, "tag": tag, "growth": growth, "speed": speed, "dev": dev,
+           "routes": routes, "split": split, "full": full}[args.cmd](args)
+    if out is not None:
+        out["command"] = "python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])
+        print(json.dumps(out))
 
 
 if __name__ == "__main__":

@@ -1,13 +1,26 @@
 """``PairwiseSVMTagger``: Kazama, Makino, Ohta & Tsujii (2002), pairwise class-split SVMs.
 
-Each token is classified by ``K (K - 1) / 2`` binary SVMs (one per pair of
-classes, majority vote), left to right, with the classes already predicted
-for the two previous tokens as features (greedy decoding,
-:func:`skbioner.decoding.greedy_decode`).  The outside class ``O`` is split
-by part of speech (``O-NN``, ``O-JJ``, ...) for training and merged back at
-the output, which makes each binary problem smaller.  Support vectors are
-stored once for all pairs (kernel values of a token computed once per
-vector) and the vote stops as soon as its winner is certain.
+Each token is classified by binary SVMs, one per pair of classes (majority
+vote), left to right, with the classes already predicted for the two
+previous tokens as features (greedy decoding,
+:func:`skbioner.decoding.greedy_decode`), or by Viterbi over the pairwise
+probabilities coupled into class probabilities.  The outside class ``O`` is
+split by part of speech (``O-NN``, ``O-JJ``, ...) for training and merged
+back at the output, which makes each binary problem smaller.
+
+Two ways to train the degree-2 polynomial kernel SVMs:
+
+* ``kernel="poly2"`` (default): the kernel written out as explicit features
+  (each feature, and the products of feature pairs the ``conjunctions``
+  parameter names) and a linear SVM per pair trained by dual coordinate
+  descent on one shared matrix (:mod:`._pairwise_svm_linear`); prediction
+  adds up stored weights by feature, compiled.  Linear in the data: the
+  whole JNLPBA training set in minutes.
+* ``kernel="poly"`` / ``"linear"``: libsvm's kernel SVMs (``SVC``), the
+  paper's own solver; super-linear in the data (hours for JNLPBA), kept for
+  the paper's experiments.  Support vectors are stored once for all pairs
+  and the vote stops as soon as its winner is certain
+  (:mod:`._pairwise_svm_kernels`).
 """
 
 from __future__ import annotations
@@ -20,22 +33,38 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
-from ..base import LabelSequences, SequenceTaggerMixin
-from ..decoding import greedy_decode, viterbi_batch
+from ..base import LabelSequences
+from ..decoding import greedy_decode
 from ..schemes import convert
-from ._base import check_features, check_targets, holdout_split, iob2_classes, label_types
+from ._base import (
+    ChainScores,
+    ChainTaggerMixin,
+    check_features,
+    check_targets,
+    holdout_split,
+    iob2_classes,
+    label_types,
+)
 from ._linear_chain import LabelSpace
-from ._pairwise_svm_kernels import (
-    LINEAR,
-    POLY,
-    apply_kernel,
-    couple_probabilities,
-    degree2_map,
-    pairwise_vote,
+from ._pairwise_svm_kernels import LINEAR, POLY, apply_kernel, couple_probabilities, pairwise_vote
+from ._pairwise_svm_linear import (
+    ALL_TERMS,
+    BASE_TERMS,
+    CONJ_ALL,
+    CONJ_NONE,
+    CONJ_PC,
+    PC_TERMS,
+    dcd_svm,
+    decide,
+    expand,
+    n_mapped,
+    pack_weights,
+    vote,
 )
 
 __all__ = ["PairwiseSVMTagger"]
@@ -45,6 +74,9 @@ __all__ = ["PairwiseSVMTagger"]
 MIN_SPLIT_COUNT = 10
 #: kernel values held at once when predicting (tokens x support vectors)
 _BLOCK = 2 ** 22
+_CONJ = {None: CONJ_NONE, "pc": CONJ_PC, "pc-all": CONJ_PC, "all": CONJ_ALL}
+#: the solvers' own stopping tolerances (``tol=None``)
+_TOL = {"poly2": 0.1, "poly": 1e-3, "linear": 1e-3}
 
 
 def _pc_block(prev_labels, n_labels, history):
@@ -116,21 +148,14 @@ def _platt(dec, target):
 
 
 def _fit_pairs(matrix, z, pairs, params, seeds):
-    """Train the binary SVMs of ``pairs`` (class ``b`` positive): SV rows, dual coefs, b."""
-    from sklearn.svm import SVC, LinearSVC
+    """Train the kernel SVMs of ``pairs`` (class ``b`` positive): SV rows, dual coefs, b."""
+    from sklearn.svm import SVC
 
     out = []
     for (a, b), seed in zip(pairs, seeds):
         rows = np.flatnonzero((z == a) | (z == b))
         Xp = matrix[rows]
         yp = (z[rows] == b).astype(np.int64)
-        if params["kernel"] == "poly2-hashed":
-            m = LinearSVC(C=params["C"], loss="hinge", dual=True, tol=params["tol"],
-                          max_iter=params["max_iter"], random_state=int(seed)).fit(Xp, yp)
-            w = m.coef_.ravel()
-            nz = np.flatnonzero(w)
-            out.append((nz, w[nz].astype(np.float64), float(m.intercept_[0])))
-            continue
         kernel = "poly" if params["kernel"] == "poly" else "linear"
         m = SVC(kernel=kernel, degree=params["degree"], gamma=params["gamma"],
                 coef0=params["coef0"], C=params["C"], tol=params["tol"],
@@ -143,15 +168,29 @@ def _fit_pairs(matrix, z, pairs, params, seeds):
     return out
 
 
-class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
+def _fit_linear_pair(ptr, idx, val, rows, positive, params, seed):
+    """One explicit-map SVM: nonzero weight columns, their weights, intercept, epochs."""
+    w = np.zeros(params["n_mapped"] + 1)
+    epochs, _ = dcd_svm(ptr, idx, val, rows, positive, params["C"], params["tol"],
+                        params["max_iter"], int(seed), 1.0, w)
+    nz = np.flatnonzero(w[:-1])
+    return nz, w[nz].astype(np.float32), float(w[-1]), int(epochs)
+
+
+def _has_probabilities(est):
+    """``available_if`` check: fitted with probabilities, or to be (``decoding="viterbi"``)."""
+    return est.decoding == "viterbi" or getattr(est, "prob_a_", None) is not None
+
+
+class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     """Pairwise class-split SVM tagger (Kazama, Makino, Ohta & Tsujii 2002).
 
-    Every pair of classes has a binary soft-margin SVM (libsvm's ``SVC``
-    with a polynomial or linear kernel, trained in parallel joblib threads);
-    a token gets the class that wins most pairwise votes.  Sentences are
-    tagged left to right, all sentences one position at a time, and the
-    labels predicted for the two previous tokens (``pc-1``, ``pc-2``, IOB2
-    labels) are features of the next one (gold labels in training).
+    Every pair of classes has a binary soft-margin SVM with the degree-2
+    polynomial kernel ``(gamma x.x' + coef0) ** 2``; a token gets the class
+    that wins most pairwise votes.  Sentences are tagged left to right, all
+    sentences one position at a time, and the labels predicted for the two
+    previous tokens (``pc-1``, ``pc-2``, IOB2 labels) are features of the
+    next one (gold labels in training).
 
     With ``split_outside="pos"`` the ``O`` class is split by the part of
     speech of the token (the ``pos`` column of the featurizer output, which
@@ -160,48 +199,74 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
     smaller binary problems instead of a few huge ones with ``O``; the
     split classes are merged back into ``O`` at the output.
 
+    ``kernel="poly2"`` (the default) trains the kernel as explicit features:
+    for binary features ``(g x.x' + r)^2 = r^2 + (2 r g + g^2) x.x' +
+    2 g^2 sum_{i<j} x_i x_j x'_i x'_j``, so a linear SVM over the features
+    (scaled by ``sqrt(2 r g + g^2)``) and their pairwise products (scaled by
+    ``sqrt(2) g``) is the kernel SVM.  ``conjunctions`` says which products
+    are written out: ``"all"`` every pair of a token's active features
+    (hashed into ``n_hash`` columns: the exact kernel up to collisions, ~2,000
+    products per token with the ``kazama`` set), ``"pc"`` the products of
+    each preceding-class feature with every feature (and of the two
+    preceding classes), None none (the kernel's linear part).  Each pair's
+    SVM is trained by dual coordinate descent (liblinear's hinge-loss
+    solver, compiled, in ``n_jobs`` threads on one shared matrix); the
+    intercept is a constant feature of value 1 (regularised, as in
+    liblinear, unlike libsvm's).  Prediction adds the stored weights of a
+    token's features into the decisions of the pairs it needs, compiled.
+
+    ``kernel="poly"`` (or ``"linear"``) is libsvm's kernel SVM, the paper's
+    solver: exact, but its training grows super-linearly with the data.
     Prediction stores each support vector once for all pairs and computes
     its kernel value with a token once (``sv_cache``), and stops the vote of
     a token as soon as one class must win (``fast_winner``); both switches
     change the speed only, never the output.
 
+    ``vote="pos"`` (``kernel="poly2"``) restricts a token's vote to the
+    entity classes and the outside class of its own part of speech: in
+    training every ``O-<POS>`` token has that part of speech, so the other
+    outside classes cannot be its class; the pairs of two outside classes
+    are then neither trained nor consulted.  ``vote="all"`` is the paper's
+    vote among every class.
+
     ``decoding="viterbi"`` needs class probabilities: a Platt sigmoid per
     pair, fitted on the decision values of held-out documents (the last
     ``validation_fraction`` of them, scored by pair models trained on the
     rest, which is the extra training cost), coupled into class
-    probabilities as in libsvm (Wu, Lin & Weng 2004, second method); the
-    probabilities of the split outside classes are summed into ``O`` and
-    the one compiled Viterbi finds the best IOB2 path allowed by the
-    scheme.  The preceding-class features of that pass come from the greedy
-    decoding (argmax of the probabilities).
-
-    ``kernel="poly2-hashed"`` is the fast path: the degree-2 polynomial
-    kernel written out as explicit features (every active feature, and a
-    hashed column per pair of a token's active features, weighted so that
-    their dot product is the kernel up to its constant, exactly for binary
-    features and up to hash collisions) and a linear solver (liblinear's
-    ``LinearSVC`` with the hinge loss) per pair.  What it changes: hash
-    collisions among pair features, the intercept is regularised
-    (liblinear), the solution is a primal weight vector (no support
-    vectors: ``sv_cache`` has no effect), and no probabilities
-    (``decoding="greedy"`` only).
+    probabilities as in libsvm (Wu, Lin & Weng 2004, second method) over
+    the classes of the token's vote; the probabilities of the split outside
+    classes are summed into ``O`` and the one compiled Viterbi finds the
+    best IOB2 path allowed by the scheme.  The preceding-class features of
+    that pass come from the greedy decoding (argmax of the probabilities).
+    A model with probabilities also gives :meth:`predict_marginals` and
+    :meth:`predict_entities` (the chain of those probabilities, as the
+    suite's chain models do).
 
     Parameters
     ----------
-    kernel : {"poly", "linear", "poly2-hashed"}, default="poly"
+    kernel : {"poly2", "poly", "linear"}, default="poly2"
+        ``"poly2"``: the degree-2 kernel as explicit features, linear SVMs;
+        ``"poly"``/``"linear"``: libsvm's kernel SVMs.
     degree : int, default=2
         Degree ``d`` of the polynomial kernel ``(gamma x.x' + coef0) ** d``
-        (``"poly2-hashed"``: 2 only).
-    gamma : float, default=0.002
-        ``s`` of the paper.  With ~70 active binary features per token
-        (the ``kazama`` set) the kernel stays close to linear; chosen with
-        ``C`` on the JNLPBA development split (``docs/benchmarks.md``).
+        (``"poly2"``: 2 only).
+    gamma : float, default=0.1
+        ``s`` of the paper: with ``coef0`` it sets how strongly the
+        products of features are regularised against the features
+        (``kernel="poly2"``: weight ratio ``sqrt(2) g / sqrt(2 r g + g^2)``).
+        Chosen with ``C`` on the JNLPBA development split
+        (``docs/lab/pairwise-svm.md``).
     coef0 : float, default=1.0
         ``r`` of the paper.
-    C : float, default=30.0
+    C : float, default=0.25
         Soft-margin penalty (1-norm slacks).
+    conjunctions : {"pc", "all"} or None, default="pc"
+        Products of features written out by ``kernel="poly2"`` (above).
     split_outside : {"pos"} or None, default="pos"
         Split ``O`` by the ``pos`` token column; None keeps one ``O`` class.
+    vote : {"pos", "all"}, default="pos"
+        The classes of a token's vote (``kernel="poly2"``; the kernel
+        path always votes among all).
     decoding : {"greedy", "viterbi"}, default="greedy"
         Used at prediction: a model fitted with ``"viterbi"`` (which fits
         the probabilities) can also predict with ``"greedy"``
@@ -209,13 +274,14 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
     history : int, default=2
         Number of preceding classes used as features (0 turns them off).
     fast_winner : bool, default=True
-        Stop each token's vote once the winner is certain.
+        Kernel path: stop each token's vote once the winner is certain.
     sv_cache : bool, default=True
-        Compute the kernel values of a token with each distinct support
-        vector once (a sparse product over a batch of tokens) instead of
-        once per pair that has the vector.
-    tol : float, default=1e-3
-        Stopping tolerance of the solver.
+        Kernel path: compute the kernel values of a token with each distinct
+        support vector once (a sparse product over a batch of tokens)
+        instead of once per pair that has the vector.
+    tol : float or None, default=None
+        Stopping tolerance of the solver; None: the solver's own default
+        (dual coordinate descent 0.1 as liblinear, libsvm 1e-3).
     cache_size : float, default=2000
         libsvm's kernel cache (MB) per binary SVM (allocated as it fills, so
         at most ``n_jobs * cache_size`` at once).  libsvm keeps a kernel
@@ -223,21 +289,19 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         candidate; a cache too small for them makes it recompute columns:
         on 148 JNLPBA abstracts the largest pair (29k tokens, 1,228 support
         vectors) took 42.7 CPU s with 20 MB against 12.1 s with 2,000 MB,
-        the same model (``docs/benchmarks.md``).  libsvm's 200 MB holds
-        those columns up to ~40k tokens per pair; the paper's 590 abstracts
-        have ``O`` pairs of ~115k tokens.
+        the same model (``docs/benchmarks.md``).
     shrinking : bool, default=True
         libsvm's shrinking heuristic.
-    max_iter : int, default=2000
-        Iterations of the linear solver (``"poly2-hashed"``).
-    n_hash : int, default=2**20
-        Hashed pair columns of ``"poly2-hashed"``.
+    max_iter : int, default=1000
+        Epochs of the dual coordinate descent (``"poly2"``).
+    n_hash : int, default=2**22
+        Hashed product columns of ``conjunctions="all"``.
     validation_fraction : float, default=0.1
         Share of the documents held out to fit the Platt sigmoids
         (``decoding="viterbi"``).
     n_jobs : int or None, default=None
-        Threads training the binary SVMs (joblib; libsvm and liblinear
-        release the GIL), one pair per task, largest pairs first.
+        Threads training the binary SVMs (joblib; the compiled solver and
+        libsvm release the GIL), one pair per task, largest pairs first.
     random_state : int, RandomState instance or None, default=None
         Seeds the binary SVMs (one seed per pair, drawn before the pool).
     verbose : int, default=0
@@ -247,42 +311,48 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
     ----------
     classes_ : ndarray of str
         The IOB2 labels :meth:`predict` returns.
+    label_space_ : LabelSpace
+        IOB2 over the entity types (the chain of the probabilities).
     internal_classes_ : ndarray of str
         The classes of the binary SVMs (entity labels and ``O`` or its
-        ``O-<POS>`` splits), in voting order (most frequent first).
+        ``O-<POS>`` splits), most frequent first.
     pairs_ : ndarray of int64, shape (n_pairs, 2)
-        Class indices ``(a, b)`` of each binary SVM (positive: ``b``).
-    support_vectors_ : scipy.sparse.csr_matrix
-        The distinct support vectors of all pairs (kernel models), rows of
-        the features with the preceding-class block appended.
-    pair_ptr_, pair_sv_, dual_coef_ : ndarray
-        Pair ``p`` uses ``support_vectors_[pair_sv_[pair_ptr_[p]:pair_ptr_[p + 1]]]``
-        with dual coefficients ``dual_coef_[pair_ptr_[p]:pair_ptr_[p + 1]]``
-        (``"poly2-hashed"``: mapped feature columns and their weights).
+        Class indices ``(a, b)``, ``a < b``, of each binary SVM (positive: ``b``).
     intercept_ : ndarray of shape (n_pairs,)
     prob_a_, prob_b_ : ndarray of shape (n_pairs,) or None
         Platt sigmoid of each pair (``decoding="viterbi"``).
+    coef_columns_, coef_ptr_, coef_pairs_, coef_values_ : ndarray
+        ``kernel="poly2"``: the weights by mapped column: column
+        ``coef_columns_[k]`` has weight ``coef_values_[e]`` in pair
+        ``coef_pairs_[e]`` for ``e`` in ``coef_ptr_[k]:coef_ptr_[k + 1]``.
+    support_vectors_ : scipy.sparse.csr_matrix or None
+        Kernel path: the distinct support vectors of all pairs, rows of the
+        features with the preceding-class block appended.
+    pair_ptr_, pair_sv_, dual_coef_ : ndarray or None
+        Kernel path: pair ``p`` uses ``support_vectors_[pair_sv_[pair_ptr_[p]:pair_ptr_[p + 1]]]``
+        with dual coefficients ``dual_coef_[pair_ptr_[p]:pair_ptr_[p + 1]]``.
+    n_support_total_ : int
+        Kernel path: support vectors summed over the pairs (what caching
+        saves is ``n_support_total_`` vs ``support_vectors_.shape[0]``);
+        ``"poly2"``: stored weights.
     n_features_in_ : int
     fit_seconds_ : float
-    weights_ : scipy.sparse.csr_matrix of shape (n_mapped_features, n_pairs) or None
-        The pairs' weight vectors in the mapped space (``"poly2-hashed"``).
-    n_support_total_ : int
-        Support vectors summed over the pairs (what caching saves is
-        ``n_support_total_`` vs ``support_vectors_.shape[0]``).
     """
 
     _parameter_constraints = {
-        "kernel": [StrOptions({"poly", "linear", "poly2-hashed"})],
+        "kernel": [StrOptions({"poly2", "poly", "linear"})],
         "degree": [Interval(Integral, 1, None, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="neither")],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "C": [Interval(Real, 0, None, closed="neither")],
+        "conjunctions": [StrOptions({"pc", "pc-all", "all"}), None],
         "split_outside": [StrOptions({"pos"}), None],
+        "vote": [StrOptions({"pos", "all"})],
         "decoding": [StrOptions({"greedy", "viterbi"})],
         "history": [Interval(Integral, 0, None, closed="left")],
         "fast_winner": ["boolean"],
         "sv_cache": ["boolean"],
-        "tol": [Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="neither"), None],
         "cache_size": [Interval(Real, 0, None, closed="neither")],
         "shrinking": ["boolean"],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -293,17 +363,19 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, kernel="poly", degree=2, gamma=0.002, coef0=1.0, C=30.0,
-                 split_outside="pos", decoding="greedy", history=2, fast_winner=True,
-                 sv_cache=True, tol=1e-3, cache_size=2000, shrinking=True,
-                 max_iter=2000, n_hash=2 ** 20,
-                 validation_fraction=0.1, n_jobs=None, random_state=None, verbose=0):
+    def __init__(self, kernel="poly2", degree=2, gamma=0.1, coef0=1.0, C=0.25,
+                 conjunctions="pc", split_outside="pos", vote="pos", decoding="greedy",
+                 history=2, fast_winner=True, sv_cache=True, tol=None, cache_size=2000,
+                 shrinking=True, max_iter=1000, n_hash=2 ** 22, validation_fraction=0.1,
+                 n_jobs=None, random_state=None, verbose=0):
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0
         self.C = C
+        self.conjunctions = conjunctions
         self.split_outside = split_outside
+        self.vote = vote
         self.decoding = decoding
         self.history = history
         self.fast_winner = fast_winner
@@ -324,40 +396,43 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         if self.verbose:
             print(f"[PairwiseSVMTagger] {msg}", file=sys.stderr, flush=True)
 
-    def _kernel_code(self):
-        return LINEAR if self.kernel_ == "linear" else POLY
+    def _explicit(self):
+        return self.kernel_ == "poly2"
 
     def _map_weights(self):
+        """``(s_lin, s_quad)``: scales of the features and of their products."""
         g, r = float(self.gamma_), float(self.coef0_)
-        return np.sqrt(2 * r * g + g * g), np.sqrt(2.0) * g
+        return float(np.sqrt(2 * r * g + g * g)), float(np.sqrt(2.0) * g)
+
+    def _map_args(self):
+        s_lin, s_quad = self._map_weights()
+        return (int(self.n_features_in_), len(self.classes_), int(self.conj_mode_),
+                int(self.conj_skip_),
+                int(self.n_hash_), s_lin, s_quad)
 
     def _augment(self, rows_matrix, prev_labels):
-        """Feature rows with the preceding-class block (and the degree-2 map)."""
-        parts = [rows_matrix]
+        """Kernel path: feature rows with the preceding-class block."""
         if self.history_:
-            parts.append(_pc_block(prev_labels, len(self.classes_), self.history_))
-        M = sp.hstack(parts, format="csr", dtype=np.float64) if len(parts) > 1 else \
-            sp.csr_matrix(rows_matrix, dtype=np.float64)
-        if self.kernel_ == "poly2-hashed":
-            w_lin, w_pair = self._map_weights()
-            n = M.shape[1]
-            ptr, idx, val = degree2_map(M.indptr.astype(np.int64), M.indices.astype(np.int64),
-                                        M.data, n, int(self.n_hash_), w_lin, w_pair)
-            M = sp.csr_matrix((val, idx, ptr), shape=(M.shape[0], n + int(self.n_hash_)))
-            M.sum_duplicates()
-        return M
+            return sp.hstack([rows_matrix, _pc_block(prev_labels, len(self.classes_),
+                                                     self.history_)],
+                             format="csr", dtype=np.float64)
+        return sp.csr_matrix(rows_matrix, dtype=np.float64)
 
-    def _internal_codes(self, y, X):
-        """Internal class of every token (strings), IOB2 labels flattened."""
-        flat = np.asarray([lab for labels in y for lab in labels], dtype=object)
-        if self.split_outside is None:
-            return flat, flat
+    def _pos_column(self, X):
         pos = X.columns.get("pos")
         if pos is None:
             raise ValueError(
                 "split_outside='pos' needs the 'pos' token column: put a POSTagger before "
                 "the featurizer (make_pipeline(POSTagger(), TokenFeaturizer(...), "
                 "PairwiseSVMTagger())) or use split_outside=None")
+        return pos
+
+    def _internal_codes(self, y, X):
+        """Internal class of every token (strings), IOB2 labels flattened."""
+        flat = np.asarray([lab for labels in y for lab in labels], dtype=object)
+        if self.split_outside is None:
+            return flat, flat
+        pos = self._pos_column(X)
         internal = flat.copy()
         outside = flat == "O"
         counts = Counter(pos[outside].tolist())
@@ -365,6 +440,76 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
                            for p in pos[outside].tolist()], dtype=object)
         internal[outside] = tags
         return internal, flat
+
+    def _vote_structure(self):
+        """Pairs (global order), and each vote segment's classes, pairs and pair range.
+
+        ``kernel="poly2"``: the pairs of two entity classes first, then for
+        each outside class its pairs with the entity classes, then (with
+        ``vote="all"``) the pairs of two outside classes.  With ``vote="pos"``
+        a token of outside class ``o`` needs the first block and ``o``'s.
+        The kernel path: every pair in lexicographic order (its vote stops
+        early along that order).
+        """
+        K = len(self.internal_classes_)
+        is_out = np.asarray([c == "O" or c.startswith("O-") for c in self.internal_classes_])
+        ent = np.flatnonzero(~is_out)
+        outs = np.flatnonzero(is_out)
+        if not self._explicit():
+            pairs = [(a, b) for a in range(K) for b in range(a + 1, K)]
+            self.pairs_ = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+            self.n_first_ = len(pairs)
+            self.segment_classes_ = np.arange(K, dtype=np.int64)[None, :]
+            self.segment_range_ = np.zeros((1, 2), dtype=np.int64)
+            self.segment_pairs_ = np.arange(len(pairs), dtype=np.int64)[None, :]
+            return
+        pairs = [(a, b) for i, a in enumerate(ent) for b in ent[i + 1:]]
+        n_first = len(pairs)
+        ranges = []
+        for o in outs:
+            lo = len(pairs)
+            pairs += [(min(o, e), max(o, e)) for e in ent]
+            ranges.append((lo, len(pairs)))
+        if self.vote == "all":
+            pairs += [(a, b) for i, a in enumerate(outs) for b in outs[i + 1:]]
+        self.pairs_ = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        index = {tuple(p): k for k, p in enumerate(pairs)}
+        if self.vote == "all" or outs.size <= 1:  # one vote among every class
+            self.n_first_ = len(pairs)
+            seg_classes = [np.arange(K)]
+            self.segment_range_ = np.zeros((1, 2), dtype=np.int64)
+        else:
+            self.n_first_ = n_first
+            seg_classes = [np.sort(np.append(ent, o)) for o in outs]
+            self.segment_range_ = np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
+        self.segment_classes_ = np.asarray(seg_classes, dtype=np.int64)
+        k = self.segment_classes_.shape[1]
+        local = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        self.segment_pairs_ = np.asarray(
+            [[index[(int(c[i]), int(c[j]))] for i, j in local] for c in seg_classes],
+            dtype=np.int64).reshape(len(seg_classes), len(local))
+
+    def _segments(self, X):
+        """Vote segment of every token of ``X`` (the outside class of its part of speech)."""
+        n = X.matrix.shape[0]
+        if self.segment_classes_.shape[0] == 1:
+            return np.zeros(n, dtype=np.int64)
+        pos = self._pos_column(X)
+        seg_of = {}
+        is_out = [c == "O" or c.startswith("O-") for c in self.internal_classes_]
+        outs = [c for c, o in zip(self.internal_classes_, is_out) if o]
+        fallback = outs.index("O-*") if "O-*" in outs else 0
+        for s, c in enumerate(outs):
+            seg_of[c[2:]] = s
+        values, inverse = np.unique(pos.astype(str), return_inverse=True)
+        table = np.asarray([seg_of.get(v, fallback) for v in values], dtype=np.int64)
+        return table[inverse.ravel()]
+
+    def _local_pairs(self):
+        k = self.segment_classes_.shape[1]
+        local = np.asarray([(i, j) for i in range(k) for j in range(i + 1, k)],
+                           dtype=np.int64).reshape(-1, 2)
+        return local[:, 0].copy(), local[:, 1].copy(), k
 
     # -- fit -----------------------------------------------------------------
 
@@ -386,16 +531,21 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         t0 = time.perf_counter()
         X = check_features(X, type(self).__name__)
         y = check_targets(y, X.lengths)
-        if self.kernel == "poly2-hashed" and self.degree != 2:
-            raise ValueError("kernel='poly2-hashed' is the degree-2 map: degree must be 2")
-        if self.kernel == "poly2-hashed" and self.decoding == "viterbi":
-            raise ValueError("kernel='poly2-hashed' has no probabilities: use decoding='greedy'")
+        if self.kernel == "poly2" and self.degree != 2:
+            raise ValueError("kernel='poly2' is the degree-2 map: degree must be 2")
         self.kernel_ = self.kernel
         self.gamma_, self.coef0_ = float(self.gamma), float(self.coef0)
         self.history_ = int(self.history)
         self.n_hash_ = int(self.n_hash)
+        self.conj_mode_ = _CONJ[self.conjunctions] if self.kernel == "poly2" else CONJ_NONE
+        self.tol_ = float(self.tol) if self.tol is not None else _TOL[self.kernel]
         types = label_types(y)
         self.classes_ = iob2_classes(types)
+        # "pc": no products of the outside class (the level every other class's products
+        # are measured against; most tokens follow an O, so they would be the bulk of the work)
+        self.conj_skip_ = (list(self.classes_).index("O")
+                           if self.conj_mode_ == CONJ_PC and self.conjunctions == "pc" else -1)
+        self.label_space_ = LabelSpace.build("IOB2", types)
         label_index = {lab: i for i, lab in enumerate(self.classes_)}
         internal, flat = self._internal_codes(y, X)
         counts = Counter(internal.tolist())
@@ -412,44 +562,71 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         gold = np.fromiter((label_index[c] for c in flat.tolist()), dtype=np.int64,
                            count=flat.size)
         self.n_features_in_ = X.matrix.shape[1]
-        matrix = self._augment(X.matrix, _gold_history(gold, X.offsets, self.history_))
-        K = len(order)
-        self.pairs_ = np.asarray([(a, b) for a in range(K) for b in range(a + 1, K)],
-                                 dtype=np.int64).reshape(-1, 2)
+        self._vote_structure()
         rs = check_random_state(self.random_state)
         seeds = rs.randint(np.iinfo(np.int32).max, size=(2, len(self.pairs_)))
-        self._log(f"{K} classes, {len(self.pairs_)} pairs, {matrix.shape[0]} tokens, "
-                  f"{matrix.shape[1]} features")
-        self._store(self._train(matrix, z, np.arange(matrix.shape[0]), seeds[0]), matrix)
+        prev = _gold_history(gold, X.offsets, self.history_)
+        K = len(order)
+        if self._explicit():
+            matrix = self._mapped(X, np.arange(X.matrix.shape[0], dtype=np.int64), prev)
+        else:
+            matrix = self._augment(X.matrix, prev)
+        self._log(f"{K} classes, {len(self.pairs_)} pairs, {X.matrix.shape[0]} tokens, "
+                  f"{self.n_features_in_} features")
+        self._store(self._train(matrix, z, np.arange(X.matrix.shape[0]), seeds[0]), matrix)
         self.prob_a_ = self.prob_b_ = None
         if self.decoding == "viterbi":
-            self._fit_sigmoids(X, matrix, z, seeds[1])
+            self._fit_sigmoids(X, matrix, z, seeds[1], prev)
         self.fit_seconds_ = time.perf_counter() - t0
         self._log(f"trained in {self.fit_seconds_:.1f} s")
         return self
 
+    def _mapped(self, X, rows, prev):
+        """The explicit map of token ``rows`` (CSR arrays), column indices as int32 if they fit."""
+        m = X.matrix
+        ptr, idx, val = expand(m.indptr.astype(np.int64), m.indices.astype(np.int64),
+                               m.data.astype(np.float64), rows, prev, *self._map_args())
+        if self._n_mapped() < np.iinfo(np.int32).max:
+            idx = idx.astype(np.int32)
+        return ptr, idx, val
+
+    def _n_mapped(self):
+        return n_mapped(int(self.n_features_in_), len(self.classes_), self.history_,
+                        int(self.conj_mode_), int(self.n_hash_))
+
     def _train(self, matrix, z, rows, seeds):
         """Per-pair results of SVMs trained on token ``rows`` (indices into ``matrix``)."""
-        params = {"kernel": self.kernel_, "degree": int(self.degree), "gamma": self.gamma_,
-                  "coef0": self.coef0_, "C": float(self.C), "tol": float(self.tol),
-                  "cache_size": float(self.cache_size), "shrinking": bool(self.shrinking),
-                  "max_iter": int(self.max_iter)}
-        sub = matrix[rows] if rows.size != matrix.shape[0] else matrix
         zs = z[rows]
-        # one task per pair, largest first (the longest jobs start first, the small
-        # ones fill the gaps at the end); threads: libsvm and liblinear release the
-        # GIL, and the shared matrix is not copied to every worker
         n_of = np.bincount(zs, minlength=len(self.internal_classes_))
         size = n_of[self.pairs_[:, 0]] + n_of[self.pairs_[:, 1]]
+        # one task per pair, largest first (the longest jobs start first, the small
+        # ones fill the gaps at the end); threads: the compiled solver and libsvm release
+        # the GIL, and the shared matrix is not copied to every worker
         by_size = np.argsort(-size, kind="stable")
         results = [None] * len(self.pairs_)
         t0 = time.perf_counter()
-        tasks = (delayed(_fit_pairs)(sub, zs, [tuple(self.pairs_[p])], params, seeds[[p]])
-                 for p in by_size)
+        if self._explicit():
+            params = {"C": float(self.C), "tol": self.tol_, "max_iter": int(self.max_iter),
+                      "n_mapped": self._n_mapped()}
+            members = [rows[zs == c] for c in range(len(self.internal_classes_))]
+
+            def task(p):
+                a, b = self.pairs_[p]
+                r = np.sort(np.concatenate([members[a], members[b]]))
+                return _fit_linear_pair(*matrix, r, z[r] == b, params, seeds[p])
+
+            tasks = (delayed(task)(p) for p in by_size)
+        else:
+            params = {"kernel": self.kernel_, "degree": int(self.degree), "gamma": self.gamma_,
+                      "coef0": self.coef0_, "C": float(self.C), "tol": self.tol_,
+                      "cache_size": float(self.cache_size), "shrinking": bool(self.shrinking)}
+            sub = matrix[rows] if rows.size != matrix.shape[0] else matrix
+            tasks = (delayed(_fit_pairs)(sub, zs, [tuple(self.pairs_[p])], params, seeds[[p]])
+                     for p in by_size)
         out = Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator")(tasks)
         for done, (p, res) in enumerate(zip(by_size, out), 1):
-            res = res[0]
-            if self.kernel_ != "poly2-hashed":
+            if not self._explicit():
+                res = res[0]
                 res = (rows[res[0]], res[1], res[2])
             results[p] = res
             if self.verbose >= 3 or (self.verbose >= 2 and (done % 50 == 0
@@ -458,26 +635,54 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         return results
 
     def _store(self, results, matrix):
+        self.intercept_ = np.asarray([r[2] for r in results], dtype=np.float64)
+        if self._explicit():
+            self._store_weights(results)
+            return
         lengths = np.asarray([r[0].size for r in results], dtype=np.int64)
         self.pair_ptr_ = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
         flat_rows = np.concatenate([r[0] for r in results]).astype(np.int64)
         self.dual_coef_ = np.concatenate([r[1] for r in results]).astype(np.float64)
-        self.intercept_ = np.asarray([r[2] for r in results], dtype=np.float64)
         self.n_support_total_ = int(flat_rows.size)
-        self.weights_ = None
-        if self.kernel_ == "poly2-hashed":
-            self.pair_sv_ = flat_rows  # mapped feature columns
-            self.support_vectors_ = None
-            n_cols = self.n_features_in_ + self.history_ * len(self.classes_) + self.n_hash_
-            self.weights_ = sp.csr_matrix((self.dual_coef_, self.pair_sv_, self.pair_ptr_),
-                                          shape=(len(results), n_cols)).T.tocsr()
-            return
         unique, inverse = np.unique(flat_rows, return_inverse=True)
         self.pair_sv_ = inverse.astype(np.int64)
         self.support_vectors_ = matrix[unique]
         self.support_vectors_.sort_indices()
+        self.coef_columns_ = self.coef_ptr_ = self.coef_pairs_ = self.coef_values_ = None
 
-    def _fit_sigmoids(self, X, matrix, z, seeds):
+    def _store_weights(self, results):
+        """The pairs' weights by mapped column (the prediction layout)."""
+        cols = np.concatenate([r[0] for r in results]).astype(np.int64)
+        vals = np.concatenate([r[1] for r in results]).astype(np.float32)
+        pair = np.repeat(np.arange(len(results), dtype=np.int64), [r[0].size for r in results])
+        order = np.lexsort((pair, cols))
+        cols, vals, pair = cols[order], vals[order], pair[order]
+        unique, starts = np.unique(cols, return_index=True)
+        self.coef_columns_ = unique
+        self.coef_ptr_ = np.append(starts, cols.size).astype(np.int64)
+        dtype = np.int16 if len(results) < np.iinfo(np.int16).max else np.int32
+        self.coef_pairs_ = pair.astype(dtype)
+        self.coef_values_ = vals
+        self.n_support_total_ = int(cols.size)
+        self.support_vectors_ = self.pair_ptr_ = self.pair_sv_ = self.dual_coef_ = None
+        self.__dict__.pop("_layout_cache", None)
+
+    def _layout(self):
+        """The weights as :func:`decide` reads them (:func:`pack_weights`; derived, cached)."""
+        cached = self.__dict__.get("_layout_cache")
+        if cached is not None and cached[0] is self.coef_columns_:
+            return cached[1]
+        layout = pack_weights(self.coef_columns_, self.coef_ptr_, self.coef_pairs_,
+                              self.coef_values_, int(self.n_first_))
+        self.__dict__["_layout_cache"] = (self.coef_columns_, layout)
+        return layout
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_layout_cache", None)
+        return state
+
+    def _fit_sigmoids(self, X, matrix, z, seeds, prev):
         """Platt sigmoids of the pairs from models trained without the held-out documents."""
         train, held = holdout_split(X, float(self.validation_fraction))
         tok = np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in train]
@@ -493,17 +698,22 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         fallback = (n_of[self.pairs_[:, 0]] == 0) | (n_of[self.pairs_[:, 1]] == 0)
         self._log(f"Platt sigmoids: pairs trained on {tok.size} tokens, "
                   f"{hold.size} held out ({int(fallback.sum())} pairs without a class)")
-        final_dec = self._decisions(matrix[hold]) if fallback.any() else None
-        saved = (self.pairs_, self.pair_ptr_, self.pair_sv_, self.dual_coef_,
-                 self.intercept_, self.support_vectors_, self.n_support_total_)
-        self.pairs_ = saved[0][~fallback]
-        self._store(self._train(matrix, z, tok, seeds[~fallback]), matrix)
-        dec = np.zeros((hold.size, len(saved[0])))
-        dec[:, ~fallback] = self._decisions(matrix[hold])
+        final_dec = self._all_decisions(X, matrix, hold, prev) if fallback.any() else None
+        names = ("pairs_", "intercept_", "pair_ptr_", "pair_sv_", "dual_coef_",
+                 "support_vectors_", "n_support_total_", "coef_columns_", "coef_ptr_",
+                 "coef_pairs_", "coef_values_")
+        saved = {k: getattr(self, k) for k in names}
+        self.pairs_ = saved["pairs_"][~fallback]
+        try:
+            self._store(self._train(matrix, z, tok, seeds[~fallback]), matrix)
+            dec = np.zeros((hold.size, len(saved["pairs_"])))
+            dec[:, ~fallback] = self._all_decisions(X, matrix, hold, prev)
+        finally:
+            for k, v in saved.items():
+                setattr(self, k, v)
+            self.__dict__.pop("_layout_cache", None)
         if final_dec is not None:
             dec[:, fallback] = final_dec[:, fallback]
-        (self.pairs_, self.pair_ptr_, self.pair_sv_, self.dual_coef_,
-         self.intercept_, self.support_vectors_, self.n_support_total_) = saved
         zh = z[hold]
         A = np.zeros(len(self.pairs_))
         B = np.zeros(len(self.pairs_))
@@ -515,10 +725,24 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
             A[p], B[p] = _platt(dec[keep, p], zh[keep] == b)
         self.prob_a_, self.prob_b_ = A, B
 
+    def _all_decisions(self, X, matrix, rows, prev):
+        """Decision values of every pair (columns: ``pairs_``) for token ``rows``, gold history."""
+        if not self._explicit():
+            return self._kernel_vote(matrix[rows], want_dec=True)[1]
+        P = len(self.pairs_)
+        out = np.empty((rows.size, P))
+        m = X.matrix
+        decide(m.indptr.astype(np.int64), m.indices.astype(np.int64), m.data.astype(np.float64),
+               rows, prev[rows], *self._map_args(), self._layout(), self.intercept_, P,
+               np.zeros(rows.size, dtype=np.int64), np.zeros(1, dtype=np.int64),
+               np.zeros(1, dtype=np.int64), np.arange(P, dtype=np.int64)[None, :], ALL_TERMS,
+               out)
+        return out
+
     # -- prediction -------------------------------------------------------------
 
-    def _vote(self, M, want_dec=False):
-        """Winners (internal class codes) of augmented rows ``M``; decisions if asked."""
+    def _kernel_vote(self, M, want_dec=False):
+        """Kernel path: winners (internal class codes) of augmented rows ``M``; decisions."""
         K = len(self.internal_classes_)
         n = M.shape[0]
         P = len(self.pairs_)
@@ -527,13 +751,8 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         evaluated = np.empty(n, dtype=np.int64)
         pa, pb = self.pairs_[:, 0].copy(), self.pairs_[:, 1].copy()
         fast = bool(self.fast_winner) and not want_dec
-        if self.kernel_ == "poly2-hashed":
-            # linear decisions in the mapped space (one sparse product for all pairs)
-            scores = (M @ self.weights_).toarray() + self.intercept_
-            return (self._vote_from_decisions(scores, fast), (scores if want_dec else None),
-                    np.full(n, P, dtype=np.int64))
         SV = self.support_vectors_
-        kind = self._kernel_code()
+        kind = LINEAR if self.kernel_ == "linear" else POLY
         args = (self.gamma_, self.coef0_, int(self.degree))
         step = max(1, _BLOCK // max(SV.shape[0], 1))
         for a in range(0, n, step):
@@ -541,40 +760,23 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
             if self.sv_cache:
                 G = (block @ SV.T).toarray()
                 apply_kernel(G, kind, *args)
-                w, e = pairwise_vote(block.indptr.astype(np.int64), block.indices.astype(np.int64),
-                                     block.data, M.shape[1], G, True, SV.indptr.astype(np.int64),
-                                     SV.indices.astype(np.int64), SV.data, self.pair_ptr_,
-                                     self.pair_sv_, self.dual_coef_, self.intercept_, pa, pb, K,
-                                     kind, *args, fast, dec[a:a + step])
             else:
-                w, e = pairwise_vote(block.indptr.astype(np.int64), block.indices.astype(np.int64),
-                                     block.data, M.shape[1], np.zeros((0, 0)), False,
-                                     SV.indptr.astype(np.int64), SV.indices.astype(np.int64),
-                                     SV.data, self.pair_ptr_, self.pair_sv_, self.dual_coef_,
-                                     self.intercept_, pa, pb, K, kind, *args, fast,
-                                     dec[a:a + step])
+                G = np.zeros((0, 0))
+            w, e = pairwise_vote(block.indptr.astype(np.int64), block.indices.astype(np.int64),
+                                 block.data, M.shape[1], G, bool(self.sv_cache),
+                                 SV.indptr.astype(np.int64), SV.indices.astype(np.int64),
+                                 SV.data, self.pair_ptr_, self.pair_sv_, self.dual_coef_,
+                                 self.intercept_, pa, pb, K, kind, *args, fast, dec[a:a + step])
             winners[a:a + step] = w
             evaluated[a:a + step] = e
         return winners, (dec if want_dec else None), evaluated
 
-    def _vote_from_decisions(self, scores, fast):
-        """Votes of precomputed decision values (the linear fast path)."""
-        K = len(self.internal_classes_)
-        votes = np.zeros((scores.shape[0], K), dtype=np.int64)
-        pos = scores > 0
-        np.add.at(votes, (np.arange(scores.shape[0])[:, None].repeat(len(self.pairs_), 1),
-                          np.where(pos, self.pairs_[:, 1], self.pairs_[:, 0])), 1)
-        return np.argmax(votes, axis=1)
-
-    def _decisions(self, M):
-        return self._vote(M, want_dec=True)[1]
-
-    def _probabilities(self, dec):
-        """Coupled class probabilities (internal classes) of decision values."""
-        R = 1.0 / (1.0 + np.exp(np.clip(dec * self.prob_a_ + self.prob_b_, -500, 500)))
-        out = np.empty((dec.shape[0], len(self.internal_classes_)))
-        couple_probabilities(R, self.pairs_[:, 0].copy(), self.pairs_[:, 1].copy(),
-                             len(self.internal_classes_), out)
+    def _probabilities(self, dec, pair_index, local_a, local_b, k):
+        """Coupled probabilities of the local classes from local decision values."""
+        R = 1.0 / (1.0 + np.exp(np.clip(dec * self.prob_a_[pair_index] + self.prob_b_[pair_index],
+                                        -500, 500)))
+        out = np.empty((dec.shape[0], k))
+        couple_probabilities(R, local_a, local_b, k, out)
         return out
 
     def _check(self, X):
@@ -582,33 +784,94 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         return check_features(X, type(self).__name__, self.n_features_in_)
 
     def _run(self, X, probabilities, evaluated=None):
-        """Greedy pass over ``X``: internal codes, and internal probabilities if asked."""
+        """Greedy pass over ``X``: IOB2 label codes, and label probabilities if asked."""
         to_label = self.internal_to_label_
-        K = len(self.internal_classes_)
-        probs = np.zeros((X.matrix.shape[0], K)) if probabilities else None
+        L = len(self.classes_)
+        probs = np.zeros((X.matrix.shape[0], L)) if probabilities else None
+        local_a, local_b, k_loc = self._local_pairs()
+        m = X.matrix
+        if self._explicit():
+            seg_all = self._segments(X)
+            csr = (m.indptr.astype(np.int64), m.indices.astype(np.int64),
+                   m.data.astype(np.float64))
+            layout = self._layout()
+            lo, hi = self.segment_range_[:, 0].copy(), self.segment_range_[:, 1].copy()
+            every = np.arange(m.shape[0], dtype=np.int64)
+            # the terms that do not depend on the preceding classes: every token at once
+            base = np.empty((every.size, local_a.size))
+            decide(*csr, every, np.full((every.size, self.history_), -1, dtype=np.int64),
+                   *self._map_args(), layout, self.intercept_, int(self.n_first_), seg_all,
+                   lo, hi, self.segment_pairs_, BASE_TERMS, base)
 
         def step(rows, prev):
-            labels = np.where(prev >= 0, to_label[np.maximum(prev, 0)], -1)
-            M = self._augment(X.matrix[rows], labels[:, :self.history_])
+            if self._explicit():
+                seg = seg_all[rows]
+                dec = base[rows]
+                decide(*csr, rows, np.ascontiguousarray(prev[:, :self.history_]),
+                       *self._map_args(), layout, self.intercept_, int(self.n_first_), seg, lo,
+                       hi, self.segment_pairs_, PC_TERMS, dec)
+                pair_index = self.segment_pairs_[seg]
+                classes = self.segment_classes_[seg]
+            else:
+                M = self._augment(m[rows], prev[:, :self.history_])
+                if probabilities:
+                    dec = self._kernel_vote(M, want_dec=True)[1]
+                else:
+                    winners, _, n_eval = self._kernel_vote(M)
+                    if evaluated is not None:
+                        evaluated[rows] = n_eval
+                    dec = None
+                pair_index = self.segment_pairs_[np.zeros(rows.size, dtype=np.int64)]
+                classes = np.broadcast_to(self.segment_classes_[0], (rows.size, k_loc))
+            out = np.zeros((rows.size, L))
             if probabilities:
-                p = self._probabilities(self._decisions(M))
-                probs[rows] = p
-                return p
-            winners, _, n_eval = self._vote(M)
-            if evaluated is not None:
-                evaluated[rows] = n_eval
-            out = np.zeros((rows.size, K))
-            out[np.arange(rows.size), winners] = 1.0
+                p = self._probabilities(dec, pair_index, local_a, local_b, k_loc)
+                np.add.at(out, (np.arange(rows.size)[:, None], to_label[classes]), p)
+                probs[rows] = out
+                return out
+            if dec is not None:
+                winners = classes[np.arange(rows.size), vote(dec, local_a, local_b, k_loc)]
+                if evaluated is not None:
+                    evaluated[rows] = local_a.size
+            out[np.arange(rows.size), to_label[winners]] = 1.0
             return out
 
-        codes = greedy_decode(step, X.offsets, K, history=max(self.history_, 1))
+        codes = greedy_decode(step, X.offsets, L, history=max(self.history_, 1))
         return codes, probs
 
-    def _label_probabilities(self, probs):
-        """Internal class probabilities summed into ``classes_`` (IOB2)."""
-        out = np.zeros((probs.shape[0], len(self.classes_)))
-        np.add.at(out.T, self.internal_to_label_, probs.T)
-        return out
+    @available_if(_has_probabilities)
+    def predict_marginals(self, X):
+        """Pairwise-coupled class probabilities of every token (columns: ``classes_``).
+
+        Only on a model with probabilities (``decoding="viterbi"``): a greedy
+        model does not have the method, so callers that ask for confidences
+        when a model has them (``skbioner tag``) tag it without.
+        """
+        return super().predict_marginals(X)
+
+    @available_if(_has_probabilities)
+    def predict_entities(self, X):
+        """Entities with their probability (see :meth:`predict_marginals`)."""
+        return super().predict_entities(X)
+
+    @available_if(_has_probabilities)
+    def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
+        """Temperature of the coupled probabilities (see :meth:`predict_marginals`)."""
+        return super().fit_temperature(X, y, bounds)
+
+    def _require_probabilities(self):
+        if self.prob_a_ is None:
+            raise ValueError("decoding='viterbi', predict_marginals and predict_entities need "
+                             "the probabilities that a model fitted with decoding='viterbi' has")
+
+    def _chain_scores(self, X):
+        """The chain of the coupled probabilities: log-probabilities and the IOB2 mask."""
+        X = self._check(X)
+        self._require_probabilities()
+        _, probs = self._run(X, True)
+        start, trans, end = self.label_space_.mask()
+        return ChainScores(X.offsets, trans, start, end,
+                           scores=np.log(np.maximum(probs, 1e-300)))
 
     def predict(self, X):
         """IOB2 label lists for featurizer output ``X``.
@@ -621,19 +884,11 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         list of list of str
         """
-        X = self._check(X)
         if self.decoding == "viterbi":
-            if self.prob_a_ is None:
-                raise ValueError("decoding='viterbi' needs the probabilities that a model "
-                                 "fitted with decoding='viterbi' has")
-            _, probs = self._run(X, True)
-            scores = np.log(np.maximum(self._label_probabilities(probs), 1e-300))
-            space = LabelSpace.build("IOB2", [c[2:] for c in self.classes_ if c != "O"])
-            start, trans, end = space.mask()
-            paths = viterbi_batch(scores, X.offsets, trans, start, end)
-            return LabelSequences(space.decode(paths, X.offsets, well_formed=True))
+            return super().predict(X)
+        X = self._check(X)
         codes, _ = self._run(X, False)
-        labels = np.asarray(self.classes_, dtype=object)[self.internal_to_label_[codes]]
+        labels = np.asarray(self.classes_, dtype=object)[codes]
         offs = X.offsets.tolist()
         # the vote may put I-t after O: repaired to B-t as the scheme reads it
         return LabelSequences([convert(labels[a:b].tolist(), "IOB2", "IOB2")
@@ -649,32 +904,10 @@ class PairwiseSVMTagger(SequenceTaggerMixin, BaseEstimator):
         Returns
         -------
         ndarray of int64, shape (n_tokens,)
-            At most ``len(pairs_)`` (the number evaluated with ``fast_winner=False``).
+            At most the number of pairs of a token's vote (every pair of it
+            with ``fast_winner=False`` and with ``kernel="poly2"``).
         """
         X = self._check(X)
         evaluated = np.zeros(X.matrix.shape[0], dtype=np.int64)
         self._run(X, False, evaluated)
         return evaluated
-
-    def predict_marginals(self, X):
-        """Pairwise-coupled class probabilities of every token (IOB2 columns).
-
-        The greedy pass's probabilities (each token conditioned on the labels
-        predicted for the previous ones), the split outside classes summed
-        into ``O``.  Needs a model fitted with ``decoding="viterbi"``.
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-
-        Returns
-        -------
-        list of ndarray of shape (n_tokens_i, n_classes)
-            Columns in the order of ``classes_``; each row sums to 1.
-        """
-        X = self._check(X)
-        if self.prob_a_ is None:
-            raise ValueError("probabilities need a model fitted with decoding='viterbi'")
-        _, probs = self._run(X, True)
-        out = self._label_probabilities(probs)
-        return [out[a:b] for a, b in zip(X.offsets[:-1], X.offsets[1:])]

@@ -1,4 +1,4 @@
-"""Compiled kernels of the pairwise SVM: voting with fast winner finding, coupling, degree-2 map.
+"""Compiled kernels of the pairwise SVM's kernel path: voting with fast winner finding, coupling.
 
 Kept apart from the estimator so that the tests can compare every kernel with
 a slow pure-Python oracle (``tests/models/test_pairwise_svm.py``).
@@ -193,44 +193,3 @@ def couple_probabilities(R, pair_a, pair_b, n_classes, out):
                     p[j] /= 1 + diff
         for i in range(k):
             out[t, i] = p[i]
-
-
-@njit(cache=True, nogil=True)
-def _mix(i, j, n_hash):
-    h = np.uint64(i) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= np.uint64(j) * np.uint64(0xC2B2AE3D27D4EB4F)
-    h ^= h >> np.uint64(29)
-    return np.int64(h % np.uint64(n_hash))
-
-
-@njit(cache=True, nogil=True)
-def degree2_map(indptr, indices, data, n_features, n_hash, w_lin, w_pair):
-    """Explicit degree-2 map of sparse rows: the features (times ``w_lin``) and the
-    hashed products of every pair of a row's features (times ``w_pair``), stored
-    after the ``n_features`` linear columns.  Returns CSR arrays (duplicates
-    from hash collisions not yet summed)."""
-    n = indptr.shape[0] - 1
-    out_ptr = np.zeros(n + 1, dtype=np.int64)
-    for t in range(n):
-        m = indptr[t + 1] - indptr[t]
-        out_ptr[t + 1] = out_ptr[t] + m + m * (m - 1) // 2
-    out_idx = np.empty(out_ptr[n], dtype=np.int64)
-    out_val = np.empty(out_ptr[n], dtype=np.float64)
-    for t in range(n):
-        q = out_ptr[t]
-        a = indptr[t]
-        b = indptr[t + 1]
-        for u in range(a, b):
-            out_idx[q] = indices[u]
-            out_val[q] = w_lin * data[u]
-            q += 1
-        for u in range(a, b):
-            for v in range(u + 1, b):
-                i = indices[u]
-                j = indices[v]
-                if i > j:
-                    i, j = j, i
-                out_idx[q] = n_features + _mix(i, j, n_hash)
-                out_val[q] = w_pair * data[u] * data[v]
-                q += 1
-    return out_ptr, out_idx, out_val

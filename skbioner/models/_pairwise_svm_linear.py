@@ -1,0 +1,534 @@
+"""Compiled training kernel of the explicit degree-2 route: a dual coordinate descent SVM.
+
+The binary SVMs of :class:`~skbioner.models.PairwiseSVMTagger` with
+``kernel="poly2"`` are linear SVMs over the explicit degree-2 map of the
+features.  They are trained here by dual coordinate descent with shrinking
+(Hsieh, Chang, Lin, Keerthi & Sundararajan 2008; liblinear's
+``solve_l2r_l1l2_svc`` with the hinge loss), directly on the rows of one
+shared CSR matrix (a pair reads its tokens' rows by index: no copy per
+pair), without holding the GIL, so pairs train in parallel threads.
+
+Kept apart from the estimator so that the tests can compare the solver with
+liblinear and with a slow pure-Python oracle
+(``tests/models/test_pairwise_svm.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next(state):
+    """xorshift64*: the next pseudo-random 64-bit value (``state`` is a 1-element array)."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return x * np.uint64(2685821657736338717)
+
+
+@njit(cache=True, nogil=True)
+def dcd_svm(indptr, indices, data, rows, positive, C, eps, max_epochs, seed, bias, w):
+    """Train a soft-margin linear SVM (hinge loss) on ``rows`` of a CSR matrix.
+
+    Minimises ``0.5 |w|^2 + C sum_i max(0, 1 - y_i (w . x_i + w_b * bias))``
+    over ``w`` and the bias weight ``w_b`` (stored in ``w[-1]``; the bias is a
+    constant feature of value ``bias``, regularised as in liblinear).
+
+    Parameters
+    ----------
+    indptr, indices, data : ndarray
+        CSR arrays of the feature rows (any column order, no duplicates).
+    rows : ndarray of int64
+        The training rows.
+    positive : ndarray of bool
+        ``y_i = +1`` where true, else -1 (one entry per element of ``rows``).
+    C : float
+    eps : float
+        Stopping tolerance on the projected gradient's spread (liblinear's
+        ``eps``; 0.1 is its default for this solver).
+    max_epochs : int
+    seed : int
+        Seeds the visiting order.
+    bias : float
+        Value of the constant feature (0: no intercept).
+    w : ndarray of float64, shape (n_features + 1,)
+        Zeros on entry; the weights on exit (``w[-1]``: the bias weight).
+
+    Returns
+    -------
+    epochs : int
+        Epochs run (``max_epochs`` if it did not converge).
+    alpha : ndarray of float64
+        The dual variables (``alpha > 0``: support vectors).
+    """
+    n = rows.shape[0]
+    nb = w.shape[0] - 1
+    alpha = np.zeros(n)
+    qd = np.empty(n)
+    y = np.empty(n)
+    for k in range(n):
+        r = rows[k]
+        s = bias * bias
+        for q in range(indptr[r], indptr[r + 1]):
+            s += data[q] * data[q]
+        qd[k] = s
+        y[k] = 1.0 if positive[k] else -1.0
+    index = np.arange(n)
+    active = n
+    gmax_old = np.inf
+    gmin_old = -np.inf
+    state = np.array([np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)])
+    epoch = 0
+    while epoch < max_epochs:
+        gmax = -np.inf
+        gmin = np.inf
+        for s in range(active - 1):
+            j = s + np.int64(_next(state) % np.uint64(active - s))
+            index[s], index[j] = index[j], index[s]
+        s = 0
+        while s < active:
+            k = index[s]
+            r = rows[k]
+            a, b = indptr[r], indptr[r + 1]
+            g = w[nb] * bias
+            for q in range(a, b):
+                g += w[indices[q]] * data[q]
+            g = y[k] * g - 1.0
+            pg = 0.0
+            if alpha[k] == 0.0:
+                if g > gmax_old:
+                    active -= 1
+                    index[s], index[active] = index[active], index[s]
+                    continue
+                if g < 0.0:
+                    pg = g
+            elif alpha[k] == C:
+                if g < gmin_old:
+                    active -= 1
+                    index[s], index[active] = index[active], index[s]
+                    continue
+                if g > 0.0:
+                    pg = g
+            else:
+                pg = g
+            if pg > gmax:
+                gmax = pg
+            if pg < gmin:
+                gmin = pg
+            if abs(pg) > 1e-12 and qd[k] > 0.0:
+                old = alpha[k]
+                new = min(max(old - g / qd[k], 0.0), C)
+                alpha[k] = new
+                d = (new - old) * y[k]
+                for q in range(a, b):
+                    w[indices[q]] += d * data[q]
+                w[nb] += d * bias
+            s += 1
+        epoch += 1
+        if gmax - gmin <= eps:
+            if active == n:
+                break
+            active = n
+            gmax_old = np.inf
+            gmin_old = -np.inf
+            continue
+        gmax_old = gmax if gmax > 0.0 else np.inf
+        gmin_old = gmin if gmin < 0.0 else -np.inf
+    return epoch, alpha
+
+
+# -- the explicit degree-2 map ---------------------------------------------------------
+
+#: which products of features the map writes out (``conjunctions=``)
+CONJ_NONE, CONJ_PC, CONJ_ALL = 0, 1, 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pair_hash(i, j, n_hash):
+    """Column (in ``[0, n_hash)``) of the product of features ``i < j``."""
+    h = np.uint64(i) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(j) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= h >> np.uint64(29)
+    return np.int64(h % np.uint64(n_hash))
+
+
+@njit(cache=True, nogil=True)
+def _augmented(indptr, indices, data, t, prev_t, n_base, n_labels, cols, vals):
+    """Active columns of token ``t`` with its preceding-class indicators; returns their count."""
+    m = 0
+    for q in range(indptr[t], indptr[t + 1]):
+        cols[m] = indices[q]
+        vals[m] = data[q]
+        m += 1
+    for j in range(prev_t.shape[0]):
+        if prev_t[j] >= 0:
+            cols[m] = n_base + j * n_labels + prev_t[j]
+            vals[m] = 1.0
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _emit(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash, s_lin, s_quad,
+          cols, vals, out_idx, out_val, q):
+    """Write the mapped entries of token ``t`` from ``out_*[q]`` on (``out_idx`` of size 0:
+    count only); returns the next free position."""
+    write = out_idx.shape[0] > 0
+    m = _augmented(indptr, indices, data, t, prev_t, n_base, n_labels, cols, vals)
+    for u in range(m):
+        if write:
+            out_idx[q] = cols[u]
+            out_val[q] = s_lin * vals[u]
+        q += 1
+    if mode == CONJ_NONE:
+        return q
+    H = prev_t.shape[0]
+    n_lin = n_base + H * n_labels
+    if mode == CONJ_PC:
+        a, b = indptr[t], indptr[t + 1]
+        stride = H * n_labels
+        for j in range(H):
+            lab = prev_t[j]
+            if lab < 0 or lab == skip:
+                continue
+            block = n_lin + j * n_labels + lab
+            for r in range(a, b):
+                if write:
+                    out_idx[q] = block + indices[r] * stride
+                    out_val[q] = s_quad * data[r]
+                q += 1
+        pcpc = n_lin + H * n_labels * n_base
+        k = 0
+        for j in range(H):
+            for j2 in range(j + 1, H):
+                if prev_t[j] >= 0 and prev_t[j2] >= 0:
+                    if write:
+                        out_idx[q] = pcpc + (k * n_labels + prev_t[j]) * n_labels + prev_t[j2]
+                        out_val[q] = s_quad
+                    q += 1
+                k += 1
+        return q
+    # CONJ_ALL: every product of two active columns, hashed
+    for u in range(m):
+        for v in range(u + 1, m):
+            i = cols[u]
+            j = cols[v]
+            if i > j:
+                i, j = j, i
+            if write:
+                out_idx[q] = n_lin + _pair_hash(i, j, n_hash)
+                out_val[q] = s_quad * vals[u] * vals[v]
+            q += 1
+    return q
+
+
+def n_mapped(n_base, n_labels, history, mode, n_hash):
+    """Number of columns of the explicit map."""
+    n_lin = n_base + history * n_labels
+    if mode == CONJ_NONE:
+        return n_lin
+    if mode == CONJ_PC:
+        n_pairs = history * (history - 1) // 2
+        return n_lin + history * n_labels * n_base + n_pairs * n_labels * n_labels
+    return n_lin + n_hash
+
+
+@njit(cache=True, nogil=True)
+def expand(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_hash, s_lin,
+           s_quad):
+    """The explicit degree-2 map of feature ``rows`` with their preceding classes.
+
+    Column layout (``n_lin = n_base + H * n_labels``): the features
+    (``s_lin * x``), the preceding-class indicators ``pc-j = l`` (``s_lin``),
+    then the products: ``CONJ_PC`` each indicator times each feature
+    (``n_lin + f * H * n_labels + j * n_labels + l``: the products of one
+    feature side by side) and the indicator pairs;
+    ``CONJ_ALL`` every product of two active columns, at
+    ``n_lin + hash(i, j) % n_hash`` (``s_quad * x_i * x_j``).  With
+    ``s_lin = sqrt(2 r g + g^2)`` and ``s_quad = sqrt(2) g`` the dot product
+    of two mapped binary rows is ``(g x.x' + r)^2 - r^2`` (``CONJ_ALL``, up to
+    hash collisions) -- the degree-2 polynomial kernel.
+
+    Parameters
+    ----------
+    indptr, indices, data : ndarray
+        CSR arrays of the feature rows.
+    rows : ndarray of int64
+        Rows to map, in output order.
+    prev : ndarray of int64, shape (len(rows), H)
+        Preceding labels of each row (-1: none).
+    n_base, n_labels, mode, n_hash : int
+    s_lin, s_quad : float
+
+    Returns
+    -------
+    out_ptr : ndarray of int64
+    out_idx : ndarray of int64
+    out_val : ndarray of float32
+        CSR arrays of the mapped rows (duplicate columns from hash collisions
+        not summed).
+    """
+    n = rows.shape[0]
+    best = 0
+    for k in range(n):
+        d = indptr[rows[k] + 1] - indptr[rows[k]]
+        if d > best:
+            best = d
+    cols = np.empty(best + prev.shape[1], dtype=np.int64)
+    vals = np.empty(best + prev.shape[1])
+    none_i = np.empty(0, dtype=np.int64)
+    none_v = np.empty(0, dtype=np.float32)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    for k in range(n):
+        ptr[k + 1] = _emit(indptr, indices, data, rows[k], prev[k], n_base, n_labels, mode,
+                           skip, n_hash, s_lin, s_quad, cols, vals, none_i, none_v, ptr[k])
+    out_idx = np.empty(ptr[n], dtype=np.int64)
+    out_val = np.empty(ptr[n], dtype=np.float32)
+    for k in range(n):
+        _emit(indptr, indices, data, rows[k], prev[k], n_base, n_labels, mode, skip, n_hash, s_lin,
+              s_quad, cols, vals, out_idx, out_val, ptr[k])
+    return ptr, out_idx, out_val
+
+
+# -- prediction --------------------------------------------------------------------------
+
+
+def pack_weights(columns, ptr, pairs, values, n_first):
+    """The stored weights laid out for :func:`decide`.
+
+    Parameters
+    ----------
+    columns : ndarray of int64
+        The mapped columns with a weight, sorted.
+    ptr : ndarray of int64, shape (len(columns) + 1,)
+        Column ``columns[k]`` has the weights ``values[ptr[k]:ptr[k + 1]]`` of
+        the pairs ``pairs[ptr[k]:ptr[k + 1]]`` (sorted).
+    pairs : ndarray of int
+    values : ndarray of float32
+    n_first : int
+        The pairs every token needs (the dense rows hold those).
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(index, dense, pairs, values)`` (see :func:`_add_column`): a
+        column with weights for at least a quarter of the first ``n_first``
+        pairs keeps those as a dense row (contiguous adds), its other
+        weights and a sparse column's as entries; ``index`` covers every
+        column up to the last stored one, so a column is found in one step.
+    """
+    col_of = np.repeat(np.arange(columns.size), np.diff(ptr))
+    first = pairs < n_first
+    n_in_first = np.bincount(col_of[first], minlength=columns.size)
+    is_dense = n_in_first >= max(4, n_first // 4)
+    slot = np.full(columns.size, -1, dtype=np.int64)
+    slot[is_dense] = np.arange(int(is_dense.sum()))
+    dense = np.zeros((int(is_dense.sum()), n_first), dtype=np.float32)
+    into = first & is_dense[col_of]
+    dense[slot[col_of[into]], pairs[into]] = values[into]
+    keep = ~into
+    size = int(columns[-1]) + 2 if columns.size else 1
+    start = np.zeros(size, dtype=np.int64)
+    start[columns + 1] = np.bincount(col_of[keep], minlength=columns.size)
+    start = np.cumsum(start)
+    dtype = np.int32 if start[-1] < np.iinfo(np.int32).max else np.int64
+    index = np.empty((size, 2), dtype=dtype)
+    index[:, 0] = start
+    index[:, 1] = -1
+    index[columns, 1] = slot
+    return index, dense, np.ascontiguousarray(pairs[keep]), \
+        np.ascontiguousarray(values[keep], dtype=np.float32)
+
+
+#: what :func:`decide` adds up: everything, the part that does not depend on the preceding
+#: classes (with the intercept), or the part that does
+ALL_TERMS, BASE_TERMS, PC_TERMS = 0, 1, 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_column(c, v, weights, n_first, lo, hi, acc):
+    """``acc[p] += v * W[c, p]`` for the needed pairs ``p < n_first`` and ``lo <= p < hi``.
+
+    ``weights = (index, dense, pairs, values)``: ``index[c] = (start, slot)``
+    (one memory access); a column with many weights among the first
+    ``n_first`` pairs has them as a dense row (``dense[slot]``, ``slot >= 0``:
+    contiguous adds); its other weights, and all of a sparse column's, are
+    the ``pairs``/``values`` entries ``index[c, 0]:index[c + 1, 0]``, sorted
+    by pair.
+    """
+    index, dense, pairs, values = weights
+    if c + 1 >= index.shape[0]:
+        return
+    slot = index[c, 1]
+    if slot >= 0:
+        for p in range(n_first):
+            acc[p] += v * dense[slot, p]
+    a = index[c, 0]
+    b = index[c + 1, 0]
+    e = a
+    while e < b:
+        p = np.int64(pairs[e])
+        if p >= n_first:
+            break
+        acc[p] += v * values[e]
+        e += 1
+    if lo >= hi or e >= b:
+        return
+    # entries are sorted by pair: find lo by bisection
+    left, right = e, b
+    while left < right:
+        mid = (left + right) >> 1
+        if np.int64(pairs[mid]) < lo:
+            left = mid + 1
+        else:
+            right = mid
+    e = left
+    while e < b:
+        p = np.int64(pairs[e])
+        if p >= hi:
+            break
+        acc[p] += v * values[e]
+        e += 1
+
+
+@njit(cache=True, nogil=True)
+def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_hash, s_lin, s_quad,
+           weights, intercept, n_first, seg, seg_lo, seg_hi, local_pairs, which, out):
+    """Decision values of the pairs each token needs, without writing the map out.
+
+    Token ``rows[k]`` needs the pairs ``p < n_first`` and those of its
+    segment ``seg_lo[seg[k]] <= p < seg_hi[seg[k]]``; ``out[k, i]`` receives
+    the decision value of pair ``local_pairs[seg[k], i]``.  The terms of the
+    features alone (and their products) do not depend on the preceding
+    classes: ``which=BASE_TERMS`` writes them with the intercept (for every
+    token at once, before the greedy pass), ``which=PC_TERMS`` adds the
+    terms of the preceding classes to ``out`` (at each step of the pass),
+    ``which=ALL_TERMS`` writes both.
+
+    Parameters
+    ----------
+    indptr, indices, data : ndarray
+        CSR arrays of the feature rows (all tokens).
+    rows : ndarray of int64
+    prev : ndarray of int64, shape (len(rows), H)
+        Preceding labels (-1: none); not read with ``BASE_TERMS``.
+    n_base, n_labels, mode, n_hash : int
+    s_lin, s_quad : float
+        The map (see :func:`expand`).
+    weights : tuple of ndarray
+        ``(index, dense, pairs, values)``, the weights by mapped column (see
+        :func:`_add_column`): ``index`` (int32 or int64, shape
+        ``(n_columns + 1, 2)``: start of its entries and dense row, -1 for
+        none, of every column up to the last stored one), ``dense``
+        (float32, rows of the first ``n_first`` pairs), ``pairs`` (int) and
+        ``values`` (float32).
+    intercept : ndarray of float64, shape (n_pairs,)
+    n_first : int
+    seg, seg_lo, seg_hi : ndarray of int64
+    local_pairs : ndarray of int64, shape (n_segments, n_local)
+    which : int
+    out : ndarray of float64, shape (len(rows), n_local)
+    """
+    n = rows.shape[0]
+    P = intercept.shape[0]
+    H = prev.shape[1]
+    n_lin = n_base + H * n_labels
+    stride = H * n_labels
+    acc = np.zeros(P)
+    best = 0
+    for k in range(n):
+        d = indptr[rows[k] + 1] - indptr[rows[k]]
+        if d > best:
+            best = d
+    cols = np.empty(best + H, dtype=np.int64)
+    vals = np.empty(best + H)
+    none = np.full(H, -1, dtype=np.int64)
+    base = which != PC_TERMS
+    pcs = which != BASE_TERMS
+    for k in range(n):
+        t = rows[k]
+        s = seg[k]
+        lo = seg_lo[s]
+        hi = seg_hi[s]
+        a, b = indptr[t], indptr[t + 1]
+        if base:
+            for r in range(a, b):
+                _add_column(indices[r], s_lin * data[r], weights, n_first, lo, hi, acc)
+        if pcs:
+            for j in range(H):
+                if prev[k, j] >= 0:
+                    _add_column(n_base + j * n_labels + prev[k, j], s_lin, weights, n_first, lo,
+                                hi, acc)
+        if mode == CONJ_PC and pcs:
+            for j in range(H):
+                lab = prev[k, j]
+                if lab < 0 or lab == skip:
+                    continue
+                block = n_lin + j * n_labels + lab
+                for r in range(a, b):
+                    _add_column(block + indices[r] * stride, s_quad * data[r], weights, n_first,
+                                lo, hi, acc)
+            pcpc = n_lin + H * n_labels * n_base
+            i = 0
+            for j in range(H):
+                for j2 in range(j + 1, H):
+                    if prev[k, j] >= 0 and prev[k, j2] >= 0:
+                        _add_column(pcpc + (i * n_labels + prev[k, j]) * n_labels + prev[k, j2],
+                                    s_quad, weights, n_first, lo, hi, acc)
+                    i += 1
+        elif mode == CONJ_ALL:
+            # base x base products with BASE_TERMS, products with a pc column with PC_TERMS
+            m = _augmented(indptr, indices, data, t, prev[k] if pcs else none, n_base,
+                           n_labels, cols, vals)
+            nb = b - a
+            for u in range(m):
+                for v in range(u + 1, m):
+                    if (v >= nb and not pcs) or (v < nb and not base):
+                        continue
+                    ci = cols[u]
+                    cj = cols[v]
+                    if ci > cj:
+                        ci, cj = cj, ci
+                    _add_column(n_lin + _pair_hash(ci, cj, n_hash), s_quad * vals[u] * vals[v],
+                                weights, n_first, lo, hi, acc)
+        for i in range(local_pairs.shape[1]):
+            p = local_pairs[s, i]
+            if base:
+                out[k, i] = acc[p] + intercept[p]
+            else:
+                out[k, i] += acc[p]
+        # reset what was touched
+        for p in range(n_first):
+            acc[p] = 0.0
+        for p in range(lo, hi):
+            acc[p] = 0.0
+    return out
+
+
+@njit(cache=True, nogil=True)
+def vote(dec, pair_a, pair_b, n_classes):
+    """Majority vote of pairwise decisions (class ``pair_b`` wins where ``dec > 0``).
+
+    Ties go to the lower class.  Returns the winners (local class indices).
+    """
+    n = dec.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    votes = np.zeros(n_classes, dtype=np.int64)
+    for k in range(n):
+        for c in range(n_classes):
+            votes[c] = 0
+        for i in range(pair_a.shape[0]):
+            if dec[k, i] > 0.0:
+                votes[pair_b[i]] += 1
+            else:
+                votes[pair_a[i]] += 1
+        best = 0
+        for c in range(1, n_classes):
+            if votes[c] > votes[best]:
+                best = c
+        out[k] = best
+    return out

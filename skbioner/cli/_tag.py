@@ -51,7 +51,7 @@ HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2", "bioc-xml", "bioc-json")
 # skbioner.tagging.BATCH_SIZE and PARALLEL_MIN_DOCUMENTS, repeated for the same reason
 BATCH_SIZE = 128
-PARALLEL_MIN_DOCUMENTS = 5000
+PARALLEL_MIN_DOCUMENTS = 10_000
 
 
 def add_arguments(p):

@@ -424,11 +424,12 @@ def _check_min_confidence(value):
 
 
 #: Fewer documents than this are tagged in this process whatever ``n_jobs`` says: a worker
-#: process starts, imports and loads the model (seconds), and below this that costs more
-#: than the second core gains.  ``benchmarks/tag_jobs.py`` (2 cores shared, load ~11): on
-#: the 404 JNLPBA test abstracts 2 jobs took 2.1x as long as 1 (71.6 s vs 34.2 s), the
-#: workers cost 40 s more, a document 15 ms: break-even at ~5,500 documents.
-PARALLEL_MIN_DOCUMENTS = 5000
+#: process starts, imports and loads the model (27-40 s measured here), and below this that
+#: costs more than the second core gains.  ``benchmarks/tag_jobs.py`` on the 404 JNLPBA test
+#: abstracts (2 shared cores): 2 jobs took 2.1x as long as 1 at load ~11 (break-even ~5,500
+#: documents) and 4.1x at load ~2.5 (workers +27 s; at benchmarks/bundled_model.py's 6 ms a
+#: document, break-even ~8,700).
+PARALLEL_MIN_DOCUMENTS = 10_000
 
 
 def _worth_workers(documents, n_jobs, parallel_from):

@@ -18,8 +18,11 @@ Run::
     python examples/tag_raw_text.py [OUTDIR]
 
 Writes ``OUTDIR/entities.jsonl`` and ``OUTDIR/brat/<id>.txt``/``.ann`` (default: a temporary
-directory, removed at the end).  For large inputs, save the model with joblib and pass its
-path with ``n_jobs=2`` to tag in several processes.  Takes about 5-10 s.
+directory, removed at the end).  For large inputs, save the model with
+``skbioner.io.save_model(model, "model.skops")`` (the safe format: a joblib pickle is refused
+unless ``allow_pickle=True``) and pass that path with ``n_jobs=2`` to tag in several processes
+(a stream of fewer than ``parallel_from`` documents, 10,000 by default, is tagged in this
+process: starting workers would cost more).  Takes about 5-10 s.
 """
 
 import argparse

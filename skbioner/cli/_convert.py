@@ -55,7 +55,7 @@ def add_arguments(p):
 def run(args):
     from ..io import detect_format
     from ..schemes import check_scheme
-    from ._formats import output_format, separator, warnings_on_stderr
+    from ._formats import output_format, plural, separator, warnings_on_stderr
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
     src = args.from_format if args.from_format != "auto" else detect_format(args.input)
@@ -81,7 +81,8 @@ def run(args):
         docs = _read(args.input, src, sep, from_scheme)
         _write(args.output, docs, dst, to_scheme, None if args.tokenizer == "bio" else "whitespace")
     n_entities = sum(len(d.entities) for d in docs)
-    print(f"converted {len(docs)} documents ({n_entities} entities) from {src} to {dst}: "
+    print(f"converted {plural(len(docs), 'document')} "
+          f"({plural(n_entities, 'entity', 'entities')}) from {src} to {dst}: "
           f"{args.output}", file=sys.stderr)
     return 0
 
@@ -91,8 +92,10 @@ def _relabel(src_path, dst_path, sep, from_scheme, to_scheme):
     from ..schemes import convert
 
     if to_scheme is None:
-        raise ValueError("IN and OUT are both column files: give --to-scheme (or an OUT of "
-                         "another format)")
+        if from_scheme == "IOB2":
+            raise ValueError("IN and OUT are both IOB2 column files: give --to-scheme (or "
+                             "--from-scheme, or an OUT of another format)")
+        to_scheme = "IOB2"  # --to-scheme's default
     corpus = read_columns(src_path, sep=sep, scheme=from_scheme)
     write_columns(dst_path, corpus, y=[convert(labels, from_scheme, to_scheme)
                                        for labels in corpus.y])

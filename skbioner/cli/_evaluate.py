@@ -24,7 +24,9 @@ overlooks gets a warning on stderr naming file and line: PRED tokens that
 differ from GOLD's, PRED lines without a label column, labels outside IOB2,
 carriage returns at line ends, and a PRED in another scheme (IOB1, IOBES).
 For character offsets, warnings name the documents PRED lacks or adds, and
-those whose text differs from GOLD's.
+those whose text differs from GOLD's; --only-predicted-documents scores only
+the GOLD documents PRED has (a part of a corpus tagged), and the report
+says how many were left out.
 
 --exclude-overlap TRAIN scores only GOLD's documents that TRAIN does not hold
 (by ###MEDLINE ids): 10 of the 404 JNLPBA test abstracts are also in the
@@ -60,6 +62,9 @@ def add_arguments(p):
     p.add_argument("--pred-format", choices=FORMAT_CHOICES, default="auto",
                    help="format of PRED (default: detected)")
     p.add_argument("--sep", default="auto", help=SEP_HELP)
+    p.add_argument("--only-predicted-documents", action="store_true",
+                   help="score only the GOLD documents PRED has (PRED tagged part of the "
+                        "corpus); the report says how many were left out (character offsets)")
     p.add_argument("--exclude-overlap", action="append", default=[], metavar="FILE",
                    help="column files only: score only GOLD's documents (###MEDLINE ids) that "
                         "are not in FILE (repeatable), e.g. the training file: 10 of the 404 "
@@ -87,6 +92,10 @@ def run(args):
             print(f"skbioner evaluate: {len(exclude)} documents of {args.gold} are also in "
                   f"{', '.join(args.exclude_overlap)}: left out", file=sys.stderr)
         if gold_format == pred_format == "columns":
+            if args.only_predicted_documents:
+                raise ValueError("--only-predicted-documents applies to documents scored on "
+                                 "character offsets; column files are compared token by token "
+                                 "(give PRED the documents of GOLD)")
             report = evaluate_files(args.gold, args.pred, mode=args.mode or "official",
                                     scheme=args.scheme, sep=sep, exclude_documents=exclude)
         else:
@@ -95,7 +104,8 @@ def run(args):
                                  f"{gold_format} and {args.pred} is {pred_format}, scored on "
                                  "character offsets (exact, left and right)")
             report = evaluate_span_files(args.gold, args.pred, gold_format=gold_format,
-                                         pred_format=pred_format, sep=sep)
+                                         pred_format=pred_format, sep=sep,
+                                         only_predicted_documents=args.only_predicted_documents)
     if report.overall.n_gold == 0:
         print("skbioner evaluate: warning: GOLD has no entity (scores are 0)", file=sys.stderr)
     if report.overall.n_pred == 0:

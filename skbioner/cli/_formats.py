@@ -66,10 +66,26 @@ def read_training_corpus(path, format="auto", sep="auto"):
     with warnings_on_stderr("train"):
         corpus = load_corpus(path, format, sep=separator(sep))
     if format != "columns":
-        n_docs = len(set(corpus.doc_ids))
-        print(f"read {format} corpus {os.fspath(path)}: {n_docs} documents tokenized into "
-              f"{len(corpus.X)} sentences, {sum(map(len, corpus.X))} tokens", file=sys.stderr)
+        n_docs = documents_phrase(count_documents(corpus.doc_ids))
+        print(f"read {format} corpus {os.fspath(path)}: {n_docs} tokenized into "
+              f"{plural(len(corpus.X), 'sentence')}, {plural(sum(map(len, corpus.X)), 'token')}",
+              file=sys.stderr)
     return corpus
+
+
+def plural(n, noun, nouns=None) -> str:
+    """``"1 document"``, ``"2 documents"`` (thousands separated; ``nouns``: an irregular plural)."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {nouns or noun + 's'}"
+
+
+def documents_phrase(n) -> str:
+    """How many documents a corpus has: ``n`` distinct ids, 0 standing for none."""
+    return "no document ids" if n == 0 else plural(n, "document")
+
+
+def count_documents(doc_ids) -> int:
+    """The distinct document ids of a corpus, 0 when its sentences carry none."""
+    return len({d for d in doc_ids if d not in (None, "")})
 
 
 def output_format(path, given=None, default=None) -> str:
@@ -110,6 +126,6 @@ def training_data_record(path, corpus):
                 digest.update(block)
         record["sha256"] = digest.hexdigest()
     types = Counter(t for y in corpus.y for t, _, _ in labels_to_spans(y))
-    record.update(documents=len(set(corpus.doc_ids)), sentences=len(corpus.X),
+    record.update(documents=count_documents(corpus.doc_ids), sentences=len(corpus.X),
                   tokens=sum(map(len, corpus.X)), entities=dict(sorted(types.items())))
     return record

@@ -74,6 +74,15 @@ def _num(value):
     return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
+def _counted(value, noun):
+    """``"2 documents"``, ``"1 sentence"``; 0 documents: the corpus had no document ids."""
+    from ._formats import documents_phrase, plural
+
+    if not isinstance(value, int) or isinstance(value, bool):
+        return f"{value} {noun}s"  # a file's metadata, shown as it is
+    return documents_phrase(value) if noun == "document" else plural(value, noun)
+
+
 def _count(d):
     return ", ".join(f"{k} {_num(v)}" for k, v in _dict(d).items())
 
@@ -101,9 +110,9 @@ def render(info):
         digest = data.get("sha256")
         lines.append(f"training data: {data.get('file')}"
                      + (f" (sha256 {digest[:16]}...)" if isinstance(digest, str) else ""))
-        lines.append(f"  {_num(data.get('documents', 0))} documents, "
-                     f"{_num(data.get('sentences', 0))} sentences, "
-                     f"{_num(data.get('tokens', 0))} tokens; entities: "
+        lines.append(f"  {_counted(data.get('documents', 0), 'document')}, "
+                     f"{_counted(data.get('sentences', 0), 'sentence')}, "
+                     f"{_counted(data.get('tokens', 0), 'token')}; entities: "
                      f"{_count(data.get('entities', {}))}")
     settings = {k: meta[k] for k in ("preset", "model", "scheme", "params", "feature_params",
                                      "pos", "hmm_states", "hmm_params", "tuned")

@@ -131,9 +131,12 @@ def _run(args) -> int:
               "(about a minute; later runs start in seconds)", file=sys.stderr, flush=True)
     try:
         status = args.run(args)
+        sys.stdout.flush()  # a closed pipe is found here, not in the flush at exit
     except KeyboardInterrupt:
         print("skbioner: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `skbioner info --json | head -1`: the reader has gone
+        return _stdout_closed()
     except (UserError, ValueError, TypeError, OSError, KeyError, LookupError) as exc:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
@@ -153,6 +156,26 @@ def _run(args) -> int:
                              "(set SKBIONER_TRACEBACK=1 for the traceback, and please report it)")
         return 1
     return int(status or 0)
+
+
+def _stdout_closed():
+    """Exit quietly once the reader of standard output has gone (a closed pipe).
+
+    The Python documentation's recipe (``signal`` module, "Note on SIGPIPE"):
+    the rest of the output, and the flush at exit that would fail again and
+    print a traceback, go to ``os.devnull``; the status is 141 (128 + SIGPIPE),
+    what a command killed by SIGPIPE reports to the shell.
+    """
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+        return 141
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+    return 141
 
 
 def _error(command, message):

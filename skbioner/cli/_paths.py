@@ -35,7 +35,7 @@ def refuse_output_over_inputs(output, inputs) -> None:
     from ..tagging._documents import JSONL_SUFFIXES
 
     for source in inputs:
-        if source is None:
+        if source is None or os.fspath(source) == "-":  # standard input
             continue
         if same_path(output, source):
             _refuse(output, source, "is also an input")
@@ -52,7 +52,7 @@ def refuse_output_dir_over_inputs(directory, inputs) -> None:
     gold ``.ann`` beside its ``.txt``).
     """
     for source in inputs:
-        if source is None:
+        if source is None or os.fspath(source) == "-":  # standard input
             continue
         if same_path(directory, source):
             _refuse(directory, source, "directory is also an input")

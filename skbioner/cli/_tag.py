@@ -2,7 +2,8 @@
 
 INPUT... are plain-text files (one document each; the id is the file stem),
 directories (their *.txt and *.jsonl files) or JSONL files (one
-{"id": ..., "text": ...} object per line).  Without --model they are tagged
+{"id": ..., "text": ...} object per line); - is standard input (one
+plain-text document whose id is stdin, or JSONL with --input-format jsonl).  Without --model they are tagged
 with the model bundled with skbioner (protein, DNA, RNA, cell_line,
 cell_type; trained on the full JNLPBA 2004 training set: `skbioner info`
 describes it).  --output-format jsonl (the default) writes one
@@ -10,13 +11,16 @@ describes it).  --output-format jsonl (the default) writes one
 document into OUT (standard output if OUT is - or not given); brat writes
 <id>.ann, with the confidences as AnnotatorNotes lines, and a copy <id>.txt
 per document into the directory OUT; iob2 writes the tokens and labels in
-the JNLPBA layout.  The confidence of an entity is its probability under
+the JNLPBA layout; bioc-xml and bioc-json write one BioC collection (the
+texts, and the entities with their confidences as "confidence" infons) when
+the run ends.  The confidence of an entity is its probability under
 the model (null for models that give none: crfsuite, majority);
 --min-confidence P keeps only the entities at least that probable (more
 precision, less recall; docs/first-hour.md measures it), --no-confidence
-skips computing them (faster).  Documents are streamed (memory does not grow with the corpus),
---n-jobs N tags them in N processes, a progress bar runs on stderr when it
-is a terminal, and a summary line ends the run.
+skips computing them (faster).  Documents are streamed (memory does not
+grow with the corpus), --n-jobs N tags them in N processes (from
+--parallel-from documents on; fewer are tagged in one process), a progress
+bar runs on stderr when it is a terminal, and a summary line ends the run.
 
 A document that cannot be tagged or written (undecodable, empty, an id
 that cannot name a file, a token longer than --max-token-length) gets a
@@ -39,36 +43,41 @@ import sys
 import time
 
 NAME = "tag"
-HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL, IOB2)"
+HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL, IOB2, BioC)"
 
 
 # skbioner.tagging.OUTPUT_FORMATS, repeated so that building the parser (``skbioner --help``)
 # imports nothing heavy; tests/cli/test_start.py checks that the two agree.
-OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
-# skbioner.tagging.BATCH_SIZE, repeated for the same reason
+OUTPUT_FORMATS = ("brat", "jsonl", "iob2", "bioc-xml", "bioc-json")
+# skbioner.tagging.BATCH_SIZE and PARALLEL_MIN_DOCUMENTS, repeated for the same reason
 BATCH_SIZE = 128
+PARALLEL_MIN_DOCUMENTS = 10_000
 
 
 def add_arguments(p):
-    from ._predict import ALLOW_PICKLE_HELP
+    from ._predict import ALLOW_PICKLE_HELP, MODEL_HELP
 
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="text files, directories of .txt/.jsonl files, or .jsonl files")
-    p.add_argument("-m", "--model", default=None, metavar="MODEL",
-                   help="a model saved by `skbioner train` (.skops), or a bundled model by "
-                        "name: jnlpba (the default: protein, DNA, RNA, cell line, cell type) "
-                        "or bc5cdr (chemicals and diseases)")
+                   help="text files, directories of .txt/.jsonl files, or .jsonl files; - "
+                        "reads standard input (one text document, id stdin; JSONL with "
+                        "--input-format jsonl)")
+    p.add_argument("-m", "--model", default=None, metavar="MODEL", help=MODEL_HELP)
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="directory (brat) or file (jsonl, iob2); - or none: standard output")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="jsonl")
     p.add_argument("--min-confidence", type=float, default=None, metavar="P",
                    help="keep only the entities whose confidence is at least P (0..1)")
     p.add_argument("--no-confidence", action="store_true",
-                   help="do not compute confidences (about twice as fast)")
+                   help="do not compute confidences (skips the forward-backward pass; "
+                        "docs/first-hour.md measures the time saved)")
     p.add_argument("--input-format", choices=("auto", "text", "jsonl"), default="auto",
                    help="auto: .jsonl/.ndjson files are JSONL, other files plain text")
     p.add_argument("--n-jobs", type=int, default=1, metavar="N",
                    help="worker processes (joblib); -1 uses every core")
+    p.add_argument("--parallel-from", type=int, default=PARALLEL_MIN_DOCUMENTS, metavar="DOCS",
+                   help="with --n-jobs, start worker processes only for at least DOCS "
+                        "documents (fewer are tagged in one process: starting workers and "
+                        "loading the model in each costs more than it saves); 0: always")
     p.add_argument("--batch-size", type=int, default=BATCH_SIZE, metavar="DOCS",
                    help="documents per predict call / parallel task")
     p.add_argument("--max-token-length", type=int, default=1000, metavar="CHARS",
@@ -147,7 +156,7 @@ def run(args):
     )
     from ..tagging._tagger import _model_of, model_reference, worker_count
     from ..tagging._writers import STDOUT
-    from ._formats import printable
+    from ._formats import plural, printable
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
@@ -176,7 +185,8 @@ def run(args):
                             batch_size=args.batch_size,
                             n_jobs=n_jobs, max_token_length=args.max_token_length,
                             allow_pickle=args.allow_pickle, confidence=not args.no_confidence,
-                            min_confidence=args.min_confidence)
+                            min_confidence=args.min_confidence,
+                            parallel_from=args.parallel_from)
     disable = {"auto": None, "always": False, "never": True}[args.progress]
     n_docs = n_tokens = n_entities = n_failed = 0
     t0 = time.perf_counter()
@@ -198,7 +208,11 @@ def run(args):
             n_tokens += res.n_tokens
             n_entities += len(res.entities)
     seconds = time.perf_counter() - t0
+    if n_jobs > 1 and 0 < n_docs + n_failed < args.parallel_from:
+        print(f"skbioner tag: note: fewer than {args.parallel_from:,} documents (--parallel-from):"
+              f" tagged in this process, without worker processes", file=sys.stderr)
     failed = f", {n_failed} failed" if n_failed else ""
-    print(f"tagged {n_docs} documents{failed}: {n_tokens} tokens, {n_entities} entities in "
+    print(f"tagged {plural(n_docs, 'document')}{failed}: {plural(n_tokens, 'token')}, "
+          f"{plural(n_entities, 'entity', 'entities')} in "
           f"{seconds:.1f} s ({n_tokens / max(seconds, 1e-9):,.0f} tokens/s)", file=sys.stderr)
     return 1 if n_failed else 0

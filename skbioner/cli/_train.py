@@ -47,10 +47,32 @@ def _built(make_tagger, model, **options):
 
 
 def _silenced(model):
-    """``model`` with every ``verbose`` parameter at 0: progress is not a model setting."""
-    noisy = {k: 0 for k, v in model.get_params(deep=True).items()
-             if k.split("__")[-1] == "verbose" and v}
-    return model.set_params(**noisy)
+    """``model`` with every ``verbose`` parameter at 0: progress is not a model setting.
+
+    Every estimator inside it counts: the parameters of its steps and also the
+    fitted estimators it holds (a post-processed or re-cut tagger's ``tagger_``,
+    a first pass's fitted models, a cascade's ``classifier_``), which
+    ``set_params`` does not reach.
+    """
+    from sklearn.base import BaseEstimator
+
+    seen, todo = set(), [model]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, BaseEstimator):
+            params = obj.get_params(deep=False)
+            if params.get("verbose"):
+                obj.set_params(verbose=False if isinstance(params["verbose"], bool) else 0)
+            todo.extend(params.values())
+            todo.extend(vars(obj).values())
+        elif isinstance(obj, list | tuple):
+            todo.extend(obj)
+        elif isinstance(obj, dict):
+            todo.extend(obj.values())
+    return model
 
 
 def _auto_recut(corpus, name, options, model, verbose, say):
@@ -73,7 +95,7 @@ def run(args):
     from ..io._atomic import check_writable
     from ..pipelines import make_tagger, tune
     from ..pipelines._tune import describe
-    from ._formats import read_training_corpus, training_data_record
+    from ._formats import documents_phrase, plural, read_training_corpus, training_data_record
     from ._options import flag, tagger_options
     from ._paths import refuse_output_over_inputs
 
@@ -98,9 +120,10 @@ def run(args):
     t0 = time.perf_counter()
     corpus = read_training_corpus(args.train, args.train_format, args.sep)
     record = training_data_record(args.train, corpus)
-    say(f"read {args.train}: {record['documents']:,} documents, {record['sentences']:,} "
-        f"sentences, {record['tokens']:,} tokens, {sum(record['entities'].values()):,} "
-        f"entities ({time.perf_counter() - t0:.1f} s)")
+    say(f"read {args.train}: {documents_phrase(record['documents'])}, "
+        f"{plural(record['sentences'], 'sentence')}, {plural(record['tokens'], 'token')}, "
+        f"{plural(sum(record['entities'].values()), 'entity', 'entities')} "
+        f"({time.perf_counter() - t0:.1f} s)")
     if not record["entities"]:
         print(f"skbioner train: warning: {args.train} has no entity (every label is O): the "
               "model will tag nothing", file=sys.stderr)

@@ -38,6 +38,8 @@ from ._json import loads as loads_bounded
 
 __all__ = ["read_bioc", "write_bioc"]
 
+#: The infon holding a predicted entity's confidence (``skbioner tag``), e.g. ``"0.9731"``.
+CONFIDENCE_INFON = "confidence"
 #: The infon holding an annotation's entity type.
 TYPE_INFON = "type"
 BIOC_FORMATS = ("xml", "json")
@@ -486,6 +488,9 @@ def to_bioc_document(doc: BratDocument, bioc):
         ann = bioc.BioCAnnotation()
         ann.id = e.id
         ann.infons[TYPE_INFON] = e.type
+        confidence = getattr(e, "confidence", None)  # a tagged entity's (skbioner tag)
+        if confidence is not None:
+            ann.infons[CONFIDENCE_INFON] = str(confidence)
         frags = e.fragments or ((e.start, e.end),)
         for a, b in frags:
             ann.add_location(bioc.BioCLocation(a, b - a))
@@ -498,6 +503,34 @@ def to_bioc_document(doc: BratDocument, bioc):
                 break
         owner.add_annotation(ann)
     return document
+
+
+def dumps_bioc(documents, *, format="xml", name="BioC output") -> str:
+    """The text of a BioC XML or JSON collection of ``documents`` (see :func:`write_bioc`).
+
+    An entity with a ``confidence`` (a :class:`skbioner.tagging.TaggedEntity`)
+    keeps it as the infon ``confidence``.  ``name`` is the output's, for messages.
+    """
+    import bioc
+    import bioc.biocjson
+
+    if format not in BIOC_FORMATS:
+        raise ValueError(f"format must be 'xml' or 'json', got {format!r}")
+    collection = bioc.BioCCollection()
+    collection.source, collection.date, collection.key = "skbioner", "", ""
+    for doc in check_documents(documents):
+        collection.add_document(to_bioc_document(doc, bioc))
+    try:
+        if format == "xml":
+            data = bioc.biocxml.dumps(collection)
+        else:
+            data = bioc.biocjson.dumps(collection, indent=1, ensure_ascii=False)
+        data.encode("utf-8")
+    except (ValueError, UnicodeEncodeError) as exc:  # lxml: "All strings must be XML
+        # compatible"; a lone surrogate
+        raise ValueError(f"{name}: cannot be written as BioC {format.upper()}: {exc} "
+                         "(a control character or a lone surrogate in a text?)") from None
+    return data
 
 
 def write_bioc(path, documents, *, format="xml") -> None:
@@ -522,21 +555,4 @@ def write_bioc(path, documents, *, format="xml") -> None:
     conversion gives the same bytes every time).  Trailing line breaks of a
     text are not written: BioC passages hold text.
     """
-    import bioc
-    import bioc.biocjson
-
-    if format not in BIOC_FORMATS:
-        raise ValueError(f"format must be 'xml' or 'json', got {format!r}")
-    collection = bioc.BioCCollection()
-    collection.source, collection.date, collection.key = "skbioner", "", ""
-    for doc in check_documents(documents):
-        collection.add_document(to_bioc_document(doc, bioc))
-    try:
-        if format == "xml":
-            data = bioc.biocxml.dumps(collection)
-        else:
-            data = bioc.biocjson.dumps(collection, indent=1, ensure_ascii=False)
-        atomic_write_utf8(path, data)
-    except ValueError as exc:  # lxml: "All strings must be XML compatible"; a lone surrogate
-        raise ValueError(f"{os.fspath(path)}: cannot be written as BioC {format.upper()}: {exc} "
-                         "(a control character or a lone surrogate in a text?)") from None
+    atomic_write_utf8(path, dumps_bioc(documents, format=format, name=os.fspath(path)))

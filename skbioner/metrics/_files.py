@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ._entity import entity_report
 
@@ -295,7 +295,7 @@ def _overlooked(gold, pred):
 
 
 def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format="auto",
-                        sep="auto"):
+                        sep="auto", only_predicted_documents=False):
     """Score the character-offset entities of PRED against GOLD, any format.
 
     For raw-text output (``skbioner tag``: brat or JSONL) against standoff
@@ -314,6 +314,9 @@ def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format
         (:func:`skbioner.io.detect_format`).
     sep : str, default="auto"
         Field separator of a column file.
+    only_predicted_documents : bool, default=False
+        Score only the GOLD documents that PRED has (PRED tagged a part of
+        the corpus); the report's ``documents`` says how many were left out.
 
     Returns
     -------
@@ -346,11 +349,18 @@ def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format
         covered = _entity_texts(pred_path, pred_format, pred)
     except CorpusFormatError as exc:
         raise ScoringInputError(str(exc)) from None
+    documents = {}
+    if only_predicted_documents:
+        scored = {d: v for d, v in gold.items() if d in pred}
+        documents = {"gold": len(gold), "scored": len(scored),
+                     "left_out": len(gold) - len(scored)}
+        gold = scored
     for message in _span_problems(gold, pred, os.fspath(gold_path), os.fspath(pred_path),
                                   covered):
         warnings.warn(message, ScoringInputWarning, stacklevel=2)
-    return character_span_report({d: spans for d, (_, spans) in gold.items()},
-                                 {d: spans for d, (_, spans) in pred.items() if d in gold})
+    report = character_span_report({d: spans for d, (_, spans) in gold.items()},
+                                   {d: spans for d, (_, spans) in pred.items() if d in gold})
+    return replace(report, documents=documents) if documents else report
 
 
 def _ids(ids):

@@ -123,12 +123,17 @@ class EntityReport:
         ``{"tags", "correct_tags", "correct_iob"}`` token-level agreement
         (official mode: of the IOBES-rewritten tags); empty for character
         spans.
+    documents : dict, default={}
+        ``{"gold", "scored", "left_out"}``: the gold documents, those scored
+        and those left out, when only the documents present in the
+        predictions were scored; empty otherwise.
     """
 
     overall: ClassScore
     per_class: dict
     mode: str
     tagging: dict = field(default_factory=dict)
+    documents: dict = field(default_factory=dict)
 
     def f1(self, match: str = "exact", cls: str | None = None) -> float:
         """F1 under one matching criterion, overall or of one class.
@@ -157,10 +162,13 @@ class EntityReport:
             The overall and per-class counts and scores, classes sorted
             (JSON-serialisable).
         """
-        return {
+        out = {
             "overall": self.overall.to_dict(),
             "per_class": {c: s.to_dict() for c, s in sorted(self.per_class.items())},
         }
+        if self.documents:
+            out["documents"] = dict(self.documents)
+        return out
 
     def to_json(self, **kwargs) -> str:
         """:meth:`to_dict` as a JSON string.
@@ -189,6 +197,10 @@ class EntityReport:
             The report as lines of text, ending with a newline.
         """
         lines = []
+        d = self.documents
+        if d:
+            lines += ["", f"Only the documents in the predictions were scored: {d['scored']:,} of "
+                          f"the {d['gold']:,} gold documents ({d['left_out']:,} left out)."]
         t = self.tagging
         if t:
             n = t["tags"]

@@ -79,9 +79,35 @@ def _kind(path: Path) -> str:
             if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
 
 
+#: The input name that means standard input (read once; a text document's id is ``stdin``).
+STDIN = "-"
+_STDIN_ID = "stdin"
+
+
+def _is_stdin(path) -> bool:
+    return os.fspath(path) == STDIN
+
+
+def _open_binary(path):
+    """``path`` opened for reading bytes; standard input (not closed after) for ``-``."""
+    import contextlib
+    import sys
+
+    if _is_stdin(path):
+        return contextlib.nullcontext(sys.stdin.buffer)
+    return open(path, "rb")
+
+
 def _expand(inputs: Iterable) -> Iterator[Path]:
+    stdin = 0
     for item in inputs:
         path = Path(item)
+        if _is_stdin(item):
+            stdin += 1
+            if stdin > 1:
+                raise ValueError("standard input (-) is given twice: it can be read once")
+            yield path
+            continue
         kind = _kind(path)
         if kind == "dir":
             children = sorted(p for p in path.iterdir() if p.is_file() and (
@@ -133,13 +159,14 @@ def _unreadable(path: Path, exc: OSError) -> DocumentError:
 
 def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]:
     try:
-        fh = open(path, "rb")
+        fh = _open_binary(path)
     except OSError as exc:  # one unreadable file does not stop the batch
         yield _unreadable(path, exc)
         return
-    with fh:
-        for lineno, raw in enumerate(fh, 1):
-            source = f"{path}:{lineno}"
+    name = "<stdin>" if _is_stdin(path) else path
+    with fh as lines:
+        for lineno, raw in enumerate(lines, 1):
+            source = f"{name}:{lineno}"
             try:
                 line = raw.decode(encoding)
             except UnicodeDecodeError as exc:
@@ -174,17 +201,22 @@ def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]
 
 def _read_text_file(path: Path, encoding: str) -> Document | DocumentError:
     try:
-        data = path.read_bytes()
+        if _is_stdin(path):
+            with _open_binary(path) as fh:
+                data = fh.read()
+        else:
+            data = path.read_bytes()
     except OSError as exc:  # one unreadable file does not stop the batch
         return _unreadable(path, exc)
+    doc_id, name = (_STDIN_ID, "<stdin>") if _is_stdin(path) else (path.stem, str(path))
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return DocumentError(path.stem, f"{path}:{line}",
+        return DocumentError(doc_id, f"{name}:{line}",
                              f"cannot decode {data[exc.start:exc.end]!r} as {encoding} "
                              f"({exc.reason})")
-    return _check_text(path.stem, text, str(path))
+    return _check_text(doc_id, text, name)
 
 
 def iter_documents(inputs, input_format="auto", encoding="utf-8"):
@@ -195,7 +227,9 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
     inputs : iterable of path
         Plain-text files (one document each, id = file stem), directories
         (their ``*.txt`` and ``*.jsonl`` files, sorted by name) and JSONL
-        files (``*.jsonl``: one ``{"id": ..., "text": ...}`` per line).
+        files (``*.jsonl``: one ``{"id": ..., "text": ...}`` per line);
+        ``"-"``: standard input, one plain-text document with the id
+        ``stdin`` (JSONL with ``input_format="jsonl"``).
     input_format : {"auto", "text", "jsonl"}, default="auto"
         ``"auto"`` reads ``.jsonl``/``.ndjson`` files as JSONL and every
         other file as one plain-text document.

@@ -423,6 +423,33 @@ def _check_min_confidence(value):
     return float(value)
 
 
+#: Fewer documents than this are tagged in this process whatever ``n_jobs`` says: a worker
+#: process starts, imports and loads the model (27-40 s measured here), and below this that
+#: costs more than the second core gains.  ``benchmarks/tag_jobs.py`` on the 404 JNLPBA test
+#: abstracts (2 shared cores): 2 jobs took 2.1x as long as 1 at load ~11 (break-even ~5,500
+#: documents) and 4.1x at load ~2.5 (workers +27 s; at benchmarks/bundled_model.py's 6 ms a
+#: document, break-even ~8,700).
+PARALLEL_MIN_DOCUMENTS = 10_000
+
+
+def _worth_workers(documents, n_jobs, parallel_from):
+    """``(documents, n_jobs)``: 1 job if the stream ends before ``parallel_from`` documents.
+
+    Reads that many documents ahead (memory: a few batches' worth), and gives
+    the stream back whole.
+    """
+    if not (isinstance(parallel_from, int) and not isinstance(parallel_from, bool)
+            and parallel_from >= 0):
+        raise ValueError(f"parallel_from must be a non-negative int, got {parallel_from!r}")
+    if n_jobs == 1 or parallel_from == 0:
+        return documents, n_jobs
+    it = iter(documents)
+    head = list(itertools.islice(it, parallel_from))
+    if len(head) < parallel_from:
+        return head, 1
+    return itertools.chain(head, it), n_jobs
+
+
 def _batches(docs: Iterable, size: int) -> Iterator[list]:
     it = iter(docs)
     while batch := list(itertools.islice(it, size)):
@@ -431,7 +458,7 @@ def _batches(docs: Iterable, size: int) -> Iterator[list]:
 
 def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_jobs=None,
                   max_token_length=1000, allow_pickle=False, confidence=True,
-                  min_confidence=None):
+                  min_confidence=None, parallel_from=PARALLEL_MIN_DOCUMENTS):
     """Tag a stream of raw-text documents; yield results in input order.
 
     Parameters
@@ -452,7 +479,8 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     n_jobs : int or None, default=None
         Worker processes (joblib); None or 1 tags in this process, -1 uses
         every core; more than the machine's cores is capped at their number
-        (see :func:`worker_count`).  Any joblib backend applies (``with
+        (see :func:`worker_count`).  A stream of fewer than ``parallel_from``
+        documents is tagged in this process.  Any joblib backend applies (``with
         joblib.parallel_config("dask"):``).
     max_token_length : int, default=1000
         A document with a longer token (e.g. a 1 MB line without spaces) is
@@ -463,13 +491,20 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     confidence : bool, default=True
         Give every entity its probability (:attr:`TaggedEntity.confidence`)
         when the model has ``predict_entities`` (:func:`gives_confidences`);
-        False skips the forward-backward pass this takes (tagging is then
-        about twice as fast) and leaves confidences None.
+        False skips the forward-backward pass this takes (faster:
+        ``benchmarks/bundled_model.py`` measures by how much) and leaves
+        confidences None.
     min_confidence : float or None, default=None
         Keep only the entities whose confidence is at least this (in
         ``entities`` and ``labels``): higher means more precision, less
         recall (``docs/first-hour.md`` measures the trade-off).  Needs a
         model that gives confidences (ValueError otherwise).
+    parallel_from : int, default=PARALLEL_MIN_DOCUMENTS
+        With ``n_jobs`` other than 1, the documents a stream must have for
+        worker processes to start (the first ``parallel_from`` are read
+        ahead); a shorter one is tagged in this process, since starting
+        workers (importing, loading the model) would cost more than they
+        save.  0: always start them.
 
     Yields
     ------
@@ -484,16 +519,18 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     if not (isinstance(batch_size, int) and batch_size >= 1):
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     options = (bool(confidence), _check_min_confidence(min_confidence))
-    batches = _batches(documents, batch_size)
     n_jobs = worker_count(n_jobs)
+    if n_jobs != 1 and model is not None and not isinstance(model, str | os.PathLike |
+                                                               ModelBytes):
+        raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
+                        "worker loads it once")
+    documents, n_jobs = _worth_workers(documents, n_jobs, parallel_from)
+    batches = _batches(documents, batch_size)
     if n_jobs == 1:
         model = _model_of(model_reference(model), allow_pickle)
         for batch in batches:
             yield from _tag_batch(model, batch, tokenizer, max_token_length, options=options)
         return
-    if model is not None and not isinstance(model, str | os.PathLike | ModelBytes):
-        raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
-                        "worker loads it once")
     ref = model_reference(model)
     parallel = Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
     inner = max(1, cpu_count() // n_jobs)

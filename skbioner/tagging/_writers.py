@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ from ..io._atomic import atomic_open
 __all__ = ["open_writer", "OUTPUT_FORMATS"]
 
 #: Output formats accepted by :func:`open_writer`.
-OUTPUT_FORMATS = ("brat", "jsonl", "iob2")
+OUTPUT_FORMATS = ("brat", "jsonl", "iob2", "bioc-xml", "bioc-json")
 
 #: The output name that means standard output (``jsonl`` and ``iob2``; not atomic).
 STDOUT = "-"
@@ -111,6 +112,39 @@ class _Iob2Writer(_StreamWriter):
         return "".join(parts)
 
 
+class _BiocWriter:
+    """One BioC collection (XML or JSON), written when the run ends, atomically.
+
+    A collection is one document tree: the documents (texts and entities, not
+    tokens) are kept until the end.  Confidences are the ``confidence``
+    infon of each annotation.
+    """
+
+    def __init__(self, out, output_format):
+        if out != STDOUT and Path(out).is_dir():
+            raise IsADirectoryError(f"{out}: this output format writes one file")
+        self.out, self.format, self.docs = out, output_format[len("bioc-"):], []
+
+    def write(self, doc):
+        from ..io._bioc import dumps_bioc
+
+        entities = [dataclasses.replace(e, confidence=_confidence(e)) for e in doc.entities]
+        new = BratDocument(doc.id, doc.text, entities, [])
+        dumps_bioc([new], format=self.format, name="BioC")  # one that cannot be: fails alone
+        self.docs.append(new)
+
+    def close(self):
+        from ..io._bioc import dumps_bioc
+        from ..io._atomic import atomic_write_utf8
+
+        if self.out == STDOUT:
+            sys.stdout.buffer.write(dumps_bioc(self.docs, format=self.format,
+                                               name="standard output").encode("utf-8"))
+            sys.stdout.buffer.flush()
+        else:
+            atomic_write_utf8(self.out, dumps_bioc(self.docs, format=self.format, name=self.out))
+
+
 @contextlib.contextmanager
 def open_writer(output_format, out):
     """Context manager yielding an object whose ``write(tagged_document)`` stores it.
@@ -122,18 +156,20 @@ def open_writer(output_format, out):
     document).  ``write`` raises ValueError for a document that cannot be
     written (nothing of it is written; the next one can be).
 
-    ``jsonl`` writes ``{"id", "entities": [{"start", "end", "type", "text",
-    "confidence"}]}`` per document (``confidence`` null when the model gives
+    ``bioc-xml`` and ``bioc-json`` write one BioC collection when the block
+    ends (the documents are kept until then), each entity's confidence as its
+    annotation's ``confidence`` infon.  ``jsonl`` writes ``{"id", "entities":
+    [{"start", "end", "type", "text", "confidence"}]}`` per document (``confidence`` null when the model gives
     none), ``brat`` the entities and an ``AnnotatorNotes`` line with the
     confidence of each (``#1<TAB>AnnotatorNotes T1<TAB>confidence=0.9731``).
 
     Parameters
     ----------
-    output_format : {"brat", "jsonl", "iob2"}
+    output_format : {"brat", "jsonl", "iob2", "bioc-xml", "bioc-json"}
         What to write.
     out : str or path
-        A directory (``brat``) or a file (``jsonl``, ``iob2``); ``"-"``:
-        standard output (``jsonl``, ``iob2``).
+        A directory (``brat``) or a file (the others); ``"-"``: standard
+        output (all but ``brat``).
 
     Returns
     -------
@@ -147,6 +183,10 @@ def open_writer(output_format, out):
     with contextlib.ExitStack() as stack:
         if output_format == "brat":
             yield _BratWriter(out)
+        elif output_format.startswith("bioc-"):
+            writer = _BiocWriter(out, output_format)
+            yield writer
+            writer.close()  # not after an error: the output stays as it was
         elif output_format == "jsonl":
             yield _JsonlWriter(out, stack)
         else:

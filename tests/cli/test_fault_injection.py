@@ -121,7 +121,7 @@ def test_ctrl_c_stops_a_parallel_run_cleanly(sample_model, corpus, reference, tm
     rng = np.random.default_rng(int(os.environ.get("SKBIONER_SEED", "0")))
     out = tmp_path / "out"
     status, err = _interrupt(sample_model, corpus, out, rng, signal.SIGINT, len(reference),
-                             extra=("--n-jobs", "2"), group=True)
+                             extra=("--n-jobs", "2", "--parallel-from", "0"), group=True)
     _check_directory(out, corpus, reference)
     assert status in (0, 130)
     assert "Traceback" not in err and "Warning" not in err and "LokyProcess" not in err, err

@@ -38,7 +38,7 @@ def sample_train(tmp_path_factory):
 
 def test_tag_without_a_model_uses_the_bundled_one(abstract, capsys):
     status, out, err = run(capsys, "tag", abstract)  # JSONL on stdout
-    assert status == 0 and "tagged 1 documents" in err
+    assert status == 0 and "tagged 1 document:" in err
     [record] = [json.loads(line) for line in out.splitlines()]
     assert record["id"] == "abs1"
     got = [(e["type"], e["text"]) for e in record["entities"]]
@@ -177,6 +177,6 @@ def test_bundled_model_in_worker_processes_gives_the_same_output(abstract, tmp_p
     out.mkdir()
     assert run(capsys, "tag", abstract.parent, "-o", out / "one.jsonl")[0] == 0
     assert run(capsys, "tag", abstract.parent, "-o", out / "two.jsonl", "--n-jobs", "2",
-               "--batch-size", "1")[0] == 0
+               "--batch-size", "1", "--parallel-from", "0")[0] == 0
     one = (out / "one.jsonl").read_text()
     assert one == (out / "two.jsonl").read_text() and one.count("\n") == 4

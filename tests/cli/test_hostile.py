@@ -217,7 +217,7 @@ def test_item6_train_writes_the_safe_format_and_joblib_on_request(toy_files, tmp
     assert run(capsys, "predict", "--allow-pickle", pkl, train, "-o", tmp_path / "p")[0] == 0
     (tmp_path / "d.txt").write_text(TEXT)
     assert run(capsys, "tag", "--allow-pickle", pkl, tmp_path / "d.txt", "-o",
-               tmp_path / "o.jsonl", "--n-jobs", "2")[0] == 0
+               tmp_path / "o.jsonl", "--n-jobs", "2", "--parallel-from", "0")[0] == 0
 
 
 # -- item 7: an output that is also an input is refused -------------------------------------
@@ -420,7 +420,7 @@ def test_item14_tag_reads_a_pipe_and_names_devices(toy_files, tmp_path, capsys):
     status, _, err = run(capsys, "tag", model, fifo, "-o", tmp_path / "o.jsonl",
                          "--progress", "never")
     writer.join(timeout=30)
-    assert status == 0 and "tagged 1 documents" in err
+    assert status == 0 and "tagged 1 document:" in err
     assert json.loads((tmp_path / "o.jsonl").read_text())["id"] == "d1"
     status, _, err = run(capsys, "tag", model, "/dev/zero", "-o", tmp_path / "z.jsonl")
     assert status == 1

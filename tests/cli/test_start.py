@@ -32,7 +32,8 @@ def test_tag_output_formats_agree_with_tagging():
 
 
 def test_tag_batch_size_default_agrees_with_tagging():
-    from skbioner.cli._tag import BATCH_SIZE
+    from skbioner.cli._tag import BATCH_SIZE, PARALLEL_MIN_DOCUMENTS
     from skbioner.tagging._tagger import BATCH_SIZE as TAGGING
+    from skbioner.tagging._tagger import PARALLEL_MIN_DOCUMENTS as PARALLEL
 
-    assert BATCH_SIZE == TAGGING
+    assert BATCH_SIZE == TAGGING and PARALLEL_MIN_DOCUMENTS == PARALLEL

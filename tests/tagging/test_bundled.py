@@ -68,3 +68,21 @@ def test_official_test_set_f1_as_documented(model):
     test = load_jnlpba(data_path("jnlpba"), "test")
     assert 100 * entity_f1_score(test.y, model.predict(test.X)) == pytest.approx(TEST_F1,
                                                                                  abs=0.02)
+
+
+def test_user_guide_describes_the_bundled_model_as_its_readme_does():
+    # issue 27: the user guide described a reverted bundled model (70.28 / 70.05, 7.4 MB)
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "skbioner/tagging/data/README.md").read_text()
+    gold = re.search(r"exact F1 (\d+\.\d\d) on the gold tokens", readme).group(1)
+    raw = re.search(r"(\d+\.\d\d) on the raw\s+abstracts", readme).group(1)
+    size = f"{BUNDLED_MODEL.stat().st_size / 1e6:.2f} MB"
+    assert float(gold) == TEST_F1 and f"; {size}." in readme
+    guide = (root / "docs/user-guide.md").read_text()
+    section = guide.split("## Tag text right away: the bundled model", 1)[1].split("\n## ")[0]
+    intro = section.split("Nothing to train")[0]
+    assert f"{gold} exact F1" in intro and f"{raw} from its raw abstracts" in intro
+    assert size in intro and "`online-crf`" in intro

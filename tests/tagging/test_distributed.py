@@ -34,7 +34,8 @@ def test_tagging_and_grid_search_on_dask(client, tmp_path):
         (tmp_path / f"d{i}.txt").write_text("The IL-2 gene in T cells . The p53 gene in B cells .")
     serial = list(tag_documents(model, iter_documents(tmp_path), batch_size=2))
     with joblib.parallel_config(backend="dask"):
-        on_dask = list(tag_documents(path, iter_documents(tmp_path), batch_size=2, n_jobs=2))
+        on_dask = list(tag_documents(path, iter_documents(tmp_path), batch_size=2, n_jobs=2,
+                                       parallel_from=0))
         search = GridSearchCV(model, {"onlinepacrf__C": [0.01, 0.1]}, scoring=entity_f1_scorer,
                               cv=GroupKFold(2), n_jobs=2)
         search.fit(X, y, groups=[i % 4 for i in range(len(X))])

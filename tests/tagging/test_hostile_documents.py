@@ -130,5 +130,23 @@ def test_a_model_from_a_pipe_is_read_once_for_the_workers(model, tmp_path):
     assert _tagger.model_reference(path) == str(path)
     docs = [Document(str(i), TEXT, "x") for i in range(4)]
     serial = list(tag_documents(model, docs))
-    parallel = list(tag_documents(ref, docs, n_jobs=2, batch_size=2))
+    parallel = list(tag_documents(ref, docs, n_jobs=2, batch_size=2, parallel_from=0))
     assert [r.entities for r in parallel] == [r.entities for r in serial]
+
+
+def test_a_short_stream_is_tagged_without_worker_processes(model, monkeypatch, tmp_path):
+    # issue 27: --n-jobs 2 made tagging 404 abstracts 2.4x slower than one job: starting
+    # the workers and loading the model in each cost more than the second core saved
+    def no_workers(*args, **kwargs):
+        raise AssertionError("worker processes started for a short stream")
+
+    path = save_model(model, tmp_path / "m.skops")
+    monkeypatch.setattr("joblib.Parallel", no_workers)
+    docs = [Document(str(i), TEXT, "x") for i in range(5)]
+    serial = list(tag_documents(model, docs))
+    short = list(tag_documents(path, iter(docs), n_jobs=2, parallel_from=6))
+    assert [r.entities for r in short] == [r.entities for r in serial] and serial[0].entities
+    with pytest.raises(AssertionError, match="worker processes started"):
+        list(tag_documents(path, iter(docs), n_jobs=2, parallel_from=5))
+    with pytest.raises(ValueError, match="parallel_from"):
+        list(tag_documents(path, docs, n_jobs=2, parallel_from=-1))

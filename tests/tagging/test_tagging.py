@@ -72,7 +72,7 @@ def test_parallel_equals_serial_and_bad_documents_do_not_stop(model_path, tmp_pa
     serial = list(tag_documents(load_model(model_path), iter_documents(tmp_path),
                                 batch_size=3))
     parallel = list(tag_documents(model_path, iter_documents(tmp_path), batch_size=3,
-                                  n_jobs=2))
+                                  n_jobs=2, parallel_from=0))
     assert [getattr(r, "entities", str(r)) for r in serial] == \
         [getattr(r, "entities", str(r)) for r in parallel]
     errors = [str(r) for r in serial if isinstance(r, DocumentError)]
@@ -100,7 +100,7 @@ def test_cli_tag_formats(model_path, tmp_path, fmt, capsys):
     out = tmp_path / ("outdir" if fmt == "brat" else f"out.{fmt}")
     assert main(["tag", str(model_path), str(src), "-o", str(out), "--output-format", fmt,
                  "--progress", "never"]) == 0
-    assert "tagged 1 documents: 14 tokens, 4 entities" in capsys.readouterr().err
+    assert "tagged 1 document: 14 tokens, 4 entities" in capsys.readouterr().err
     if fmt == "brat":
         [doc] = read_brat_dir(out)
         assert doc.text == TEXT and len(doc.entities) == 4

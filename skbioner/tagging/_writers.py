@@ -134,8 +134,8 @@ class _BiocWriter:
         self.docs.append(new)
 
     def close(self):
-        from ..io._bioc import dumps_bioc
         from ..io._atomic import atomic_write_utf8
+        from ..io._bioc import dumps_bioc
 
         if self.out == STDOUT:
             sys.stdout.buffer.write(dumps_bioc(self.docs, format=self.format,

@@ -3,8 +3,8 @@
 INPUT... are plain-text files (one document each; the id is the file stem),
 directories (their *.txt and *.jsonl files) or JSONL files (one
 {"id": ..., "text": ...} object per line); - is standard input (one
-plain-text document whose id is stdin, or JSONL with --input-format jsonl).  Without --model they are tagged
-with the model bundled with skbioner (protein, DNA, RNA, cell_line,
+plain-text document whose id is stdin, or JSONL with --input-format jsonl).
+Without --model they are tagged with the model bundled with skbioner (protein, DNA, RNA, cell_line,
 cell_type; trained on the full JNLPBA 2004 training set: `skbioner info`
 describes it).  --output-format jsonl (the default) writes one
 {"id", "entities": [{"start", "end", "type", "text", "confidence"}]} line per

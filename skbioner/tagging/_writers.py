@@ -159,8 +159,8 @@ def open_writer(output_format, out):
     ``bioc-xml`` and ``bioc-json`` write one BioC collection when the block
     ends (the documents are kept until then), each entity's confidence as its
     annotation's ``confidence`` infon.  ``jsonl`` writes ``{"id", "entities":
-    [{"start", "end", "type", "text", "confidence"}]}`` per document (``confidence`` null when the model gives
-    none), ``brat`` the entities and an ``AnnotatorNotes`` line with the
+    [{"start", "end", "type", "text", "confidence"}]}`` per document (``confidence``
+    null when the model gives none), ``brat`` the entities and an ``AnnotatorNotes`` line with the
     confidence of each (``#1<TAB>AnnotatorNotes T1<TAB>confidence=0.9731``).
 
     Parameters

@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 
 from sklearn.base import clone
+from sklearn.utils import Bunch
 from sklearn.utils.metaestimators import _BaseComposition
 from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from ..schemes import check_labels
@@ -43,6 +45,12 @@ class MembersComposition(_BaseComposition):
         """
         self._set_params("estimators", **params)
         return self
+
+    @property
+    def named_estimators_(self):
+        """The fitted members by name (a :class:`~sklearn.utils.Bunch`)."""
+        check_is_fitted(self, "estimators_")
+        return Bunch(**dict(zip(self._names, self.estimators_, strict=True)))
 
 
 def check_estimators(estimators, owner):

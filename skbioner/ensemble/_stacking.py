@@ -6,7 +6,6 @@ import time
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils import Bunch
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
@@ -292,12 +291,6 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         log(self, f"second pass fitted in {self.fit_seconds_['final']:.1f} s")
         self.classes_ = classes_of(self.final_estimator_)
         return self
-
-    @property
-    def named_estimators_(self):
-        """The fitted members by name (a :class:`~sklearn.utils.Bunch`)."""
-        check_is_fitted(self, "estimators_")
-        return Bunch(**dict(zip(self._names, self.estimators_, strict=True)))
 
     # -- predicting ----------------------------------------------------------
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
@@ -135,12 +134,6 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         self.estimators_, self.fit_seconds_ = fit_members(self, estimators, X, y)
         self.classes_ = np.array(scheme_labels("IOB2", types), dtype=object)
         return self
-
-    @property
-    def named_estimators_(self):
-        """The fitted members by name (a :class:`~sklearn.utils.Bunch`)."""
-        check_is_fitted(self, "estimators_")
-        return Bunch(**dict(zip(self._names, self.estimators_, strict=True)))
 
     def member_entities(self, X):
         """Each member's entities with their confidences.

@@ -1,0 +1,96 @@
+"""`skbioner train --tune` on a corpus's training file: wall time, its log, and devel F1.
+
+    python benchmarks/tune_cli.py --data ../shared/data/bionlp13cg
+    python benchmarks/tune_cli.py --data ../shared/data/bc5cdr
+
+Runs, one after the other in fresh interpreters, ``skbioner train --train TRAIN --tune``
+and ``skbioner train --train TRAIN`` (the default preset), times both (wall seconds,
+start-up and the final refit included: what a user waits for) and their CPU seconds (the
+processes' user + system time, children included: what a quiet machine's wall time is
+bounded by, whatever the load from others), keeps the tuner's log
+(schedule, per-round counts, decision), then scores both saved models on the corpus's
+devel file (official exact F1; a paired bootstrap between them).  The test file is never
+read.  The issue's target: the tuned run within 90 s on BioNLP13CG here, or a log that
+says why it kept the preset early; the ratio to the default training is the figure that
+does not depend on the machine's load (``uptime`` before and after goes in the output).
+Last line of stdout: one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+from _corpora import find  # benchmarks/ on sys.path
+
+TARGET_SECONDS = 90.0
+
+
+def _load():
+    return os.getloadavg()
+
+
+def _train(train, out, extra):
+    cmd = [sys.executable, "-m", "skbioner", "train", "--train", str(train), "-o", str(out),
+           *extra]
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if res.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{res.stderr}")
+    cpu = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
+    return seconds, cpu, [line for line in res.stderr.splitlines()
+                          if line.startswith("[TunedTagger]")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default="../shared/data/bionlp13cg")
+    args = ap.parse_args()
+    train, devel = find(args.data, "train"), find(args.data, "devel")
+    if devel is None:
+        raise SystemExit(f"{args.data}: no devel file (the choice is scored on devel only)")
+    from skbioner.io import load_model, read_columns
+    from skbioner.metrics import entity_f1_score, paired_bootstrap
+
+    out = {"data": args.data, "load_before": _load()}
+    with tempfile.TemporaryDirectory() as tmp:
+        tuned_path, default_path = os.path.join(tmp, "tuned.skops"), \
+            os.path.join(tmp, "default.skops")
+        out["tune_seconds"], out["tune_cpu_seconds"], log = _train(train, tuned_path, ["--tune"])
+        print("\n".join(log), file=sys.stderr, flush=True)
+        out["load_after_tune"] = _load()
+        out["default_seconds"], out["default_cpu_seconds"], _ = _train(train, default_path, [])
+        out["load_after"] = _load()
+        dev = read_columns(devel)
+        pred_tuned = load_model(tuned_path).predict(dev.X)
+        pred_default = load_model(default_path).predict(dev.X)
+    chosen = [line.split("chosen: ", 1)[1].split(";")[0] for line in log if "chosen: " in line]
+    boot = paired_bootstrap(dev.y, pred_tuned, pred_default, n_resamples=2000, random_state=0)
+    out.update(
+        tuner_log=log, chosen=chosen[0] if chosen else None,
+        ratio_to_default=round(out["tune_seconds"] / out["default_seconds"], 2),
+        devel_exact_f1_tuned=round(100 * entity_f1_score(dev.y, pred_tuned), 2),
+        devel_exact_f1_default=round(100 * entity_f1_score(dev.y, pred_default), 2),
+        devel_delta_ci=[round(100 * c, 2) for c in boot.ci], devel_p_value=boot.p_value,
+        within_target=out["tune_seconds"] <= TARGET_SECONDS,
+        target_seconds=TARGET_SECONDS)
+    for key in ("tune_seconds", "default_seconds", "tune_cpu_seconds", "default_cpu_seconds"):
+        out[key] = round(out[key], 1)
+    print(f"--tune {out['tune_seconds']} s (default {out['default_seconds']} s, load "
+          f"{out['load_before'][0]:.1f}-{out['load_after'][0]:.1f}); chose {out['chosen']}; "
+          f"devel exact F1 {out['devel_exact_f1_tuned']} vs the preset's "
+          f"{out['devel_exact_f1_default']}", file=sys.stderr)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -61,7 +61,7 @@ def test_tunes_refits_and_reports(sample):
     assert t.decision_["chosen"] in ("winner", "default") and 0 <= t.decision_["p_value"] <= 1
     if t.decision_["chosen"] == "default":  # noise does not displace the preset
         assert t.best_params_["features__min_count"] == 3
-    assert set(t.seconds_) == {"search", "refit"} and list(t.classes_)[0] == "O"
+    assert set(t.seconds_) == {"annotate", "search", "refit"} and list(t.classes_)[0] == "O"
 
 
 def test_without_document_ids_the_last_sentences_are_held_out(sample):

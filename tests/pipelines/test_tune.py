@@ -9,8 +9,7 @@ from sklearn.base import BaseEstimator, clone
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.models import OnlinePACRF
-from skbioner.pipelines import TunedTagger, search_space, tune
-from skbioner.pipelines import _tune
+from skbioner.pipelines import TunedTagger, _tune, search_space, tune
 from skbioner.pipelines._tune import halving_schedule, held_out_split
 
 

@@ -62,7 +62,7 @@ def winner_on_devel(settings, train, dev):
     from sklearn.model_selection import ParameterGrid
 
     from skbioner.pipelines import search_space
-    from skbioner.pipelines._tune import describe
+    from skbioner.pipelines._tune import describe  # private: the log's names of candidates
 
     base, grid, default = search_space()
     found = [p for p in ParameterGrid(grid) if describe(p) == settings]

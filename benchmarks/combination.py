@@ -45,19 +45,63 @@ MEMBERS = {
     "cascaded-word-classes": {"model": "cascaded", "word_classes": "bundled"},
     "nerbio": {"model": "nerbio"},
     "hmm-svm": {"model": "hmm-svm"},
+    # the best single pipeline (``skbioner train --two-pass``): a second online CRF over
+    # the first one's out-of-fold output
+    "two-pass": {"model": "online-crf", "two_pass": True},
+    # Kazama's pairwise SVM, greedy (the preset: no confidences, every entity 1.0) and
+    # with Platt probabilities and Viterbi (confidences for soft votes)
+    "pairwise-svm": {"model": "pairwise-svm"},
+    "pairwise-svm-viterbi": {"model": "pairwise-svm", "model_params": {"decoding": "viterbi"}},
 }
 DEFAULT_MEMBERS = "online-crf,ioe2,word-classes,ioe2-word-classes,cascaded"
-#: members that read the POS column: on JNLPBA its training sentences are tagged out of fold
-READS_POS = {"nerbio"}
 THRESHOLDS = (0.3, 0.5)
 
 
 def member_options(name, corpus, data):
-    """``make_tagger`` options of member ``name`` (named, as a member of a combination)."""
+    """``make_tagger`` options of member ``name`` (named, as a member of a combination).
+
+    On JNLPBA a member that reads the ``pos`` column (NERBio's features, the
+    pairwise SVM's) gets the jackknifed POS tagger: the bundled tagger was
+    trained on GENIA POS, whose abstracts are JNLPBA training abstracts (178 of
+    the 200 dev abstracts), so fit *and* dev sentences are tagged by a fold
+    tagger that never saw them.
+    """
+    from skbioner.pipelines._presets import reads_pos
+
     options = {**MEMBERS[name], "name": name}
-    if corpus == "jnlpba" and options["model"] in READS_POS:
+    if corpus == "jnlpba" and (options.get("pos") or reads_pos(options["model"],
+                                                               options.get("model_params"))):
         options["pos_jackknife"] = str(harness.data_root(data) / "genia-pos" / "train.tsv")
     return options
+
+
+def _cache_path(cache, name, corpus, data, tag_passes):
+    """Where member ``name``'s dev record is kept (keyed by everything that makes it)."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    key = json.dumps([member_options(name, corpus, data), corpus, tag_passes], sort_keys=True)
+    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+    return Path(cache) / corpus / f"member-{name}-{digest}.json"
+
+
+def member_on_dev(name, corpus, args):
+    """Member ``name``'s dev record: trained in a fresh process, or read from ``--cache``."""
+    import json
+
+    path = None if args.cache is None else _cache_path(args.cache, name, corpus, args.data,
+                                                       args.tag_passes)
+    if path is not None and path.exists():
+        print(f"member {name}: dev record read from {path}", file=sys.stderr, flush=True)
+        return json.loads(path.read_text(encoding="utf-8"))
+    res = harness.isolated(run_member, name, corpus, args.data, args.tag_passes)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(res), encoding="utf-8")
+        tmp.replace(path)
+    return res
 
 
 def run_member(name, corpus, data, tag_passes):
@@ -188,10 +232,12 @@ def one_corpus(corpus, names, args):
     records, outputs = [], {}
     gold = harness.load(corpus, "dev", args.data)
     for name in names:  # 1. members alone on dev
-        outputs[name] = harness.isolated(run_member, name, corpus, args.data, args.tag_passes)
+        outputs[name] = member_on_dev(name, corpus, args)
         _line(corpus, "dev", f"member {name}", outputs[name])
         records.append(harness.record("combination", f"member {name}", corpus, "dev",
                                       **_strip(outputs[name])))
+    if args.members_only:
+        return records, None
     rows = vote_grid(names, outputs, gold, args.data)  # 2. every vote on dev
     for row in rows[:args.show]:
         _line(corpus, "dev", f"vote {'+'.join(row['members'])} {row['voting']} "
@@ -232,6 +278,11 @@ def main():
                     help="also score the stack of the chosen vote's members on dev")
     ap.add_argument("--stack-cv", type=int, default=3, help="the stack's out-of-fold folds")
     ap.add_argument("--no-test", action="store_true", help="dev only: choose, do not report")
+    ap.add_argument("--members-only", action="store_true",
+                    help="only train the members and score them on dev (fill --cache)")
+    ap.add_argument("--cache", default=None,
+                    help="directory keeping each member's dev record (entities, scores, "
+                         "times), reused by later runs with the same member options")
     ap.add_argument("--show", type=int, default=10, help="votes shown on stderr, best first")
     ap.add_argument("--tag-passes", type=int, default=2,
                     help="timed tagging passes after the first")

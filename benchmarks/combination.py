@@ -87,27 +87,50 @@ def _cache_path(cache, name, corpus, data, tag_passes):
 
 
 def member_on_dev(name, corpus, args):
-    """Member ``name``'s dev record: trained in a fresh process, or read from ``--cache``."""
+    """Member ``name``'s dev record: trained in a fresh process, or read from ``--cache``.
+
+    A :data:`DERIVED` member comes from its parent's training (the parent's
+    record is kept too).
+    """
     import json
 
-    path = None if args.cache is None else _cache_path(args.cache, name, corpus, args.data,
-                                                       args.tag_passes)
+    def path_of(n):
+        return None if args.cache is None else _cache_path(args.cache, n, corpus, args.data,
+                                                           args.tag_passes)
+
+    path = path_of(name)
     if path is not None and path.exists():
         print(f"member {name}: dev record read from {path}", file=sys.stderr, flush=True)
         return json.loads(path.read_text(encoding="utf-8"))
-    res = harness.isolated(run_member, name, corpus, args.data, args.tag_passes)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(res), encoding="utf-8")
-        tmp.replace(path)
-    return res
+    parent = DERIVED[name][0] if name in DERIVED else name
+    derived = [n for n, (p, _) in DERIVED.items() if p == parent]
+    res = harness.isolated(run_member, parent, corpus, args.data, args.tag_passes, derived)
+    records = {parent: res, **res.pop("derived")}
+    for n, rec in records.items():
+        if path_of(n) is not None:
+            path_of(n).parent.mkdir(parents=True, exist_ok=True)
+            tmp = path_of(n).with_suffix(".tmp")
+            tmp.write_text(json.dumps(rec), encoding="utf-8")
+            tmp.replace(path_of(n))
+    return records[name]
 
 
-def run_member(name, corpus, data, tag_passes):
-    """Child process: member ``name`` trained on ``fit``, scored on ``dev``, its entities."""
+#: members read off another member's fitted model: name -> (that member, parameters of its
+#: final step).  A pairwise SVM fitted with ``decoding="viterbi"`` holds the greedy preset's
+#: very models (same data, same seeds; the sigmoids' models are extra), so one training
+#: gives both (tests/ensemble/test_diverse_members.py checks the identity); the greedy
+#: member's training time is then the Viterbi fit's.
+DERIVED = {"pairwise-svm": ("pairwise-svm-viterbi", {"decoding": "greedy"})}
+
+
+def run_member(name, corpus, data, tag_passes, derived=()):
+    """Child process: member ``name`` trained on ``fit``, scored on ``dev``, its entities.
+
+    ``derived``: names of :data:`DERIVED` members read off this one; their
+    records are returned under ``"derived"``.
+    """
+    from skbioner.base import final_estimator
     from skbioner.cli import train_command
-    from skbioner.ensemble import tagger_outputs
     from skbioner.pipelines import make_tagger
 
     train, gold = harness.load(corpus, "fit", data), harness.load(corpus, "dev", data)
@@ -116,13 +139,34 @@ def run_member(name, corpus, data, tag_passes):
     model = make_tagger(**options)
     with harness.Stopwatch() as sw:
         model.fit(train.X, train.y)
+    out = {**_dev_record(model, gold, data, tag_passes), "train_seconds": round(sw.wall, 1),
+           "train_cpu_seconds": round(sw.cpu, 1),
+           "cli": train_command(train_file=f"{corpus}/fit", **options), "derived": {}}
+    for other in derived:
+        parent, params = DERIVED[other]
+        assert parent == name, (other, parent, name)
+        final = final_estimator(model)  # the fitted model, its final step's parameters changed
+        saved = final.get_params()
+        final.set_params(**params)
+        opts = member_options(other, corpus, data)
+        opts.pop("name")
+        out["derived"][other] = {
+            **_dev_record(model, gold, data, tag_passes),
+            "train_seconds": out["train_seconds"], "train_cpu_seconds": out["train_cpu_seconds"],
+            "train_shared_with": name, "cli": train_command(train_file=f"{corpus}/fit", **opts)}
+        final.set_params(**{k: saved[k] for k in params})
+    return out
+
+
+def _dev_record(model, gold, data, tag_passes):
+    """A fitted member's dev scores, tagging speed, model size and entities."""
+    from skbioner.ensemble import tagger_outputs
+
     pred, speed = harness.tagging_speed(model, gold.X, passes=tag_passes)
     entities = [list(map(tuple, s)) for s in tagger_outputs(model, gold.X,
                                                             marginals=False).entities]
-    return {**harness.evaluate(gold, pred, data), "train_seconds": round(sw.wall, 1),
-            "train_cpu_seconds": round(sw.cpu, 1), "tag_tokens_per_second": round(speed),
-            "model_mb": round(harness.model_size_mb(model), 2), "entities": entities,
-            "cli": train_command(train_file=f"{corpus}/fit", **options)}
+    return {**harness.evaluate(gold, pred, data), "tag_tokens_per_second": round(speed),
+            "model_mb": round(harness.model_size_mb(model), 2), "entities": entities}
 
 
 def _labels(spans, X):

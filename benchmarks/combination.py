@@ -210,6 +210,8 @@ def vote_grid(names, outputs, gold, data, rescore=10):
     rows = []
     for k in range(2, len(names) + 1):
         for subset in itertools.combinations(names, k):
+            if any(n in subset and DERIVED[n][0] in subset for n in DERIVED):
+                continue  # one model twice (the pairwise SVM greedy and Viterbi)
             f1 = [{t: round(outputs[n]["per_class_exact_f1"].get(t, 0.0), 4) for t in types}
                   for n in subset]
             for weighting, weights in (("equal", None), ("per-type dev F1", f1)):

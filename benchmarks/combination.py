@@ -21,6 +21,14 @@
 
     python benchmarks/combination.py --data ../shared/data --corpora jnlpba --store
     python benchmarks/combination.py --corpora bionlp13cg --members online-crf,ioe2,cascaded
+    python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm-viterbi \
+        --members-only --cache /tmp/members     # fill the cache (several can run at once)
+    python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm,pairwise-svm-viterbi \
+        --cache /tmp/members --store            # then choose on dev, test once
+
+With ``--cache DIR`` each member's dev record is kept and reused by any later run with
+the same member options; the greedy ``pairwise-svm`` is read off the
+``pairwise-svm-viterbi`` fit (:data:`DERIVED`).
 
 Choices are made on dev only; the test file only reports.  Last line of stdout: one
 JSON object (``chosen``: the combination chosen per corpus).

@@ -326,7 +326,7 @@ def test_decide_matches_the_mapped_product(rng, mode, skip):
     ptr = np.concatenate([[0], np.cumsum(np.diff(W.indptr)[cols])]).astype(np.int64)
     Wc = W[cols]
     packed = pack_weights(cols, ptr, Wc.indices.astype(np.int16),
-                          Wc.data.astype(np.float32), n_first)
+                          Wc.data.astype(np.float32), n_first, 40)
     Wf = np.zeros((D, P))
     Wf[cols] = sp.csr_matrix((Wc.data.astype(np.float32), Wc.indices, Wc.indptr),
                              shape=(cols.size, P)).toarray()

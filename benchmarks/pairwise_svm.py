@@ -9,6 +9,7 @@ One sub-command per question (the annotated corpora are prepared once and cached
     python benchmarks/pairwise_svm.py split --cache svm-cache.joblib --kernel poly --abstracts 148
     python benchmarks/pairwise_svm.py full --data ../shared/data
     python benchmarks/pairwise_svm.py tagging --data ../shared/data --model pairwise-svm.skops
+    python benchmarks/pairwise_svm.py corpus --data ../shared/data --corpus bionlp13cg
     # the first two rounds (issue 12): the kernel path
     python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos
     python benchmarks/pairwise_svm.py tag --cache svm-cache.joblib --model model.joblib
@@ -49,6 +50,11 @@ all 2,000 JNLPBA training abstracts and scored once on the test file through
 training wall and CPU seconds, end-to-end tagging tokens/s on one core, model file size);
 ``--store`` appends the record to ``benchmarks/results.jsonl``; ``--model M`` tags and scores a
 model saved by ``skbioner train`` instead (no training fields: do not ``--store`` it).
+
+``corpus``: the ``pairwise-svm`` preset pipeline on another corpus (POS from the bundled
+tagger, HMM states fitted on the unlabeled corpus without that corpus's test sentences),
+trained on its train file and scored on its devel file, once per ``--grid`` setting of the SVM
+(default: ``split_outside`` None and ``"pos"``).
 
 ``tagging``: a saved model (``skbioner train``) tags the JNLPBA test file on one core (this
 process pinned to one CPU): tokens per CPU second and per wall second of the whole pipeline
@@ -443,6 +449,43 @@ def full(args):
     return None
 
 
+def corpus(args):
+    """The preset on another corpus: trained on its train file, scored on its devel file,
+    once per ``--grid`` setting of the SVM (the POS tagger, HMM states and features fitted
+    once and shared)."""
+    from sklearn.base import clone
+
+    import harness
+
+    from skbioner import make_tagger
+
+    fit = harness.load(args.corpus, "fit", args.data)
+    dev = harness.load(args.corpus, "dev", args.data)
+    root = harness.data_root(args.data)
+    pipe = make_tagger("pairwise-svm", hmm_states=str(root / harness.CORPORA[args.corpus]
+                                                           .unlabeled), n_jobs=args.n_jobs)
+    t0 = time.perf_counter()
+    head = pipe[:-1]
+    F = head.fit_transform(fit.X, fit.y)
+    Fd = head.transform(dev.X)
+    head_s = time.perf_counter() - t0
+    rows = []
+    for setting in _grid(args.grid):
+        m = clone(pipe[-1]).set_params(**setting)
+        _, fit_s, fit_cpu = _timed(m.fit, F, fit.y)
+        pred, _, tag_cpu = _timed(m.predict, Fd)
+        row = {"setting": setting, "dev": _official(dev.y, pred),
+               "train_seconds": round(fit_s, 1), "train_cpu_seconds": round(fit_cpu, 1),
+               **_svm_stats(m),
+               "tag_tokens_per_cpu_second": round(Fd.matrix.shape[0] / max(tag_cpu, 1e-9)),
+               "load_average": [round(x, 2) for x in os.getloadavg()]}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return {"experiment": "corpus", "corpus": args.corpus, "fit_sentences": len(fit.X),
+            "dev_tokens": int(Fd.matrix.shape[0]), "head_seconds": round(head_s, 1),
+            "rows": rows}
+
+
 def tagging(args):
     """Tagging speed of a saved model on one core: the whole pipeline and each step."""
     import numpy as np
@@ -639,6 +682,12 @@ def main(argv=None):
     p.add_argument("--store", action="store_true")
     p.add_argument("--params", nargs="*", default=[],
                    help="PairwiseSVMTagger settings over the preset's, key=value")
+    p = sub.add_parser("corpus")
+    p.add_argument("--corpus", default="bionlp13cg")
+    p.add_argument("--data", default=None)
+    p.add_argument("--n-jobs", type=int, default=2)
+    p.add_argument("--grid", nargs="*", default=["split_outside=None,pos"],
+                   help="settings of the preset's SVM, each key=v1,v2,...")
     p = sub.add_parser("tagging")
     p.add_argument("--model", required=True, help="a model saved by skbioner train")
     p.add_argument("--data", default=None)
@@ -665,11 +714,12 @@ def main(argv=None):
         q.add_argument("--light", action="store_true",
                        help="the lighter kazama set (LIGHT)")
     for name, q in sub.choices.items():
-        if name not in ("full", "tagging"):
+        if name not in ("full", "tagging", "corpus"):
             q.add_argument("--cache", default="svm-cache.joblib")
     args = ap.parse_args(argv)
     out = {"prepare": prepare, "tag": tag, "growth": growth, "speed": speed, "dev": dev,
-           "routes": routes, "split": split, "full": full, "tagging": tagging}[args.cmd](args)
+           "routes": routes, "split": split, "full": full, "tagging": tagging,
+           "corpus": corpus}[args.cmd](args)
     if out is not None:
         out["command"] = "python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])
         print(json.dumps(out))

@@ -36,8 +36,12 @@ def _cuts_script():
     return mod
 
 
-def rebuild(corpus, idx, glued):
-    """``(documents, gold)``: the rebuilt text of each abstract and its entity spans."""
+def rebuild(corpus, idx, glued, tokens=None):
+    """``(documents, gold)``: the rebuilt text of each abstract and its entity spans.
+
+    ``tokens``, a dict, receives per abstract id the ``(start, end)`` character offsets
+    of each sentence's tokens in the rebuilt text (one list per sentence).
+    """
     from skbioner.schemes import labels_to_spans
     from skbioner.tagging import Document
 
@@ -59,6 +63,9 @@ def rebuild(corpus, idx, glued):
                 pos += len(t)
             for typ, a, b in labels_to_spans(labs):
                 spans.append((typ, starts[a], starts[b - 1] + len(toks[b - 1])))
+            if tokens is not None:
+                tokens.setdefault(doc_id, []).append(
+                    [(a, a + len(t)) for a, t in zip(starts, toks, strict=True)])
         docs.append(Document(doc_id, "".join(parts), "<dev>"))
         gold[doc_id] = spans
     return docs, gold

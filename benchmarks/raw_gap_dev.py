@@ -2,6 +2,7 @@
 
     python benchmarks/raw_gap_dev.py --data ../shared/data/jnlpba
     python benchmarks/raw_gap_dev.py --data ../shared/data/jnlpba --model dev-model.skops
+    python benchmarks/raw_gap_dev.py --data ../shared/data/jnlpba --cuts learned
 
 The development abstracts (the last 10% of train.iob2) are rebuilt as text from their
 tokens as in ``benchmarks/cuts_dev.py`` (a space between tokens except where the corpus
@@ -20,8 +21,13 @@ offsets must match) for every combination of
 with ``--tokenizer`` the tokenizer tagging uses (``jnlpba``: ``BioTokenizer()``'s learned
 cut table with its shipped ``min_count`` and ``threshold`` but counted, like the model, on
 the other 90% only -- the shipped table has seen the development abstracts' cuts; ``rule``:
-``cuts=None``).  The gap from token-level F1 (the official way, on the
-corpus's tokens) to raw-text F1 is split along one path, each step one change:
+``cuts=None``).  ``--cuts learned``: the tokenizer's words are then cut as
+:class:`skbioner.models.LearnedCutTagger` cuts them (where a tagger of sub-word pieces,
+the preset without calibration, fitted on the same 90% and saved to ``--cut-model``,
+puts an entity boundary), and these are the ``raw`` tokens.
+
+The gap from token-level F1 (the official way, on the corpus's tokens) to raw-text F1 is
+split along one path, each step one change:
 
     scorer      token-level F1 -> gold sentences + gold tokens (must be 0)
     sentences   -> split sentences + gold tokens
@@ -103,6 +109,11 @@ def main():
     ap.add_argument("--preset", default="online-crf")
     ap.add_argument("--model", default=None, help="model file: loaded if present, else saved")
     ap.add_argument("--tokenizer", default="jnlpba", choices=["jnlpba", "rule"])
+    ap.add_argument("--cuts", default="tokenizer", choices=["tokenizer", "learned"])
+    ap.add_argument("--cut-model", default=None,
+                    help="the tagger of pieces (--cuts learned): loaded if present, else saved")
+    ap.add_argument("--cut-min-count", type=int, default=3,
+                    help="min_count of the tagger of pieces' features")
     args = ap.parse_args()
 
     from skbioner import Sentence
@@ -117,7 +128,7 @@ def main():
     mk = cd._cuts_script()
     corpus = read_jnlpba(Path(args.data) / "train.iob2")
     tr, dev = train_dev_split(corpus.doc_ids)
-    result = {"preset": args.preset, "tokenizer": args.tokenizer}
+    result = {"preset": args.preset, "tokenizer": args.tokenizer, "cuts": args.cuts}
     if args.model and os.path.exists(args.model):
         model = load_model(args.model)
     else:
@@ -126,6 +137,25 @@ def main():
         result["train_seconds"] = round(time.perf_counter() - t0, 1)
         if args.model:
             save_model(model, args.model)
+    learned = None
+    if args.cuts == "learned":
+        from skbioner.models import LearnedCutTagger, MajorityTagger
+
+        if args.cut_model and os.path.exists(args.cut_model):
+            cut_tagger = load_model(args.cut_model)
+        else:
+            t0 = time.perf_counter()
+            params = {"calibrate": False} if args.preset == "online-crf" else None
+            # the tagger of pieces alone (a majority tagger stands for the tagger)
+            cut_tagger = LearnedCutTagger(
+                MajorityTagger(), make_tagger(args.preset, model_params=params,
+                                   feature_params={"min_count": args.cut_min_count})).fit(
+                [corpus.X[i] for i in tr], [corpus.y[i] for i in tr]).cut_tagger_
+            result["cut_train_seconds"] = round(time.perf_counter() - t0, 1)
+            if args.cut_model:
+                save_model(cut_tagger, args.cut_model)
+        learned = LearnedCutTagger(model)
+        learned.tagger_, learned.cut_tagger_ = model, cut_tagger
     Xdev, ydev = [corpus.X[i] for i in dev], [corpus.y[i] for i in dev]
     token_f1 = entity_report(ydev, model.predict(Xdev)).overall.exact.f1
     result["token_level_f1"] = token_f1
@@ -151,7 +181,12 @@ def main():
         flat_gold = [t for s in sents_gold for t in s]
         gold_spans = [(s[0][0], s[-1][1]) for s in sents_gold]
         split_spans = tokenizer.sentence_spans(text)
-        raw = tokenizer.token_spans(text)
+        if learned is None:
+            raw = tokenizer.token_spans(text)
+        else:
+            sents, offs = tokenizer.tokenize_text(text)
+            _, offs = learned.split_tokens(sents, offs)
+            raw = [(int(a), int(b)) for o in offs for a, b in o.tolist()]
         text_runs = runs(text)
         bg, br = boundaries(flat_gold), boundaries(raw)
         inside_raw = {p for s, e in raw for p in range(s + 1, e)}

@@ -196,3 +196,35 @@ def test_learned_cut_tagger_is_saved_and_described(train, tmp_path):
     assert loaded.predict(train.X[:20]) == model.predict(train.X[:20])
     assert loaded.split_tokens(train.X[:20]) == model.split_tokens(train.X[:20])
     assert describe_model(loaded)["raw_cuts"] == "learned"
+
+
+def test_cli_train_learned_cuts_then_tag_and_info(tmp_path, capsys):
+    from skbioner.cli import main
+    from skbioner.io import load_model
+    from skbioner.pipelines import make_tagger
+
+    assert isinstance(make_tagger("online-crf", recut="learned"), LearnedCutTagger)
+    lines = []
+    for _ in range(20):
+        lines += ["Tax\tB-protein", "-induced\tO", "IL-2\tB-protein", "expression\tO", ".\tO", "",
+                  "IL-2-induced\tO", "genes\tO", "in\tO", "T\tB-cell_type", "cells\tI-cell_type",
+                  ".\tO", ""]
+    train = tmp_path / "train.iob2"
+    train.write_text("\n".join(lines) + "\n")
+    model = tmp_path / "m.skops"
+    assert main(["train", "--train", str(train), "--recut", "learned", "--param", "max_iter=3",
+                 "-q", "-o", str(model)]) == 0
+    loaded = load_model(model)
+    assert isinstance(loaded, LearnedCutTagger)
+    # the token path is the tagger's: the corpus's own cut still reads as a boundary
+    assert loaded.predict([["Tax", "-induced", "IL-2", "expression", "."]]) == [
+        ["B-protein", "O", "B-protein", "O", "O"]]
+    doc = tmp_path / "d.txt"
+    doc.write_text("Tax-induced IL-2-induced expression.")
+    capsys.readouterr()
+    assert main(["tag", "--model", str(model), str(doc)]) == 0
+    out = capsys.readouterr().out
+    assert '"text": "Tax"' in out  # cut inside the word Tax-induced, where Tax ends
+    assert '"text": "IL-2"' not in out  # IL-2-induced kept whole, as the corpus keeps it
+    assert main(["info", str(model)]) == 0
+    assert "LearnedCutTagger" in capsys.readouterr().out

@@ -36,6 +36,26 @@ def _cuts_script():
     return mod
 
 
+def holdout_split(corpus, holdout=None):
+    """``(train, dev)`` sentence indices: the development split, or the ``holdout``-th tenth.
+
+    None: :func:`skbioner.datasets.train_dev_split` (the last tenth of the training
+    abstracts); K: the K-th tenth held out instead (a second opinion; K=9 is the
+    development split).  The test set is never read.
+    """
+    from skbioner.datasets import train_dev_split
+
+    if holdout is None:
+        return train_dev_split(corpus.doc_ids)
+    import numpy as np
+
+    order = list(dict.fromkeys(corpus.doc_ids))
+    k = int(holdout)
+    held = set(order[k * len(order) // 10:(k + 1) * len(order) // 10])
+    is_dev = np.fromiter((d in held for d in corpus.doc_ids), dtype=bool)
+    return np.flatnonzero(~is_dev), np.flatnonzero(is_dev)
+
+
 def rebuild(corpus, idx, glued, tokens=None):
     """``(documents, gold)``: the rebuilt text of each abstract and its entity spans.
 

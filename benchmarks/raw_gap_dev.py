@@ -109,6 +109,9 @@ def main():
     ap.add_argument("--preset", default="online-crf")
     ap.add_argument("--model", default=None, help="model file: loaded if present, else saved")
     ap.add_argument("--tokenizer", default="jnlpba", choices=["jnlpba", "rule"])
+    ap.add_argument("--holdout", type=int, choices=range(10), default=None,
+                    help="hold out the K-th tenth of the training abstracts instead of the "
+                         "last (the development split is K=9); the test set is never read")
     ap.add_argument("--cuts", default="tokenizer", choices=["tokenizer", "learned"])
     ap.add_argument("--cut-model", default=None,
                     help="the tagger of pieces (--cuts learned): loaded if present, else saved")
@@ -117,7 +120,6 @@ def main():
     args = ap.parse_args()
 
     from skbioner import Sentence
-    from skbioner.datasets import train_dev_split
     from skbioner.io import load_model, read_jnlpba, save_model
     from skbioner.metrics import character_span_scores, entity_report
     from skbioner.pipelines import make_tagger
@@ -127,8 +129,9 @@ def main():
     cd = _cuts_dev()
     mk = cd._cuts_script()
     corpus = read_jnlpba(Path(args.data) / "train.iob2")
-    tr, dev = train_dev_split(corpus.doc_ids)
-    result = {"preset": args.preset, "tokenizer": args.tokenizer, "cuts": args.cuts}
+    tr, dev = cd.holdout_split(corpus, args.holdout)
+    result = {"preset": args.preset, "tokenizer": args.tokenizer, "cuts": args.cuts,
+              "holdout": args.holdout}
     if args.model and os.path.exists(args.model):
         model = load_model(args.model)
     else:

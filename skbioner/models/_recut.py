@@ -352,23 +352,20 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
             piece_off = None
         else:
             pieces, owners, piece_off = recut(X, None, offsets)
-        todo = [k for k, own in enumerate(owners) if own is not None]
-        bounds = [set() for _ in X]
+        todo = [k for k, own in enumerate(owners) if own is not None]  # a - or / inside
         labels = self.cut_tagger_.predict([pieces[k] for k in todo]) if todo else []
-        for k, labs in zip(todo, labels, strict=True):
-            bounds[k] = {b for _, i, j in labels_to_spans(labs) for b in (i, j)}
-        out = [X[k] for k in range(len(X))]
-        sub = cut_at_boundaries([pieces[k] for k in todo], [bounds[k] for k in todo],
+        bounds = [{b for _, i, j in labels_to_spans(labs) for b in (i, j)} for labs in labels]
+        sub = cut_at_boundaries([pieces[k] for k in todo], bounds,
                                 None if piece_off is None else [piece_off[k] for k in todo])
-        new_off = None if offsets is None else [np.asarray(o, dtype=np.int64)
-                                                for o in offsets]
-        if offsets is not None:
-            sub, sub_off = sub
+        out = list(X)
+        if offsets is None:
+            for n, k in enumerate(todo):
+                out[k] = sub[n]
+            return out
+        new_off = [np.asarray(o, dtype=np.int64) for o in offsets]
         for n, k in enumerate(todo):
-            out[k] = sub[n]
-            if offsets is not None:
-                new_off[k] = sub_off[n]
-        return out if offsets is None else (out, new_off)
+            out[k], new_off[k] = sub[0][n], sub[1][n]
+        return out, new_off
 
     def predict(self, X):
         """IOB2 labels of the tokens: the tagger's.

@@ -21,6 +21,14 @@
 
     python benchmarks/combination.py --data ../shared/data --corpora jnlpba --store
     python benchmarks/combination.py --corpora bionlp13cg --members online-crf,ioe2,cascaded
+    python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm-viterbi \
+        --members-only --cache /tmp/members     # fill the cache (several can run at once)
+    python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm,pairwise-svm-viterbi \
+        --cache /tmp/members --store            # then choose on dev, test once
+
+With ``--cache DIR`` each member's dev record is kept and reused by any later run with
+the same member options; the greedy ``pairwise-svm`` is read off the
+``pairwise-svm-viterbi`` fit (:data:`DERIVED`).
 
 Choices are made on dev only; the test file only reports.  Last line of stdout: one
 JSON object (``chosen``: the combination chosen per corpus).
@@ -45,25 +53,92 @@ MEMBERS = {
     "cascaded-word-classes": {"model": "cascaded", "word_classes": "bundled"},
     "nerbio": {"model": "nerbio"},
     "hmm-svm": {"model": "hmm-svm"},
+    # the best single pipeline (``skbioner train --two-pass``): a second online CRF over
+    # the first one's out-of-fold output
+    "two-pass": {"model": "online-crf", "two_pass": True},
+    # Kazama's pairwise SVM, greedy (the preset: no confidences, every entity 1.0) and
+    # with Platt probabilities and Viterbi (confidences for soft votes)
+    "pairwise-svm": {"model": "pairwise-svm"},
+    "pairwise-svm-viterbi": {"model": "pairwise-svm", "model_params": {"decoding": "viterbi"}},
 }
 DEFAULT_MEMBERS = "online-crf,ioe2,word-classes,ioe2-word-classes,cascaded"
-#: members that read the POS column: on JNLPBA its training sentences are tagged out of fold
-READS_POS = {"nerbio"}
 THRESHOLDS = (0.3, 0.5)
 
 
 def member_options(name, corpus, data):
-    """``make_tagger`` options of member ``name`` (named, as a member of a combination)."""
+    """``make_tagger`` options of member ``name`` (named, as a member of a combination).
+
+    On JNLPBA a member that reads the ``pos`` column (NERBio's features, the
+    pairwise SVM's) gets the jackknifed POS tagger: the bundled tagger was
+    trained on GENIA POS, whose abstracts are JNLPBA training abstracts (178 of
+    the 200 dev abstracts), so fit *and* dev sentences are tagged by a fold
+    tagger that never saw them.
+    """
+    from skbioner.pipelines._presets import reads_pos
+
     options = {**MEMBERS[name], "name": name}
-    if corpus == "jnlpba" and options["model"] in READS_POS:
+    if corpus == "jnlpba" and (options.get("pos") or reads_pos(options["model"],
+                                                               options.get("model_params"))):
         options["pos_jackknife"] = str(harness.data_root(data) / "genia-pos" / "train.tsv")
     return options
 
 
-def run_member(name, corpus, data, tag_passes):
-    """Child process: member ``name`` trained on ``fit``, scored on ``dev``, its entities."""
+def _cache_path(cache, name, corpus, data, tag_passes):
+    """Where member ``name``'s dev record is kept (keyed by everything that makes it)."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    key = json.dumps([member_options(name, corpus, data), corpus, tag_passes], sort_keys=True)
+    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+    return Path(cache) / corpus / f"member-{name}-{digest}.json"
+
+
+def member_on_dev(name, corpus, args):
+    """Member ``name``'s dev record: trained in a fresh process, or read from ``--cache``.
+
+    A :data:`DERIVED` member comes from its parent's training (the parent's
+    record is kept too).
+    """
+    import json
+
+    def path_of(n):
+        return None if args.cache is None else _cache_path(args.cache, n, corpus, args.data,
+                                                           args.tag_passes)
+
+    path = path_of(name)
+    if path is not None and path.exists():
+        print(f"member {name}: dev record read from {path}", file=sys.stderr, flush=True)
+        return json.loads(path.read_text(encoding="utf-8"))
+    parent = DERIVED[name][0] if name in DERIVED else name
+    derived = [n for n, (p, _) in DERIVED.items() if p == parent]
+    res = harness.isolated(run_member, parent, corpus, args.data, args.tag_passes, derived)
+    records = {parent: res, **res.pop("derived")}
+    for n, rec in records.items():
+        if path_of(n) is not None:
+            path_of(n).parent.mkdir(parents=True, exist_ok=True)
+            tmp = path_of(n).with_suffix(".tmp")
+            tmp.write_text(json.dumps(rec), encoding="utf-8")
+            tmp.replace(path_of(n))
+    return records[name]
+
+
+#: members read off another member's fitted model: name -> (that member, parameters of its
+#: final step).  A pairwise SVM fitted with ``decoding="viterbi"`` holds the greedy preset's
+#: very models (same data, same seeds; the sigmoids' models are extra), so one training
+#: gives both (tests/ensemble/test_diverse_members.py checks the identity); the greedy
+#: member's training time is then the Viterbi fit's.
+DERIVED = {"pairwise-svm": ("pairwise-svm-viterbi", {"decoding": "greedy"})}
+
+
+def run_member(name, corpus, data, tag_passes, derived=()):
+    """Child process: member ``name`` trained on ``fit``, scored on ``dev``, its entities.
+
+    ``derived``: names of :data:`DERIVED` members read off this one; their
+    records are returned under ``"derived"``.
+    """
+    from skbioner.base import final_estimator
     from skbioner.cli import train_command
-    from skbioner.ensemble import tagger_outputs
     from skbioner.pipelines import make_tagger
 
     train, gold = harness.load(corpus, "fit", data), harness.load(corpus, "dev", data)
@@ -72,13 +147,34 @@ def run_member(name, corpus, data, tag_passes):
     model = make_tagger(**options)
     with harness.Stopwatch() as sw:
         model.fit(train.X, train.y)
+    out = {**_dev_record(model, gold, data, tag_passes), "train_seconds": round(sw.wall, 1),
+           "train_cpu_seconds": round(sw.cpu, 1),
+           "cli": train_command(train_file=f"{corpus}/fit", **options), "derived": {}}
+    for other in derived:
+        parent, params = DERIVED[other]
+        assert parent == name, (other, parent, name)
+        final = final_estimator(model)  # the fitted model, its final step's parameters changed
+        saved = final.get_params()
+        final.set_params(**params)
+        opts = member_options(other, corpus, data)
+        opts.pop("name")
+        out["derived"][other] = {
+            **_dev_record(model, gold, data, tag_passes),
+            "train_seconds": out["train_seconds"], "train_cpu_seconds": out["train_cpu_seconds"],
+            "train_shared_with": name, "cli": train_command(train_file=f"{corpus}/fit", **opts)}
+        final.set_params(**{k: saved[k] for k in params})
+    return out
+
+
+def _dev_record(model, gold, data, tag_passes):
+    """A fitted member's dev scores, tagging speed, model size and entities."""
+    from skbioner.ensemble import tagger_outputs
+
     pred, speed = harness.tagging_speed(model, gold.X, passes=tag_passes)
     entities = [list(map(tuple, s)) for s in tagger_outputs(model, gold.X,
                                                             marginals=False).entities]
-    return {**harness.evaluate(gold, pred, data), "train_seconds": round(sw.wall, 1),
-            "train_cpu_seconds": round(sw.cpu, 1), "tag_tokens_per_second": round(speed),
-            "model_mb": round(harness.model_size_mb(model), 2), "entities": entities,
-            "cli": train_command(train_file=f"{corpus}/fit", **options)}
+    return {**harness.evaluate(gold, pred, data), "tag_tokens_per_second": round(speed),
+            "model_mb": round(harness.model_size_mb(model), 2), "entities": entities}
 
 
 def _labels(spans, X):
@@ -87,33 +183,58 @@ def _labels(spans, X):
     return [spans_to_labels([sp[:3] for sp in s], len(x), "IOB2") for s, x in zip(spans, X)]
 
 
-def vote_grid(names, outputs, gold, data):
+def _exact_f1(gold_spans, spans):
+    """Exact F1 of ``spans`` (per sentence) against gold span sets: the official exact count."""
+    tp = n_pred = 0
+    for g, s in zip(gold_spans, spans, strict=True):
+        pred = {tuple(sp[:3]) for sp in s}
+        n_pred += len(pred)
+        tp += len(g & pred)
+    n_gold = sum(map(len, gold_spans))
+    return 2 * tp / (n_pred + n_gold) if n_pred + n_gold else 0.0
+
+
+def vote_grid(names, outputs, gold, data, rescore=10):
     """Every vote over the members' dev entities, scored on dev, best first.
 
     ``outputs[name]``: a member's dev record (with ``entities`` and
     ``per_class_exact_f1``).  Returns a list of dicts with the vote's
     settings (``members``, ``voting``, ``threshold``, ``weighting``,
-    ``weights``) and dev scores.
+    ``weights``) and dev ``exact_f1``; the best ``rescore`` rows also carry
+    every score of :func:`harness.evaluate` (the official scorer, which
+    must give the same exact F1 as the grid's span count).
     """
     from skbioner.ensemble import member_weights, vote_spans
+    from skbioner.schemes import labels_to_spans
 
     types = sorted({t for y in gold.y for t in (lab[2:] for lab in y if lab != "O")})
+    gold_spans = [set(labels_to_spans(y)) for y in gold.y]
+
+    def vote(subset, weights, voting, threshold):
+        table = member_weights(weights, len(subset), types)
+        return [vote_spans([outputs[n]["entities"][i] for n in subset], table, threshold,
+                           voting == "soft") for i in range(len(gold.X))]
+
     rows = []
     for k in range(2, len(names) + 1):
         for subset in itertools.combinations(names, k):
+            if any(n in subset and DERIVED[n][0] in subset for n in DERIVED):
+                continue  # one model twice (the pairwise SVM greedy and Viterbi)
             f1 = [{t: round(outputs[n]["per_class_exact_f1"].get(t, 0.0), 4) for t in types}
                   for n in subset]
             for weighting, weights in (("equal", None), ("per-type dev F1", f1)):
-                table = member_weights(weights, len(subset), types)
                 for voting, threshold in itertools.product(("hard", "soft"), THRESHOLDS):
-                    spans = [vote_spans([outputs[n]["entities"][i] for n in subset], table,
-                                        threshold, voting == "soft")
-                             for i in range(len(gold.X))]
-                    score = harness.evaluate(gold, _labels(spans, gold.X), data)
+                    spans = vote(subset, weights, voting, threshold)
                     rows.append({"members": list(subset), "voting": voting,
                                  "threshold": threshold, "weighting": weighting,
-                                 "weights": weights, **score})
+                                 "weights": weights, "exact_f1": _exact_f1(gold_spans, spans)})
     rows.sort(key=lambda r: -r["exact_f1"])
+    for row in rows[:rescore]:
+        spans = vote(row["members"], row["weights"], row["voting"], row["threshold"])
+        score = harness.evaluate(gold, _labels(spans, gold.X), data)
+        if abs(score["exact_f1"] - row["exact_f1"]) > 1e-9:
+            raise AssertionError(f"span count {row['exact_f1']} != official {score['exact_f1']}")
+        row.update(score)
     return rows
 
 
@@ -188,11 +309,13 @@ def one_corpus(corpus, names, args):
     records, outputs = [], {}
     gold = harness.load(corpus, "dev", args.data)
     for name in names:  # 1. members alone on dev
-        outputs[name] = harness.isolated(run_member, name, corpus, args.data, args.tag_passes)
+        outputs[name] = member_on_dev(name, corpus, args)
         _line(corpus, "dev", f"member {name}", outputs[name])
         records.append(harness.record("combination", f"member {name}", corpus, "dev",
                                       **_strip(outputs[name])))
-    rows = vote_grid(names, outputs, gold, args.data)  # 2. every vote on dev
+    if args.members_only:
+        return records, None
+    rows = vote_grid(names, outputs, gold, args.data, rescore=args.show)  # 2. every vote on dev
     for row in rows[:args.show]:
         _line(corpus, "dev", f"vote {'+'.join(row['members'])} {row['voting']} "
               f">{row['threshold']} {row['weighting']}", row)
@@ -232,6 +355,11 @@ def main():
                     help="also score the stack of the chosen vote's members on dev")
     ap.add_argument("--stack-cv", type=int, default=3, help="the stack's out-of-fold folds")
     ap.add_argument("--no-test", action="store_true", help="dev only: choose, do not report")
+    ap.add_argument("--members-only", action="store_true",
+                    help="only train the members and score them on dev (fill --cache)")
+    ap.add_argument("--cache", default=None,
+                    help="directory keeping each member's dev record (entities, scores, "
+                         "times), reused by later runs with the same member options")
     ap.add_argument("--show", type=int, default=10, help="votes shown on stderr, best first")
     ap.add_argument("--tag-passes", type=int, default=2,
                     help="timed tagging passes after the first")

@@ -31,8 +31,9 @@ USES = {
     "nerbio --word-classes": "NERBio's features (Tsai et al. 2006) + word classes; reads POS",
     "hmm-svm --word-classes": "Zhou & Su 2004's HMM + SVM tagger + word classes",
     "pairwise-svm": "Kazama et al. 2002's pairwise SVMs (degree-2 kernel, whole corpus)",
-    "vote (chosen on dev)": "a vote of three online-CRF variants chosen on each corpus's dev "
-                            "data (`--model vote --members ...`)",
+    "vote (chosen on dev)": "a vote chosen on each corpus's dev data (`--model vote --members "
+                            "...`; JNLPBA: the two-pass CRF + NERBio, BioNLP13CG: three "
+                            "online-CRF variants)",
     "crfsuite": "the peer: sklearn-crfsuite (L-BFGS CRF) on the same features",
 }
 CORPUS_ORDER = list(harness.CORPORA)

@@ -178,8 +178,14 @@ def _fit_linear_pair(ptr, idx, val, rows, positive, params, seed):
 
 
 def _has_probabilities(est):
-    """``available_if`` check: fitted with probabilities, or to be (``decoding="viterbi"``)."""
-    return est.decoding == "viterbi" or getattr(est, "prob_a_", None) is not None
+    """``available_if`` check: decoding with the probabilities (``decoding="viterbi"``).
+
+    A model fitted with them and set to ``decoding="greedy"`` has them too, but
+    its entities would be the Viterbi path's, not those :meth:`predict` gives;
+    so it offers no confidences, as a model fitted greedy (a vote counts its
+    entities 1.0, as it counts the greedy preset's).
+    """
+    return est.decoding == "viterbi"
 
 
 class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):

@@ -85,8 +85,9 @@ def _model(name):
 def reads_pos(model, model_params=None):
     """Whether a preset reads the ``pos`` column whatever its options.
 
-    NERBio's features do; so does the pairwise SVM, whose outside class is
-    split by part of speech (unless ``split_outside`` says otherwise).
+    NERBio's features do; so does the pairwise SVM, whose ``kazama``
+    features read the POS of the window whatever ``split_outside`` says
+    (splitting the outside class by POS reads it too).
 
     Parameters
     ----------
@@ -97,8 +98,8 @@ def reads_pos(model, model_params=None):
     -------
     bool
     """
-    split = dict(model_params or {}).get("split_outside", "pos")
-    return model == "nerbio" or (model == "pairwise-svm" and split == "pos")
+    del model_params  # no option of these presets stops them reading it
+    return model in ("nerbio", "pairwise-svm")
 
 
 def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,

@@ -552,6 +552,9 @@ def test_viterbi_probabilities(toy, kernel):
     # greedy decoding of the same fitted model is the greedy model's
     greedy = PairwiseSVMTagger(kernel=kernel, random_state=0).fit(F, y)
     assert m.set_params(decoding="greedy").predict(F) == greedy.predict(F)
+    # ... and offers what the greedy model offers: no entities of another (the Viterbi) path
+    assert not hasattr(m, "predict_entities") and not hasattr(m, "predict_marginals")
+    assert m.set_params(decoding="viterbi").predict_entities(F) == ents
 
 
 def test_confidences_only_with_probabilities(toy):

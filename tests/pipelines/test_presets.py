@@ -109,9 +109,10 @@ def test_pairwise_svm_preset_brings_its_pos_column():
     pipe = make_tagger("pairwise-svm")
     assert [n for n, _ in pipe.steps] == ["pos", "features", "model"]
     assert pipe.named_steps["features"].templates == "kazama"
+    # its features read the POS window whatever the O split (the preset's own is None)
     assert [n for n, _ in make_tagger("pairwise-svm",
                                         model_params={"split_outside": None}).steps] == [
-        "features", "model"]
+        "pos", "features", "model"]
     cli = cli_tagger("--model", "pairwise-svm", "--pos")
     assert [n for n, _ in cli.steps] == ["pos", "features", "model"]
     with pytest.raises(ValueError, match="no scheme"):

@@ -102,12 +102,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         self : RecutTagger
         """
-        X, y = check_sentences(X, y)
-        for i, labels in enumerate(y):
-            try:
-                check_labels(labels, "IOB2")
-            except ValueError as exc:
-                raise ValueError(f"y[{i}]: {exc}") from None
+        X, y = _check_iob2(X, y)
         sents, owners = recut(X, self.cuts)
         self.tagger_ = clone(self.tagger).fit(sents, _project(y, sents, owners))
         self.classes_ = classes_of(self.tagger_)
@@ -203,6 +198,17 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         marg = final.predict_marginals(head.transform(sents) if head is not None else sents)
         return [m if own is None else m[np.searchsorted(own[:, 1], np.arange(len(s)))]
                 for s, own, m in zip(X, owners, marg, strict=True)]
+
+
+def _check_iob2(X, y):
+    """``check_sentences(X, y)``, every label sequence valid IOB2 (ValueError naming it)."""
+    X, y = check_sentences(X, y)
+    for i, labels in enumerate(y):
+        try:
+            check_labels(labels, "IOB2")
+        except ValueError as exc:
+            raise ValueError(f"y[{i}]: {exc}") from None
+    return X, y
 
 
 def _project(y, sents, owners):
@@ -311,12 +317,7 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         self : LearnedCutTagger
         """
-        X, y = check_sentences(X, y)
-        for i, labels in enumerate(y):
-            try:
-                check_labels(labels, "IOB2")
-            except ValueError as exc:
-                raise ValueError(f"y[{i}]: {exc}") from None
+        X, y = _check_iob2(X, y)
         self.tagger_ = clone(self.tagger).fit(X, y)
         sents, owners = recut(X, None)
         cut = self.tagger if self.cut_tagger is None else self.cut_tagger

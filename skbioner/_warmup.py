@@ -1,0 +1,84 @@
+"""The tagging kernels compiled in a second process while a first run does its own work.
+
+On a first run after installing, numba compiles every kernel a command uses,
+one after the other in one process (numba compiles under a global lock).  The
+kernels that tag raw text with confidences -- the character scan, the
+Viterbi over dense scores, entity segments and their probabilities, token
+marginals -- do not depend on the model, so ``skbioner demo`` and
+``skbioner tag`` call :func:`start` on a first run: a child process compiles them into numba's cache on the
+other core while the command reads data, loads a model, and compiles its
+own kernels; the command then finds them in the cache.  Its cost is CPU time
+on another core (about 6 s), nothing on the command's path; a machine with
+one core does not start it.
+
+Only kernels with a single signature in every use are compiled here, with
+the argument types the library passes them (through the public functions):
+two processes that compile the same kernel with the same signature write
+the same cache entry, whereas two different signatures of one kernel saved
+at the same moment could overwrite each other's (numba numbers a kernel's
+entries per process).  So nothing here touches the feature weights, whose
+dtype differs between a trained model (float64) and the shipped ones
+(float32).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+__all__ = ["compile_tagging_kernels", "start"]
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_RUNNING = []  # the child, kept so that it is not reported as an abandoned process
+
+
+def compile_tagging_kernels():
+    """Call each tagging kernel once on a tiny input (compiling it, or loading it)."""
+    import numpy as np
+
+    from .decoding import chain_marginals, segment_probabilities, viterbi_batch
+    from .decoding._marginals import SegmentTable
+    from .text._scan import scan
+
+    labels = ["B-DNA", "I-DNA", "E-DNA", "S-DNA", "O"]
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=(7, len(labels)))
+    offsets = np.array([0, 4, 7])
+    trans = rng.normal(size=(len(labels), len(labels)))
+    start, end = rng.normal(size=len(labels)), rng.normal(size=len(labels))
+    paths = viterbi_batch(scores, offsets, trans, start, end)
+    table = SegmentTable(labels)
+    segments = table.segments(paths, offsets)
+    segment_probabilities(scores, offsets, trans, start, end, segments, table)
+    chain_marginals(scores, offsets, trans, start, end)
+    # last: a first ``tag`` compiles it itself soon after loading its model
+    scan("IL-2 (a cytokine) binds ... its receptor.\n")
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def start():
+    """Start the child process that compiles the tagging kernels; None if not started.
+
+    Not started with one core, or when ``SKBIONER_NO_WARMUP`` is set.
+    """
+    if _cores() < 2 or os.environ.get("SKBIONER_NO_WARMUP"):
+        return None
+    try:
+        # this copy of the package, whatever the working directory holds
+        code = (f"import sys; sys.path.insert(0, {_ROOT!r}); "
+                "from skbioner._warmup import compile_tagging_kernels; compile_tagging_kernels()")
+        proc = subprocess.Popen([sys.executable, "-c", code],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    _RUNNING.append(proc)
+    return proc
+

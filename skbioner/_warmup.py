@@ -2,14 +2,15 @@
 
 On a first run after installing, numba compiles every kernel a command uses,
 one after the other in one process (numba compiles under a global lock).  The
-kernels that tag raw text with confidences -- the character scan, the
-Viterbi over dense scores, entity segments and their probabilities, token
-marginals -- do not depend on the model, so ``skbioner demo`` and
-``skbioner tag`` call :func:`start` on a first run: a child process compiles them into numba's cache on the
-other core while the command reads data, loads a model, and compiles its
-own kernels; the command then finds them in the cache.  Its cost is CPU time
-on another core (about 6 s), nothing on the command's path; a machine with
-one core does not start it.
+kernels that tag raw text with confidences -- the Viterbi over dense scores,
+entity segments and their probabilities, token marginals, the character
+scan -- do not depend on the model, so ``skbioner demo`` and ``skbioner tag``
+call :func:`start` on a first run: a child process compiles them into
+numba's cache on the other core while the command reads data, loads a
+model, and compiles its own kernels; the command finds them in the cache
+when it gets to them (or, if the child is not done yet, compiles them as
+well: the same cache entries).  Its cost is CPU time on another core, none
+on the command's path; a machine with one core does not start it.
 
 Only kernels with a single signature in every use are compiled here, with
 the argument types the library passes them (through the public functions):

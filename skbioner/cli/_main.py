@@ -207,9 +207,8 @@ _WARMING = {"demo", "tag"}
 
 
 def _run(args) -> int:
-    import os
-
     import contextlib
+    import os
 
     notes = contextlib.nullcontext()
     if args.command in _COMPILING:

@@ -202,7 +202,7 @@ def main(argv=None) -> int:
 #: commands that run compiled kernels (the others start without compiling anything)
 _COMPILING = {"train", "predict", "tag", "demo", "clusters"}
 #: ... and those after which a first run compiles the tagging kernels in a second process
-#: (``skbioner._warmup``): the demo (a tag usually follows) and tag itself
+#: (``_warmup.py``): the demo (a tag usually follows) and tag itself
 _WARMING = {"demo", "tag"}
 
 
@@ -217,7 +217,7 @@ def _run(args) -> int:
                   "(about half a minute; later runs start in seconds)", file=sys.stderr,
                   flush=True)
             if args.command in _WARMING:
-                from .._warmup import start
+                from ._warmup import start
 
                 start()
         notes = CompileNotes()

@@ -30,7 +30,7 @@ import sys
 
 __all__ = ["compile_tagging_kernels", "start"]
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _RUNNING = []  # the child, kept so that it is not reported as an abandoned process
 
 
@@ -38,9 +38,9 @@ def compile_tagging_kernels():
     """Call each tagging kernel once on a tiny input (compiling it, or loading it)."""
     import numpy as np
 
-    from .decoding import chain_marginals, segment_probabilities, viterbi_batch
-    from .decoding._marginals import SegmentTable
-    from .text._scan import scan
+    from ..decoding import chain_marginals, segment_probabilities, viterbi_batch
+    from ..decoding._marginals import SegmentTable
+    from ..text._scan import scan
 
     labels = ["B-DNA", "I-DNA", "E-DNA", "S-DNA", "O"]
     rng = np.random.default_rng(0)
@@ -74,7 +74,7 @@ def start():
     try:
         # this copy of the package, whatever the working directory holds
         code = (f"import sys; sys.path.insert(0, {_ROOT!r}); "
-                "from skbioner._warmup import compile_tagging_kernels; compile_tagging_kernels()")
+                "from skbioner.cli._warmup import compile_tagging_kernels as c; c()")
         proc = subprocess.Popen([sys.executable, "-c", code],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)

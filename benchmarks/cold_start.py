@@ -94,6 +94,7 @@ def run_timed(cmd, env, cwd, log=None):
             if log is not None:
                 log.write(data.decode("utf-8", "replace"))
                 log.flush()
+    sel.close()
     status = proc.wait()
     end = time.perf_counter()
     silence = max(silence, end - last)

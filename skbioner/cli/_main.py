@@ -219,7 +219,7 @@ def _run(args) -> int:
             if args.command in _WARMING:
                 from ._warmup import start
 
-                start()
+                start(float64_weights=args.command == "demo")  # the demo's own model
         notes = CompileNotes()
     try:
         with notes:

@@ -7,9 +7,9 @@
 What it does, in a temporary directory removed at the end:
 
 1. ``python -m venv`` (a fresh environment, no ``--system-site-packages`` unless asked), then
-   ``pip install CHECKOUT`` (not editable; pip's own download cache and configured indexes
-   are used as they are, so the download time is not what is measured -- the install time
-   is recorded anyway).  No numba cache file may exist in the installed package afterwards.
+   ``pip install`` of a clean copy of CHECKOUT (not editable; pip's own download cache and
+   configured indexes are used as they are, so the download time is not what is measured
+   -- the install time is recorded anyway).  No numba cache file may exist in the installed package afterwards.
 2. The commands then run as a new user runs them: from an empty working directory, with
    ``HOME`` and ``XDG_CACHE_HOME`` pointing to empty directories, ``PYTHONPATH`` and
    ``NUMBA_CACHE_DIR`` removed (numba caches where it would for that user: the installed
@@ -160,9 +160,14 @@ def main(argv=None):
         base_env = {k: v for k, v in os.environ.items()
                     if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR", "VIRTUAL_ENV")}
         base_env["PATH"] = f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
-        print(f"installing {checkout} into {venv} ...", file=sys.stderr, flush=True)
+        # a clean copy: pip builds in the source tree (build/, *.egg-info) and a stale
+        # build/ of an earlier run could slip files deleted since into the wheel
+        source = tmp / "source"
+        shutil.copytree(checkout, source, ignore=shutil.ignore_patterns(
+            ".git", "build", "*.egg-info", "__pycache__", "*.nbi", "*.nbc", ".pytest_cache"))
+        print(f"installing {checkout} (a copy) into {venv} ...", file=sys.stderr, flush=True)
         result["pip_install"], _ = run_timed(
-            [str(py), "-m", "pip", "install", "--quiet", str(checkout)], base_env, str(tmp), log)
+            [str(py), "-m", "pip", "install", "--quiet", str(source)], base_env, str(tmp), log)
         site = Path(subprocess.run(
             [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
             check=True, capture_output=True, text=True, env=base_env).stdout.strip())

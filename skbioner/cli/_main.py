@@ -214,8 +214,8 @@ def _run(args) -> int:
     if args.command in _COMPILING:
         if _first_run():
             print("skbioner: first run after installing: compiling the numerical kernels once "
-                  "(about half a minute; later runs start in seconds)", file=sys.stderr,
-                  flush=True)
+                  "(under a minute on an idle machine; later runs start in seconds)",
+                  file=sys.stderr, flush=True)
             if args.command in _WARMING:
                 from ._warmup import start
 

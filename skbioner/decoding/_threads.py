@@ -3,8 +3,9 @@
 The decoding kernels work sentence by sentence, each sentence on its own.
 They are compiled as plain serial loops over a range of sentences
 (``kernel(lo, hi, *args)``, ``nogil=True``) and run here on contiguous
-blocks of sentences with about as many tokens each, one Python thread per
-block (the kernels release the GIL).  numba's ``parallel=True`` would do
+blocks of sentences with about as many tokens each, a few blocks per thread
+taken in turn by the threads (the kernels release the GIL; a thread that a
+busy core slows takes fewer blocks).  numba's ``parallel=True`` would do
 the same with ``prange``, but its compilation takes three times as long
 (several seconds per kernel on a first run after installing) for no gain:
 the results do not depend on the blocks, since every sentence is computed
@@ -16,11 +17,13 @@ The number of threads is numba's (``NUMBA_NUM_THREADS``, or what
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-__all__ = ["MIN_BLOCK_TOKENS", "n_threads", "run_blocks", "sentence_blocks"]
+__all__ = ["BLOCKS_PER_THREAD", "MIN_BLOCK_TOKENS", "n_threads", "run_blocks",
+           "sentence_blocks"]
 
 #: Fewer tokens than this per block are not worth a thread.
 MIN_BLOCK_TOKENS = 2000
@@ -65,21 +68,40 @@ def sentence_blocks(offsets, n_blocks, min_tokens=2000):
     return list(zip(bounds[:-1], bounds[1:]))
 
 
+#: Blocks per thread: threads that finish early take the blocks left (a busy core
+#: delays one block, not half of the work).
+BLOCKS_PER_THREAD = 4
+
+
 def run_blocks(kernel, offsets, *args):
     """``kernel(lo, hi, *args)`` over :func:`sentence_blocks` of ``offsets``, in threads.
 
-    The first block runs in the calling thread; an exception in any block is
-    raised here after every block has finished.
+    ``BLOCKS_PER_THREAD`` blocks per thread, taken in turn by the calling thread and
+    ``n_threads() - 1`` others; an exception in any block is raised here after every
+    block has finished.
     """
-    blocks = sentence_blocks(offsets, n_threads(), MIN_BLOCK_TOKENS)
-    if len(blocks) == 1:
-        kernel(*blocks[0], *args)
+    threads = n_threads()
+    blocks = sentence_blocks(offsets, threads * BLOCKS_PER_THREAD, MIN_BLOCK_TOKENS)
+    if threads == 1 or len(blocks) == 1:
+        for lo, hi in blocks:
+            kernel(lo, hi, *args)
         return
-    with ThreadPoolExecutor(max_workers=len(blocks) - 1,
+    queue = iter(blocks)
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                block = next(queue, None)
+            if block is None:
+                return
+            kernel(*block, *args)
+
+    with ThreadPoolExecutor(max_workers=min(threads, len(blocks)) - 1,
                             thread_name_prefix="skbioner-decode") as pool:
-        futures = [pool.submit(kernel, lo, hi, *args) for lo, hi in blocks[1:]]
+        futures = [pool.submit(work) for _ in range(min(threads, len(blocks)) - 1)]
         try:
-            kernel(*blocks[0], *args)
+            work()
         finally:
             for f in futures:
                 f.result()

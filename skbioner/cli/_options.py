@@ -40,7 +40,8 @@ def add_tagger_arguments(p):
                    help="featurizer parameter, repeatable (min_count=2)")
     m.add_argument("--tune", action="store_true",
                    help="choose model, scheme, epochs, cutoff, POS and word classes on "
-                        "held-out documents")
+                        "held-out documents (successive halving; the preset is kept unless "
+                        "beaten beyond noise)")
     a = p.add_argument_group("annotations read as features")
     a.add_argument("--pos", action="store_true", help="the bundled GENIA POS tagger")
     a.add_argument("--pos-jackknife", metavar="POS_TRAIN", default=None,

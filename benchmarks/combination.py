@@ -74,7 +74,7 @@ def member_options(name, corpus, data):
     the 200 dev abstracts), so fit *and* dev sentences are tagged by a fold
     tagger that never saw them.
     """
-    from skbioner.pipelines._presets import reads_pos
+    from skbioner.pipelines._presets import reads_pos  # private: make_tagger's POS rule
 
     options = {**MEMBERS[name], "name": name}
     if corpus == "jnlpba" and (options.get("pos") or reads_pos(options["model"],

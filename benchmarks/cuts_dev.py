@@ -36,8 +36,32 @@ def _cuts_script():
     return mod
 
 
-def rebuild(corpus, idx, glued):
-    """``(documents, gold)``: the rebuilt text of each abstract and its entity spans."""
+def holdout_split(corpus, holdout=None):
+    """``(train, dev)`` sentence indices: the development split, or the ``holdout``-th tenth.
+
+    None: :func:`skbioner.datasets.train_dev_split` (the last tenth of the training
+    abstracts); K: the K-th tenth held out instead (a second opinion; K=9 is the
+    development split).  The test set is never read.
+    """
+    from skbioner.datasets import train_dev_split
+
+    if holdout is None:
+        return train_dev_split(corpus.doc_ids)
+    import numpy as np
+
+    order = list(dict.fromkeys(corpus.doc_ids))
+    k = int(holdout)
+    held = set(order[k * len(order) // 10:(k + 1) * len(order) // 10])
+    is_dev = np.fromiter((d in held for d in corpus.doc_ids), dtype=bool)
+    return np.flatnonzero(~is_dev), np.flatnonzero(is_dev)
+
+
+def rebuild(corpus, idx, glued, tokens=None):
+    """``(documents, gold)``: the rebuilt text of each abstract and its entity spans.
+
+    ``tokens``, a dict, receives per abstract id the ``(start, end)`` character offsets
+    of each sentence's tokens in the rebuilt text (one list per sentence).
+    """
     from skbioner.schemes import labels_to_spans
     from skbioner.tagging import Document
 
@@ -59,6 +83,9 @@ def rebuild(corpus, idx, glued):
                 pos += len(t)
             for typ, a, b in labels_to_spans(labs):
                 spans.append((typ, starts[a], starts[b - 1] + len(toks[b - 1])))
+            if tokens is not None:
+                tokens.setdefault(doc_id, []).append(
+                    [(a, a + len(t)) for a, t in zip(starts, toks, strict=True)])
         docs.append(Document(doc_id, "".join(parts), "<dev>"))
         gold[doc_id] = spans
     return docs, gold

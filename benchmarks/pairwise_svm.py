@@ -8,6 +8,8 @@ One sub-command per question (the annotated corpora are prepared once and cached
     python benchmarks/pairwise_svm.py routes --cache svm-cache.joblib --abstracts 148
     python benchmarks/pairwise_svm.py split --cache svm-cache.joblib --kernel poly --abstracts 148
     python benchmarks/pairwise_svm.py full --data ../shared/data
+    python benchmarks/pairwise_svm.py tagging --data ../shared/data --model pairwise-svm.skops
+    python benchmarks/pairwise_svm.py corpus --data ../shared/data --corpus bionlp13cg
     # the first two rounds (issue 12): the kernel path
     python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos
     python benchmarks/pairwise_svm.py tag --cache svm-cache.joblib --model model.joblib
@@ -48,6 +50,17 @@ all 2,000 JNLPBA training abstracts and scored once on the test file through
 training wall and CPU seconds, end-to-end tagging tokens/s on one core, model file size);
 ``--store`` appends the record to ``benchmarks/results.jsonl``; ``--model M`` tags and scores a
 model saved by ``skbioner train`` instead (no training fields: do not ``--store`` it).
+
+``corpus``: the ``pairwise-svm`` preset pipeline on another corpus (POS from the bundled
+tagger, HMM states fitted on the unlabeled corpus without that corpus's test sentences),
+trained on its train file and scored on its devel file, once per ``--grid`` setting of the SVM
+(default: ``split_outside`` None and ``"pos"``).
+
+``tagging``: a saved model (``skbioner train``) tags the JNLPBA test file on one core (this
+process pinned to one CPU): tokens per CPU second and per wall second of the whole pipeline
+(the best of ``--passes`` passes after a first one) and of each step alone, the load average;
+``--save``/``--check`` write / compare the labels (the same outputs before and after a
+change).
 
 ``growth``/``tag``/``speed``/``ablation``: the first two rounds' kernel-path experiments
 (``growth``: after the paper's class-splitting experiment, in our setting; their defaults are
@@ -436,6 +449,95 @@ def full(args):
     return None
 
 
+def corpus(args):
+    """The preset on another corpus: trained on its train file, scored on its devel file,
+    once per ``--grid`` setting of the SVM (the POS tagger, HMM states and features fitted
+    once and shared)."""
+    from sklearn.base import clone
+
+    import harness
+
+    from skbioner import make_tagger
+
+    fit = harness.load(args.corpus, "fit", args.data)
+    dev = harness.load(args.corpus, "dev", args.data)
+    root = harness.data_root(args.data)
+    pipe = make_tagger("pairwise-svm", hmm_states=str(root / harness.CORPORA[args.corpus]
+                                                           .unlabeled), n_jobs=args.n_jobs)
+    t0 = time.perf_counter()
+    head = pipe[:-1]
+    F = head.fit_transform(fit.X, fit.y)
+    Fd = head.transform(dev.X)
+    head_s = time.perf_counter() - t0
+    rows = []
+    for setting in _grid(args.grid):
+        m = clone(pipe[-1]).set_params(**setting)
+        _, fit_s, fit_cpu = _timed(m.fit, F, fit.y)
+        pred, _, tag_cpu = _timed(m.predict, Fd)
+        row = {"setting": setting, "dev": _official(dev.y, pred),
+               "train_seconds": round(fit_s, 1), "train_cpu_seconds": round(fit_cpu, 1),
+               **_svm_stats(m),
+               "tag_tokens_per_cpu_second": round(Fd.matrix.shape[0] / max(tag_cpu, 1e-9)),
+               "load_average": [round(x, 2) for x in os.getloadavg()]}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return {"experiment": "corpus", "corpus": args.corpus, "fit_sentences": len(fit.X),
+            "dev_tokens": int(Fd.matrix.shape[0]), "head_seconds": round(head_s, 1),
+            "rows": rows}
+
+
+def tagging(args):
+    """Tagging speed of a saved model on one core: the whole pipeline and each step."""
+    import numpy as np
+
+    import harness
+
+    from skbioner.io import load_model
+
+    pipe = load_model(args.model)
+    test = harness.load("jnlpba", "test", args.data)
+    n = test.n_tokens
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cpus)})  # one core
+    load_before = [round(x, 2) for x in os.getloadavg()]
+    try:
+        pred = pipe.predict(test.X)  # first call: compiled kernels loaded, weights laid out
+        whole = []
+        for _ in range(args.passes):
+            with harness.Stopwatch() as sw:
+                again = pipe.predict(test.X)
+            whole.append((sw.cpu, sw.wall))
+            if list(map(list, again)) != list(map(list, pred)):
+                raise AssertionError("tagging is not deterministic")
+        steps = {}
+        for _ in range(args.passes):
+            Z = test.X
+            for name, step in pipe.steps:
+                last = name == pipe.steps[-1][0]
+                with harness.Stopwatch() as sw:
+                    Z = step.predict(Z) if last else step.transform(Z)
+                steps[name] = min(steps.get(name, np.inf), sw.cpu)
+    finally:
+        os.sched_setaffinity(0, cpus)
+    cpu, wall = min(c for c, _ in whole), min(w for _, w in whole)
+    out = {"experiment": "tagging", "model_file": args.model, "tokens": n,
+           "passes": args.passes, "tag_tokens_per_cpu_second": round(n / cpu),
+           "tag_tokens_per_second": round(n / wall),
+           "step_tokens_per_cpu_second": {k: round(n / v) for k, v in steps.items()},
+           "exact": _official(test.y, pred)["exact"],
+           "load_average_before": load_before,
+           "load_average_after": [round(x, 2) for x in os.getloadavg()]}
+    if args.check:  # the labels of another run (--save): identical?
+        with open(args.check, encoding="utf-8") as fh:
+            ref = json.load(fh)
+        out["identical_to"] = args.check
+        out["identical"] = ref == list(map(list, pred))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as fh:
+            json.dump(list(map(list, pred)), fh)
+    return out
+
+
 # -- the kernel path (issue 12) ----------------------------------------------------------
 
 
@@ -580,6 +682,18 @@ def main(argv=None):
     p.add_argument("--store", action="store_true")
     p.add_argument("--params", nargs="*", default=[],
                    help="PairwiseSVMTagger settings over the preset's, key=value")
+    p = sub.add_parser("corpus")
+    p.add_argument("--corpus", default="bionlp13cg")
+    p.add_argument("--data", default=None)
+    p.add_argument("--n-jobs", type=int, default=2)
+    p.add_argument("--grid", nargs="*", default=["split_outside=None,pos"],
+                   help="settings of the preset's SVM, each key=v1,v2,...")
+    p = sub.add_parser("tagging")
+    p.add_argument("--model", required=True, help="a model saved by skbioner train")
+    p.add_argument("--data", default=None)
+    p.add_argument("--passes", type=int, default=3, help="timed passes (the best counts)")
+    p.add_argument("--save", default="", help="write the predicted labels here (JSON)")
+    p.add_argument("--check", default="", help="compare with labels written by --save")
     for name in ("growth", "speed"):
         q = sub.add_parser(name)
         q.add_argument("--kernel", default="poly", choices=("poly", "linear", "poly2"))
@@ -600,11 +714,12 @@ def main(argv=None):
         q.add_argument("--light", action="store_true",
                        help="the lighter kazama set (LIGHT)")
     for name, q in sub.choices.items():
-        if name != "full":
+        if name not in ("full", "tagging", "corpus"):
             q.add_argument("--cache", default="svm-cache.joblib")
     args = ap.parse_args(argv)
     out = {"prepare": prepare, "tag": tag, "growth": growth, "speed": speed, "dev": dev,
-           "routes": routes, "split": split, "full": full}[args.cmd](args)
+           "routes": routes, "split": split, "full": full, "tagging": tagging,
+           "corpus": corpus}[args.cmd](args)
     if out is not None:
         out["command"] = "python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])
         print(json.dumps(out))

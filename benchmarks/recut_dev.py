@@ -27,7 +27,8 @@ import json
 import time
 from pathlib import Path
 
-from cuts_dev import _cuts_script, rebuild  # benchmarks/ is on sys.path when a script runs
+# benchmarks/ is on sys.path when a script runs
+from cuts_dev import _cuts_script, holdout_split, rebuild
 
 
 def main():
@@ -43,7 +44,6 @@ def main():
                          "last (the development split is K=9); the test set is never read")
     args = ap.parse_args()
 
-    from skbioner.datasets import train_dev_split
     from skbioner.io import read_jnlpba
     from skbioner.metrics import character_span_scores, entity_report
     from skbioner.models import RecutTagger
@@ -51,16 +51,7 @@ def main():
     from skbioner.tagging import tag_documents
 
     corpus = read_jnlpba(Path(args.data) / "train.iob2")
-    if args.holdout is None:
-        tr, dev = train_dev_split(corpus.doc_ids)
-    else:  # another tenth of the training abstracts held out instead (a second opinion)
-        import numpy as np
-
-        order = list(dict.fromkeys(corpus.doc_ids))
-        k = int(args.holdout)
-        held = set(order[k * len(order) // 10:(k + 1) * len(order) // 10])
-        is_dev = np.fromiter((d in held for d in corpus.doc_ids), dtype=bool)
-        tr, dev = np.flatnonzero(~is_dev), np.flatnonzero(is_dev)
+    tr, dev = holdout_split(corpus, args.holdout)
     Xtr, ytr = [corpus.X[i] for i in tr], [corpus.y[i] for i in tr]
     Xdev, ydev = [corpus.X[i] for i in dev], [corpus.y[i] for i in dev]
     mk = _cuts_script()

@@ -48,6 +48,7 @@ from skbioner.models import (
     CascadedNER,
     CRFsuiteTagger,
     HMMSVMTagger,
+    LearnedCutTagger,
     MajorityTagger,
     OnlinePACRF,
     PairwiseSVMTagger,
@@ -103,6 +104,10 @@ CASES = {
         PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
                                                                           random_state=0)),
                             steps=[("consistency", LabelConsistency())]),
+        (X, Y), "predict", X, True),
+    "LearnedCutTagger": Case(
+        LearnedCutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
+                                                                       random_state=0))),
         (X, Y), "predict", X, True),
     "RecutTagger": Case(
         RecutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2, random_state=0)),
@@ -272,7 +277,8 @@ def test_classes_are_the_labels_predict_returns(name):
 
 
 @pytest.mark.parametrize("name", ["OnlinePACRF", "MajorityTagger", "PostProcessedTagger",
-                                  "RecutTagger", "VotingTagger", "StackedTagger"])
+                                  "RecutTagger", "LearnedCutTagger", "VotingTagger",
+                                  "StackedTagger"])
 def test_cross_val_predict_on_sequences(name):
     case = CASES[name]
     est = case.est if case.arg is X else make_pipeline(TokenFeaturizer(), case.est)

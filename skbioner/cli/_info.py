@@ -137,6 +137,9 @@ def render(info):
                          + f"; {_model_line(member['model'])}")
     lines.append(("second pass: " if combo and "Stacked" in combo["class"] else "pipeline: ")
                  + " -> ".join(f"{s['name']} ({s['class']})" for s in info["steps"]))
+    if info.get("raw_cuts") == "learned":
+        lines.append("raw text: hyphenated words cut where a tagger of sub-word pieces puts an "
+                     "entity boundary (LearnedCutTagger); tokens tagged as given")
     if "recut" in info:
         lines.append(f"words re-cut at hyphens and slashes before tagging (RecutTagger, "
                      f"cuts={info['recut']!r}), on gold tokens and raw text alike")

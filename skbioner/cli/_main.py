@@ -93,6 +93,86 @@ def _first_run():
     return kernels_compiled() is False
 
 
+class CompileNotes:
+    """Lines on stderr while numba compiles skbioner's kernels (cache misses only).
+
+    A first run spends most of its time compiling, in one call that would
+    otherwise show nothing for a quarter of a minute or more (the first
+    training epoch, the first tagged batch).  Every kernel that starts to
+    compile (numba's ``numba:compile`` event: a signature not in the cache)
+    gets a line, ``skbioner: compiling NAME ...``, the kernels it calls only
+    when ``interval`` seconds have passed since the last line; a progress bar
+    on screen is kept intact (``tqdm.write``).  Runs that find every kernel in
+    the cache print nothing.
+
+    Parameters
+    ----------
+    stream : file, default=sys.stderr
+    interval : float, default=2.0
+        Seconds between lines of kernels compiled inside another one.
+    """
+
+    def __init__(self, stream=None, interval=2.0):
+        import threading
+
+        self.stream = stream
+        self.interval = interval
+        self.count = 0
+        self._last = None
+        self._depth = threading.local()
+        self._listener = None
+
+    def _line(self, text):
+        from tqdm import tqdm
+
+        tqdm.write(text, file=self.stream or sys.stderr)
+
+    def start(self, dispatcher):
+        import time
+
+        depth = getattr(self._depth, "n", 0)
+        self._depth.n = depth + 1
+        func = getattr(dispatcher, "py_func", None)
+        module = getattr(func, "__module__", "") or ""
+        if not module.startswith("skbioner"):
+            return
+        self.count += 1
+        now = time.monotonic()
+        if depth == 0 or self._last is None or now - self._last >= self.interval:
+            self._last = now
+            where = module.split(".")[1] if module.count(".") else module
+            self._line(f"skbioner: compiling {func.__name__} ({where}) ...")
+
+    def end(self):
+        self._depth.n = max(getattr(self._depth, "n", 1) - 1, 0)
+
+    def __enter__(self):
+        try:
+            from numba.core import event
+        except ImportError:  # another numba: no notes
+            return self
+        notes = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                notes.start(ev.data.get("dispatcher"))
+
+            def on_end(self, ev):
+                notes.end()
+
+        self._listener = _Listener()
+        event.register("numba:compile", self._listener)
+        return self
+
+    def __exit__(self, *exc):
+        if self._listener is not None:
+            from numba.core import event
+
+            event.unregister("numba:compile", self._listener)
+            self._listener = None
+        return False
+
+
 def main(argv=None) -> int:
     """Run the command line; SIGTERM is handled as Ctrl-C is (outputs stay whole).
 
@@ -121,16 +201,29 @@ def main(argv=None) -> int:
 
 #: commands that run compiled kernels (the others start without compiling anything)
 _COMPILING = {"train", "predict", "tag", "demo", "clusters"}
+#: ... and those after which a first run compiles the tagging kernels in a second process
+#: (``_warmup.py``): the demo (a tag usually follows) and tag itself
+_WARMING = {"demo", "tag"}
 
 
 def _run(args) -> int:
+    import contextlib
     import os
 
-    if args.command in _COMPILING and _first_run():
-        print("skbioner: first run after installing: compiling the numerical kernels once "
-              "(about a minute; later runs start in seconds)", file=sys.stderr, flush=True)
+    notes = contextlib.nullcontext()
+    if args.command in _COMPILING:
+        if _first_run():
+            print("skbioner: first run after installing: compiling the numerical kernels once "
+                  "(under a minute on an idle machine; later runs start in seconds)",
+                  file=sys.stderr, flush=True)
+            if args.command in _WARMING:
+                from ._warmup import start
+
+                start(float64_weights=args.command == "demo")  # the demo's own model
+        notes = CompileNotes()
     try:
-        status = args.run(args)
+        with notes:
+            status = args.run(args)
         sys.stdout.flush()  # a closed pipe is found here, not in the flush at exit
     except KeyboardInterrupt:
         print("skbioner: interrupted", file=sys.stderr)

@@ -71,9 +71,12 @@ def add_tagger_arguments(p):
                    help="the training names as features (out of fold)")
     k.add_argument("--dictionary", metavar="FILE", default=None,
                    help="an open dictionary (one name per line) as features")
-    k.add_argument("--recut", choices=("auto", "none", "pieces", "jnlpba"), default="auto",
+    k.add_argument("--recut", choices=("auto", "none", "pieces", "jnlpba", "learned"),
+                   default="auto",
                    help="re-cut words at hyphens and slashes in training and tagging alike; "
-                        "auto (default): pieces when the corpus cuts at every hyphen")
+                        "auto (default): pieces when the corpus cuts at every hyphen; "
+                        "learned: train on the tokens as given, and cut raw text where a "
+                        "second model, of sub-word pieces, puts entity boundaries")
 
 
 def tagger_options(args):

@@ -26,9 +26,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ..schemes import segment_table
+from ._threads import run_blocks
 from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite, weights
 
 __all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening_marginals",
@@ -165,10 +166,10 @@ def _scaled_forward_backward(scores, chain, lat):
     return total
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _marginals_kernel(scores, offsets, chain, out, logz):
+@njit(cache=True, nogil=True)
+def _marginals_kernel(lo, hi, scores, offsets, chain, out, logz):
     L = scores.shape[1]
-    for i in prange(offsets.shape[0] - 1):
+    for i in range(lo, hi):
         a, b = offsets[i], offsets[i + 1]
         n = b - a
         if n == 0:
@@ -254,10 +255,10 @@ class _Spans(NamedTuple):
     type: np.ndarray
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _spans_kernel(scores, offsets, chain, spans, cands, inside, boundary, out):
+@njit(cache=True, nogil=True)
+def _spans_kernel(lo, hi, scores, offsets, chain, spans, cands, inside, boundary, out):
     L = scores.shape[1]
-    for i in prange(offsets.shape[0] - 1):
+    for i in range(lo, hi):
         k0, k1 = spans.ptr[i], spans.ptr[i + 1]
         if k0 == k1:
             continue
@@ -274,11 +275,11 @@ def _spans_kernel(scores, offsets, chain, spans, cands, inside, boundary, out):
                                     inside[t], boundary), 1.0)
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _opening_kernel(scores, offsets, chain, boundary, out):
+@njit(cache=True, nogil=True)
+def _opening_kernel(lo, hi, scores, offsets, chain, boundary, out):
     L = scores.shape[1]
     etrans = chain.etrans
-    for i in prange(offsets.shape[0] - 1):
+    for i in range(lo, hi):
         a, b = offsets[i], offsets[i + 1]
         n = b - a
         if n == 0:
@@ -383,7 +384,7 @@ def chain_marginals(scores, offsets, trans, start, end):
     chain = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
     logz = np.zeros(offsets.size - 1)
-    _marginals_kernel(scores, offsets, chain, out, logz)
+    run_blocks(_marginals_kernel, offsets, scores, offsets, chain, out, logz)
     return out, logz
 
 
@@ -574,8 +575,8 @@ def segment_probabilities(scores, offsets, trans, start, end, segments, table):
     span_ptr = np.zeros(n_sent + 1, dtype=np.int64)
     np.cumsum(np.bincount(sent, minlength=n_sent), out=span_ptr[1:])
     out = np.zeros(sent.size)
-    _spans_kernel(scores, offsets, _linear_chain(trans, start, end),
-                  _Spans(span_ptr, s0, s1, typ), table.cands, table.inside, table.boundary, out)
+    run_blocks(_spans_kernel, offsets, scores, offsets, _linear_chain(trans, start, end),
+               _Spans(span_ptr, s0, s1, typ), table.cands, table.inside, table.boundary, out)
     return out
 
 
@@ -601,5 +602,6 @@ def opening_marginals(scores, offsets, trans, start, end, table):
     offsets = check_offsets(offsets, scores.shape[0])
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
     out = np.zeros_like(scores)
-    _opening_kernel(scores, offsets, _linear_chain(trans, start, end), table.boundary, out)
+    run_blocks(_opening_kernel, offsets, scores, offsets, _linear_chain(trans, start, end),
+               table.boundary, out)
     return out

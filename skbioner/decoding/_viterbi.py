@@ -4,7 +4,7 @@ Every sequence model of skbioner ends in the same problem: per-token label
 scores ``(n, L)``, a transition matrix ``(L, L)`` and start/end vectors, with
 forbidden labels or transitions masked.  One kernel, :func:`_viterbi_one`,
 solves it; thin drivers feed it the scores of many sentences in parallel
-(numba ``prange``) from
+(blocks of sentences in threads, :mod:`._threads`) from
 
 * a dense score matrix (HMM + calibrated SVM, pairwise-SVM probabilities):
   :func:`viterbi_batch`;
@@ -24,7 +24,9 @@ only win when no allowed path exists.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from ._threads import run_blocks
 
 __all__ = ["NEG", "finite", "viterbi", "viterbi_batch", "viterbi_csr", "viterbi_ids",
            "sequence_score"]
@@ -111,9 +113,9 @@ def _viterbi_one(scores, trans, start, end, out):
     return _viterbi_rows(scores, np.arange(scores.shape[0]), trans, start, end, out)
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _viterbi_dense_kernel(scores, offsets, trans, start, end, out, best):
-    for s in prange(offsets.shape[0] - 1):
+@njit(cache=True, nogil=True)
+def _viterbi_dense_kernel(lo, hi, scores, offsets, trans, start, end, out, best):
+    for s in range(lo, hi):
         a, b = offsets[s], offsets[s + 1]
         best[s] = _viterbi_one(scores[a:b], trans, start, end, out[a:b])
 
@@ -154,18 +156,19 @@ def csr_scores(indptr, indices, data, a, n, coef):
     return scores
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _viterbi_csr_kernel(indptr, indices, data, offsets, coef, trans, start, end, out, best):
-    for s in prange(offsets.shape[0] - 1):
+@njit(cache=True, nogil=True)
+def _viterbi_csr_kernel(lo, hi, indptr, indices, data, offsets, coef, trans, start, end, out,
+                        best):
+    for s in range(lo, hi):
         a = offsets[s]
         n = offsets[s + 1] - a
         scores = csr_scores(indptr, indices, data, a, n, coef)
         best[s] = _viterbi_one(scores, trans, start, end, out[a:a + n])
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _viterbi_ids_kernel(ids, offsets, table, trans, start, end, out, best):
-    for s in prange(offsets.shape[0] - 1):
+@njit(cache=True, nogil=True)
+def _viterbi_ids_kernel(lo, hi, ids, offsets, table, trans, start, end, out, best):
+    for s in range(lo, hi):
         a, b = offsets[s], offsets[s + 1]
         best[s] = _viterbi_rows(table, ids[a:b], trans, start, end, out[a:b])
 
@@ -262,7 +265,7 @@ def viterbi_batch(scores, offsets, trans, start, end, *, return_scores=False):
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
     out = np.zeros(len(scores), dtype=np.int32)
     best = np.zeros(offsets.size - 1)
-    _viterbi_dense_kernel(scores, offsets, trans, start, end, out, best)
+    run_blocks(_viterbi_dense_kernel, offsets, scores, offsets, trans, start, end, out, best)
     return (out, best) if return_scores else out
 
 
@@ -294,8 +297,8 @@ def viterbi_csr(matrix, offsets, coef, trans, start, end):
     trans, start, end = _check_chain(coef.shape[1], trans, start, end)
     out = np.zeros(matrix.shape[0], dtype=np.int32)
     best = np.zeros(offsets.size - 1)
-    _viterbi_csr_kernel(matrix.indptr, matrix.indices, matrix.data, offsets, coef,
-                        trans, start, end, out, best)
+    run_blocks(_viterbi_csr_kernel, offsets, matrix.indptr, matrix.indices, matrix.data,
+               offsets, coef, trans, start, end, out, best)
     return out
 
 
@@ -326,7 +329,7 @@ def viterbi_ids(ids, offsets, table, trans, start, end):
     trans, start, end = _check_chain(table.shape[1], trans, start, end)
     out = np.zeros(ids.shape[0], dtype=np.int32)
     best = np.zeros(offsets.size - 1)
-    _viterbi_ids_kernel(ids, offsets, table, trans, start, end, out, best)
+    run_blocks(_viterbi_ids_kernel, offsets, ids, offsets, table, trans, start, end, out, best)
     return out, best
 
 

@@ -83,6 +83,7 @@ _SKBIONER_CLASSES = (
     "models._linear_chain.LabelSpace",
     "models._online_crf.OnlinePACRF",
     "models._pairwise_svm.PairwiseSVMTagger",
+    "models._recut.LearnedCutTagger",
     "models._recut.RecutTagger",
     "postprocess._abbreviations.AbbreviationResolver",
     "postprocess._alias.NameAlias",

@@ -40,7 +40,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences
 from ..decoding import greedy_decode
-from ..schemes import convert
 from ._base import (
     ChainScores,
     ChainTaggerMixin,
@@ -62,6 +61,7 @@ from ._pairwise_svm_linear import (
     dcd_svm,
     decide,
     expand,
+    greedy_tag,
     n_mapped,
     pack_weights,
     vote,
@@ -101,6 +101,42 @@ def _gold_history(codes, offsets, history):
         ok = pos > j
         prev[ok, j] = codes[np.flatnonzero(ok) - 1 - j]
     return prev
+
+
+def repair_iob2_codes(codes, offsets, classes):
+    """Codes of IOB2 labels as the scheme reads them (``convert(labels, "IOB2", "IOB2")``).
+
+    An ``I-t`` that does not continue a ``t`` (first token of its sentence,
+    after ``O`` or after another type) starts an entity: it becomes ``B-t``.
+
+    Parameters
+    ----------
+    codes : ndarray of int, shape (n_tokens,)
+        Index into ``classes`` of each token's label.
+    offsets : ndarray of int, shape (n_sentences + 1,)
+    classes : sequence of str
+        IOB2 labels, with ``B-t`` for every ``I-t``.
+
+    Returns
+    -------
+    ndarray of int64
+    """
+    classes = [str(c) for c in classes]
+    types = sorted({c[2:] for c in classes if c != "O"})
+    type_id = np.asarray([types.index(c[2:]) if c != "O" else -1 for c in classes],
+                         dtype=np.int64)
+    is_inside = np.asarray([c.startswith("I-") for c in classes])
+    begin = np.asarray([classes.index("B-" + c[2:]) if c.startswith("I-") else k
+                        for k, c in enumerate(classes)], dtype=np.int64)
+    codes = np.asarray(codes, dtype=np.int64).copy()
+    t = type_id[codes]
+    before = np.empty_like(t)
+    before[1:] = t[:-1]
+    starts = np.asarray(offsets, dtype=np.int64)[:-1]
+    before[starts[starts < codes.size]] = -2
+    bad = is_inside[codes] & (before != t)
+    codes[bad] = begin[codes[bad]]
+    return codes
 
 
 def _platt(dec, target):
@@ -679,7 +715,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         if cached is not None and cached[0] is self.coef_columns_:
             return cached[1]
         layout = pack_weights(self.coef_columns_, self.coef_ptr_, self.coef_pairs_,
-                              self.coef_values_, int(self.n_first_))
+                              self.coef_values_, int(self.n_first_), int(self.n_features_in_))
         self.__dict__["_layout_cache"] = (self.coef_columns_, layout)
         return layout
 
@@ -738,10 +774,12 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         P = len(self.pairs_)
         out = np.empty((rows.size, P))
         m = X.matrix
+        # every pair: the first ``n_first_`` as every token's, the others as one segment
+        n_first = int(self.n_first_)
         decide(m.indptr.astype(np.int64), m.indices.astype(np.int64), m.data.astype(np.float64),
-               rows, prev[rows], *self._map_args(), self._layout(), self.intercept_, P,
-               np.zeros(rows.size, dtype=np.int64), np.zeros(1, dtype=np.int64),
-               np.zeros(1, dtype=np.int64), np.arange(P, dtype=np.int64)[None, :], ALL_TERMS,
+               rows, prev[rows], *self._map_args(), self._layout(), self.intercept_, n_first,
+               np.zeros(rows.size, dtype=np.int64), np.full(1, n_first, dtype=np.int64),
+               np.full(1, P, dtype=np.int64), np.arange(P, dtype=np.int64)[None, :], ALL_TERMS,
                out)
         return out
 
@@ -802,6 +840,15 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
                    m.data.astype(np.float64))
             layout = self._layout()
             lo, hi = self.segment_range_[:, 0].copy(), self.segment_range_[:, 1].copy()
+            if not probabilities:  # the whole greedy pass compiled
+                codes = np.empty(m.shape[0], dtype=np.int64)
+                greedy_tag(*csr, np.asarray(X.offsets, dtype=np.int64), int(self.history_),
+                           *self._map_args(), layout, self.intercept_, int(self.n_first_),
+                           seg_all, lo, hi, self.segment_pairs_, local_a, local_b,
+                           self.segment_classes_, to_label.astype(np.int64), codes)
+                if evaluated is not None:
+                    evaluated[:] = local_a.size
+                return codes, None
             every = np.arange(m.shape[0], dtype=np.int64)
             # the terms that do not depend on the preceding classes: every token at once
             base = np.empty((every.size, local_a.size))
@@ -928,11 +975,11 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             return super().predict(X)
         X = self._check(X)
         codes, _ = self._run(X, False)
-        labels = np.asarray(self.classes_, dtype=object)[codes]
-        offs = X.offsets.tolist()
         # the vote may put I-t after O: repaired to B-t as the scheme reads it
-        return LabelSequences([convert(labels[a:b].tolist(), "IOB2", "IOB2")
-                               for a, b in zip(offs[:-1], offs[1:])])
+        labels = np.asarray(self.classes_, dtype=object)[
+            repair_iob2_codes(codes, X.offsets, self.classes_)].tolist()
+        offs = X.offsets.tolist()
+        return LabelSequences([labels[a:b] for a, b in zip(offs[:-1], offs[1:])])
 
     def pairs_evaluated(self, X):
         """Binary SVMs evaluated per token by greedy prediction (what fast winner finding saves).

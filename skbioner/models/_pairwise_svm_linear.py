@@ -297,8 +297,8 @@ def expand(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
 # -- prediction --------------------------------------------------------------------------
 
 
-def pack_weights(columns, ptr, pairs, values, n_first):
-    """The stored weights laid out for :func:`decide`.
+def pack_weights(columns, ptr, pairs, values, n_first, n_base):
+    """The stored weights laid out for :func:`decide` and :func:`greedy_tag`.
 
     Parameters
     ----------
@@ -310,19 +310,33 @@ def pack_weights(columns, ptr, pairs, values, n_first):
     pairs : ndarray of int
     values : ndarray of float32
     n_first : int
-        The pairs every token needs (the dense rows hold those).
+        The pairs every token needs.
+    n_base : int
+        The features (mapped columns ``0 .. n_base - 1``).
 
     Returns
     -------
     tuple of ndarray
-        ``(index, dense, pairs, values)`` (see :func:`_add_column`): a
-        column with weights for at least a quarter of the first ``n_first``
-        pairs keeps those as a dense row (contiguous adds), its other
-        weights and a sparse column's as entries; ``index`` covers every
-        column up to the last stored one, so a column is found in one step.
+        ``(index, dense, pairs, values, feature_row, feature_dense)`` (see
+        :func:`_add_column`).  A feature's weights for the first ``n_first``
+        pairs are a dense row ``feature_dense[feature_row[f]]`` (every token
+        reads ~60 features: one contiguous row each, no index); the other
+        columns' (preceding-class indicators and products): a column with
+        weights for at least a quarter of the first pairs keeps those as a
+        dense row, its other weights and a sparse column's are entries;
+        ``index`` covers every column up to the last stored one, so a column
+        is found in one step.
     """
     col_of = np.repeat(np.arange(columns.size), np.diff(ptr))
     first = pairs < n_first
+    in_features = first & (columns[col_of] < n_base)
+    feature_row = np.full(n_base, -1, dtype=np.int32)
+    with_rows = np.unique(columns[col_of[in_features]])
+    feature_row[with_rows] = np.arange(with_rows.size, dtype=np.int32)
+    feature_dense = np.zeros((with_rows.size, n_first), dtype=np.float32)
+    feature_dense[feature_row[columns[col_of[in_features]]], pairs[in_features]] = \
+        values[in_features]
+    first &= ~in_features
     n_in_first = np.bincount(col_of[first], minlength=columns.size)
     is_dense = n_in_first >= max(4, n_first // 4)
     slot = np.full(columns.size, -1, dtype=np.int64)
@@ -330,7 +344,7 @@ def pack_weights(columns, ptr, pairs, values, n_first):
     dense = np.zeros((int(is_dense.sum()), n_first), dtype=np.float32)
     into = first & is_dense[col_of]
     dense[slot[col_of[into]], pairs[into]] = values[into]
-    keep = ~into
+    keep = ~into & ~in_features
     size = int(columns[-1]) + 2 if columns.size else 1
     start = np.zeros(size, dtype=np.int64)
     start[columns + 1] = np.bincount(col_of[keep], minlength=columns.size)
@@ -341,7 +355,7 @@ def pack_weights(columns, ptr, pairs, values, n_first):
     index[:, 1] = -1
     index[columns, 1] = slot
     return index, dense, np.ascontiguousarray(pairs[keep]), \
-        np.ascontiguousarray(values[keep], dtype=np.float32)
+        np.ascontiguousarray(values[keep], dtype=np.float32), feature_row, feature_dense
 
 
 #: what :func:`decide` adds up: everything, the part that does not depend on the preceding
@@ -353,14 +367,16 @@ ALL_TERMS, BASE_TERMS, PC_TERMS = 0, 1, 2
 def _add_column(c, v, weights, n_first, lo, hi, acc):
     """``acc[p] += v * W[c, p]`` for the needed pairs ``p < n_first`` and ``lo <= p < hi``.
 
-    ``weights = (index, dense, pairs, values)``: ``index[c] = (start, slot)``
-    (one memory access); a column with many weights among the first
-    ``n_first`` pairs has them as a dense row (``dense[slot]``, ``slot >= 0``:
-    contiguous adds); its other weights, and all of a sparse column's, are
-    the ``pairs``/``values`` entries ``index[c, 0]:index[c + 1, 0]``, sorted
-    by pair.
+    ``weights = (index, dense, pairs, values, feature_row, feature_dense)``
+    (:func:`pack_weights`): ``index[c] = (start, slot)`` (one memory
+    access); a column with many weights among the first ``n_first`` pairs
+    has them as a dense row (``dense[slot]``, ``slot >= 0``: contiguous
+    adds); its other weights, and all of a sparse column's, are the
+    ``pairs``/``values`` entries ``index[c, 0]:index[c + 1, 0]``, sorted by
+    pair.  A feature's weights for the first pairs are not here but in
+    ``feature_dense`` (:func:`_add_feature`).
     """
-    index, dense, pairs, values = weights
+    index, dense, pairs, values = weights[0], weights[1], weights[2], weights[3]
     if c + 1 >= index.shape[0]:
         return
     slot = index[c, 1]
@@ -396,6 +412,116 @@ def _add_column(c, v, weights, n_first, lo, hi, acc):
 
 
 @njit(cache=True, nogil=True)
+def _add_first(c, v, index, dense, pairs, values, acc):
+    """:func:`_add_column` without segment pairs (a tight loop for the common case)."""
+    if c + 1 >= index.shape[0]:
+        return
+    n_first = dense.shape[1]
+    slot = index[c, 1]
+    if slot >= 0:
+        for p in range(n_first):
+            acc[p] += v * dense[slot, p]
+    for e in range(index[c, 0], index[c + 1, 0]):
+        p = np.int64(pairs[e])
+        if p >= n_first:
+            break
+        acc[p] += v * values[e]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_feature(f, v, weights, n_first, lo, hi, acc):
+    """``acc[p] += v * W[f, p]`` for feature ``f`` (a base column), as :func:`_add_column`."""
+    feature_row, feature_dense = weights[4], weights[5]
+    row = feature_row[f]
+    if row >= 0:
+        for p in range(n_first):
+            acc[p] += v * feature_dense[row, p]
+    if lo < hi:  # the weights of the token's segment pairs
+        _add_column(f, v, weights, n_first, lo, hi, acc)
+
+
+@njit(cache=True, nogil=True)
+def _feature_terms(indptr, indices, data, t, s_lin, feature_row, feature_dense, acc):
+    """Token ``t``'s feature terms for the first pairs (the rows of ``feature_dense``) --
+    :func:`_add_feature` without segment pairs, in a loop the compiler can keep tight."""
+    n_first = feature_dense.shape[1]
+    for r in range(indptr[t], indptr[t + 1]):
+        row = feature_row[indices[r]]
+        if row >= 0:
+            v = s_lin * data[r]
+            for p in range(n_first):
+                acc[p] += v * feature_dense[row, p]
+
+
+@njit(cache=True, nogil=True)
+def _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash, s_lin,
+           s_quad, weights, n_first, lo, hi, base, pcs, cols, vals, acc):
+    """Add token ``t``'s terms into ``acc``: those without (``base``) and with (``pcs``) the
+    preceding classes ``prev_t`` (-1: none) -- the map of :func:`expand` times the weights."""
+    H = prev_t.shape[0]
+    n_lin = n_base + H * n_labels
+    stride = H * n_labels
+    a, b = indptr[t], indptr[t + 1]
+    if base:
+        if lo < hi:
+            for r in range(a, b):
+                _add_feature(indices[r], s_lin * data[r], weights, n_first, lo, hi, acc)
+        else:
+            _feature_terms(indptr, indices, data, t, s_lin, weights[4], weights[5], acc)
+    if pcs:
+        for j in range(H):
+            if prev_t[j] >= 0:
+                _add_column(n_base + j * n_labels + prev_t[j], s_lin, weights, n_first, lo,
+                            hi, acc)
+    if mode == CONJ_PC and pcs:
+        for j in range(H):
+            lab = prev_t[j]
+            if lab < 0 or lab == skip:
+                continue
+            block = n_lin + j * n_labels + lab
+            if lo < hi:
+                for r in range(a, b):
+                    _add_column(block + indices[r] * stride, s_quad * data[r], weights,
+                                n_first, lo, hi, acc)
+            else:
+                for r in range(a, b):
+                    _add_first(block + indices[r] * stride, s_quad * data[r], weights[0],
+                               weights[1], weights[2], weights[3], acc)
+        pcpc = n_lin + H * n_labels * n_base
+        i = 0
+        for j in range(H):
+            for j2 in range(j + 1, H):
+                if prev_t[j] >= 0 and prev_t[j2] >= 0:
+                    _add_column(pcpc + (i * n_labels + prev_t[j]) * n_labels + prev_t[j2],
+                                s_quad, weights, n_first, lo, hi, acc)
+                i += 1
+    elif mode == CONJ_ALL:
+        # base x base products with the base terms, products with a pc column with the pc's
+        m = _augmented(indptr, indices, data, t, prev_t, n_base, n_labels, cols, vals)
+        nb = b - a
+        for u in range(m):
+            for v in range(u + 1, m):
+                if (v >= nb and not pcs) or (v < nb and not base):
+                    continue
+                ci = cols[u]
+                cj = cols[v]
+                if ci > cj:
+                    ci, cj = cj, ci
+                _add_column(n_lin + _pair_hash(ci, cj, n_hash), s_quad * vals[u] * vals[v],
+                            weights, n_first, lo, hi, acc)
+
+
+@njit(cache=True, nogil=True)
+def _scratch(indptr, rows, H):
+    best = 0
+    for k in range(rows.shape[0]):
+        d = indptr[rows[k] + 1] - indptr[rows[k]]
+        if d > best:
+            best = d
+    return np.empty(best + H, dtype=np.int64), np.empty(best + H)
+
+
+@njit(cache=True, nogil=True)
 def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_hash, s_lin, s_quad,
            weights, intercept, n_first, seg, seg_lo, seg_hi, local_pairs, which, out):
     """Decision values of the pairs each token needs, without writing the map out.
@@ -404,10 +530,10 @@ def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
     segment ``seg_lo[seg[k]] <= p < seg_hi[seg[k]]``; ``out[k, i]`` receives
     the decision value of pair ``local_pairs[seg[k], i]``.  The terms of the
     features alone (and their products) do not depend on the preceding
-    classes: ``which=BASE_TERMS`` writes them with the intercept (for every
-    token at once, before the greedy pass), ``which=PC_TERMS`` adds the
-    terms of the preceding classes to ``out`` (at each step of the pass),
-    ``which=ALL_TERMS`` writes both.
+    classes: ``which=BASE_TERMS`` writes them with the intercept,
+    ``which=PC_TERMS`` adds the terms of the preceding classes to ``out``,
+    ``which=ALL_TERMS`` writes both (:func:`greedy_tag` adds them up in the
+    order of ``BASE_TERMS`` then ``PC_TERMS``).
 
     Parameters
     ----------
@@ -420,12 +546,7 @@ def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
     s_lin, s_quad : float
         The map (see :func:`expand`).
     weights : tuple of ndarray
-        ``(index, dense, pairs, values)``, the weights by mapped column (see
-        :func:`_add_column`): ``index`` (int32 or int64, shape
-        ``(n_columns + 1, 2)``: start of its entries and dense row, -1 for
-        none, of every column up to the last stored one), ``dense``
-        (float32, rows of the first ``n_first`` pairs), ``pairs`` (int) and
-        ``values`` (float32).
+        The weights by mapped column, :func:`pack_weights`.
     intercept : ndarray of float64, shape (n_pairs,)
     n_first : int
     seg, seg_lo, seg_hi : ndarray of int64
@@ -434,67 +555,19 @@ def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
     out : ndarray of float64, shape (len(rows), n_local)
     """
     n = rows.shape[0]
-    P = intercept.shape[0]
     H = prev.shape[1]
-    n_lin = n_base + H * n_labels
-    stride = H * n_labels
-    acc = np.zeros(P)
-    best = 0
-    for k in range(n):
-        d = indptr[rows[k] + 1] - indptr[rows[k]]
-        if d > best:
-            best = d
-    cols = np.empty(best + H, dtype=np.int64)
-    vals = np.empty(best + H)
+    acc = np.zeros(intercept.shape[0])
+    cols, vals = _scratch(indptr, rows, H)
     none = np.full(H, -1, dtype=np.int64)
     base = which != PC_TERMS
     pcs = which != BASE_TERMS
     for k in range(n):
-        t = rows[k]
         s = seg[k]
         lo = seg_lo[s]
         hi = seg_hi[s]
-        a, b = indptr[t], indptr[t + 1]
-        if base:
-            for r in range(a, b):
-                _add_column(indices[r], s_lin * data[r], weights, n_first, lo, hi, acc)
-        if pcs:
-            for j in range(H):
-                if prev[k, j] >= 0:
-                    _add_column(n_base + j * n_labels + prev[k, j], s_lin, weights, n_first, lo,
-                                hi, acc)
-        if mode == CONJ_PC and pcs:
-            for j in range(H):
-                lab = prev[k, j]
-                if lab < 0 or lab == skip:
-                    continue
-                block = n_lin + j * n_labels + lab
-                for r in range(a, b):
-                    _add_column(block + indices[r] * stride, s_quad * data[r], weights, n_first,
-                                lo, hi, acc)
-            pcpc = n_lin + H * n_labels * n_base
-            i = 0
-            for j in range(H):
-                for j2 in range(j + 1, H):
-                    if prev[k, j] >= 0 and prev[k, j2] >= 0:
-                        _add_column(pcpc + (i * n_labels + prev[k, j]) * n_labels + prev[k, j2],
-                                    s_quad, weights, n_first, lo, hi, acc)
-                    i += 1
-        elif mode == CONJ_ALL:
-            # base x base products with BASE_TERMS, products with a pc column with PC_TERMS
-            m = _augmented(indptr, indices, data, t, prev[k] if pcs else none, n_base,
-                           n_labels, cols, vals)
-            nb = b - a
-            for u in range(m):
-                for v in range(u + 1, m):
-                    if (v >= nb and not pcs) or (v < nb and not base):
-                        continue
-                    ci = cols[u]
-                    cj = cols[v]
-                    if ci > cj:
-                        ci, cj = cj, ci
-                    _add_column(n_lin + _pair_hash(ci, cj, n_hash), s_quad * vals[u] * vals[v],
-                                weights, n_first, lo, hi, acc)
+        _terms(indptr, indices, data, rows[k], prev[k] if pcs else none, n_base, n_labels, mode,
+               skip, n_hash, s_lin, s_quad, weights, n_first, lo, hi, base, pcs, cols, vals,
+               acc)
         for i in range(local_pairs.shape[1]):
             p = local_pairs[s, i]
             if base:
@@ -506,6 +579,88 @@ def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
             acc[p] = 0.0
         for p in range(lo, hi):
             acc[p] = 0.0
+    return out
+
+
+@njit(cache=True, nogil=True)
+def greedy_tag(indptr, indices, data, offsets, history, n_base, n_labels, mode, skip, n_hash,
+               s_lin, s_quad, weights, intercept, n_first, seg, seg_lo, seg_hi, local_pairs,
+               local_a, local_b, seg_classes, to_label, out):
+    """Greedy left-to-right tagging: each token's pairwise vote, with the labels predicted
+    for its ``history`` preceding tokens as the preceding classes.
+
+    One compiled pass over the sentences: the same decision values as
+    :func:`decide` (``BASE_TERMS`` then ``PC_TERMS``), the vote of
+    :func:`vote` (ties to the lower local class) among the classes of the
+    token's segment, ``out[t] = to_label[winner]``.
+
+    Parameters
+    ----------
+    indptr, indices, data : ndarray
+        CSR arrays of the feature rows.
+    offsets : ndarray of int64, shape (n_sentences + 1,)
+    history : int
+        Preceding labels fed back (``H`` of the map).
+    n_base, n_labels, mode, skip, n_hash, s_lin, s_quad, weights, intercept, n_first
+        As :func:`decide`.
+    seg, seg_lo, seg_hi, local_pairs : ndarray of int64
+        As :func:`decide` (``seg``: one per token).
+    local_a, local_b : ndarray of int64
+        The local classes of each local pair (``pair_b`` wins where the
+        decision is > 0).
+    seg_classes : ndarray of int64, shape (n_segments, n_local_classes)
+        Internal class of each local class of each segment.
+    to_label : ndarray of int64
+        Output label (index into the labels) of each internal class.
+    out : ndarray of int64, shape (n_tokens,)
+        The label codes (written).
+    """
+    n = indptr.shape[0] - 1
+    every = np.arange(n, dtype=np.int64)
+    cols, vals = _scratch(indptr, every, history)
+    acc = np.zeros(intercept.shape[0])
+    n_local = local_pairs.shape[1]
+    k_loc = seg_classes.shape[1]
+    dec = np.empty(n_local)
+    votes = np.zeros(k_loc, dtype=np.int64)
+    prev_t = np.full(history, -1, dtype=np.int64)
+    for sent in range(offsets.shape[0] - 1):
+        first = offsets[sent]
+        for t in range(first, offsets[sent + 1]):
+            for j in range(history):
+                prev_t[j] = out[t - 1 - j] if t - 1 - j >= first else -1
+            s = seg[t]
+            lo = seg_lo[s]
+            hi = seg_hi[s]
+            _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash,
+                   s_lin, s_quad, weights, n_first, lo, hi, True, False, cols, vals, acc)
+            for i in range(n_local):
+                p = local_pairs[s, i]
+                dec[i] = acc[p] + intercept[p]
+            for p in range(n_first):
+                acc[p] = 0.0
+            for p in range(lo, hi):
+                acc[p] = 0.0
+            _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash,
+                   s_lin, s_quad, weights, n_first, lo, hi, False, True, cols, vals, acc)
+            for i in range(n_local):
+                dec[i] += acc[local_pairs[s, i]]
+            for p in range(n_first):
+                acc[p] = 0.0
+            for p in range(lo, hi):
+                acc[p] = 0.0
+            for c in range(k_loc):
+                votes[c] = 0
+            for i in range(n_local):
+                if dec[i] > 0.0:
+                    votes[local_b[i]] += 1
+                else:
+                    votes[local_a[i]] += 1
+            best = 0
+            for c in range(1, k_loc):
+                if votes[c] > votes[best]:
+                    best = c
+            out[t] = to_label[seg_classes[s, best]]
     return out
 
 

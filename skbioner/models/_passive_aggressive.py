@@ -146,6 +146,55 @@ def _decode(data, a, n, gold, w, cols, masks, augmented, b):
 
 
 @njit(cache=True, nogil=True)
+def _stable_argsort(keys):
+    """The permutation that sorts ``keys`` stably: ``np.argsort(keys, kind="mergesort")``.
+
+    Insertion sort of runs of 16, then bottom-up merges.  Written out because
+    numba's generic mergesort takes longer to compile (a few seconds of the first
+    run after installing) than this whole module's training kernels.
+    """
+    m = keys.shape[0]
+    perm = np.arange(m)
+    run = 16
+    for lo in range(0, m, run):
+        hi = min(lo + run, m)
+        for i in range(lo + 1, hi):
+            p = perm[i]
+            k = keys[p]
+            j = i - 1
+            while j >= lo and keys[perm[j]] > k:
+                perm[j + 1] = perm[j]
+                j -= 1
+            perm[j + 1] = p
+    buf = np.empty_like(perm)
+    width = run
+    while width < m:
+        for lo in range(0, m, 2 * width):
+            mid = min(lo + width, m)
+            hi = min(lo + 2 * width, m)
+            i, j, k = lo, mid, lo
+            while i < mid and j < hi:
+                if keys[perm[j]] < keys[perm[i]]:
+                    buf[k] = perm[j]
+                    j += 1
+                else:
+                    buf[k] = perm[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                buf[k] = perm[i]
+                i += 1
+                k += 1
+            while j < hi:
+                buf[k] = perm[j]
+                j += 1
+                k += 1
+        perm, buf = buf, perm
+        width *= 2
+    return perm
+
+
+@njit(cache=True, nogil=True)
 def _feature_delta(data, a, n, gold, yhat, cols, Lt):
     """The feature part of ``Phi(x, y) - Phi(x, y_hat)``: unique keys ``f * Lt + column``."""
     K = cols.shape[1]
@@ -176,7 +225,7 @@ def _feature_delta(data, a, n, gold, yhat, cols, Lt):
                 m += 1
     keys = keys[:m]
     vals = vals[:m]
-    perm = np.argsort(keys, kind="mergesort")
+    perm = _stable_argsort(keys)
     uk = np.empty(m, dtype=np.int64)
     uv = np.empty(m)
     u = -1

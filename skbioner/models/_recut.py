@@ -12,9 +12,9 @@ from .._validation import HasMethods, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin, classes_of, split_pipeline
 from ..schemes import check_labels, labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
-from ..text._recut import recut
+from ..text._recut import cut_at_boundaries, recut
 
-__all__ = ["RecutTagger"]
+__all__ = ["LearnedCutTagger", "RecutTagger"]
 
 
 def _has(method):
@@ -102,12 +102,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         self : RecutTagger
         """
-        X, y = check_sentences(X, y)
-        for i, labels in enumerate(y):
-            try:
-                check_labels(labels, "IOB2")
-            except ValueError as exc:
-                raise ValueError(f"y[{i}]: {exc}") from None
+        X, y = _check_iob2(X, y)
         sents, owners = recut(X, self.cuts)
         self.tagger_ = clone(self.tagger).fit(sents, _project(y, sents, owners))
         self.classes_ = classes_of(self.tagger_)
@@ -205,6 +200,17 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
                 for s, own, m in zip(X, owners, marg, strict=True)]
 
 
+def _check_iob2(X, y):
+    """``check_sentences(X, y)``, every label sequence valid IOB2 (ValueError naming it)."""
+    X, y = check_sentences(X, y)
+    for i, labels in enumerate(y):
+        try:
+            check_labels(labels, "IOB2")
+        except ValueError as exc:
+            raise ValueError(f"y[{i}]: {exc}") from None
+    return X, y
+
+
 def _project(y, sents, owners):
     """Labels of the new tokens: each gold entity on the new tokens wholly inside it."""
     out = []
@@ -233,3 +239,177 @@ def _back(spans, own):
         else:
             out.append((t, a, b, p))
     return out
+
+
+class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
+    """A tagger of the corpus's tokens whose raw-text word cuts a tagger of sub-word pieces decides.
+
+    The JNLPBA corpus cuts a word where an entity starts or ends inside it
+    (``Tax`` ``-induced``, ``ATF`` ``/`` ``CREB``) and keeps it whole
+    otherwise (``IL-2-induced``), so whether raw text should be cut there
+    depends on the entities.  This wrapper fits two taggers on the same
+    sentences: ``tagger`` on the corpus's tokens, as they are, and
+    ``cut_tagger`` on the sentences cut into pieces at every hyphen and slash
+    (each gold entity on the pieces inside it, as :class:`RecutTagger` with
+    ``cuts=None``).  On tokens (``predict``, ``predict_entities``,
+    ``predict_marginals``) it is ``tagger`` alone: its outputs are those of
+    the tagger unwrapped.  On raw text (:func:`skbioner.tag_documents`,
+    ``skbioner tag``), every word holding a hyphen or slash is cut into
+    pieces, ``cut_tagger`` tags them, and the word is cut only where it puts
+    an entity boundary (:func:`skbioner.text.cut_at_boundaries`); ``tagger``
+    then tags these tokens (:meth:`split_tokens`).  The cuts the corpus made
+    by its annotations are thus decided by a model of the annotations and of
+    the context (``docs/benchmarks.md``, "Raw text: cuts decided by a tagger
+    of pieces"), not by a table of words.
+
+    Parameters
+    ----------
+    tagger : estimator or Pipeline
+        Maps sentences to IOB2 labels (e.g. a featurizer and
+        :class:`OnlinePACRF`); fitted on the sentences as given.
+    cut_tagger : estimator, Pipeline or None, default=None
+        Fitted on the sentences cut into pieces; only its labels are read
+        (confidences need not be calibrated).  None: a clone of ``tagger``.
+
+    Attributes
+    ----------
+    tagger_ : estimator or Pipeline
+        The fitted clone of ``tagger``.
+    cut_tagger_ : estimator or Pipeline
+        The fitted clone of ``cut_tagger``, a tagger of pieces.
+    classes_ : ndarray of str
+        The IOB2 labels (the tagger's ``classes_``).
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from skbioner.datasets import load_jnlpba_sample
+    >>> from skbioner.features import TokenFeaturizer
+    >>> from skbioner.models import LearnedCutTagger, OnlinePACRF
+    >>> train = load_jnlpba_sample("train")
+    >>> model = LearnedCutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(random_state=0)))
+    >>> model = model.fit(train.X[:200], train.y[:200])
+    >>> len(model.predict([["Tax", "-induced", "IL-2", "gene"]])[0])
+    4
+    """
+
+    _parameter_constraints = {
+        "tagger": [HasMethods(["fit", "predict"])],
+        "cut_tagger": [HasMethods(["fit", "predict"]), None],
+    }
+
+    def __init__(self, tagger, cut_tagger=None):
+        self.tagger = tagger
+        self.cut_tagger = cut_tagger
+
+    @fit_context
+    def fit(self, X, y):
+        """Fit the tagger on the sentences and the cut tagger on their pieces.
+
+        Parameters
+        ----------
+        X : list of Sentence
+            Training sentences.
+        y : list of list of str
+            IOB2 labels of their tokens.
+
+        Returns
+        -------
+        self : LearnedCutTagger
+        """
+        X, y = _check_iob2(X, y)
+        self.tagger_ = clone(self.tagger).fit(X, y)
+        sents, owners = recut(X, None)
+        cut = self.tagger if self.cut_tagger is None else self.cut_tagger
+        self.cut_tagger_ = clone(cut).fit(sents, _project(y, sents, owners))
+        self.classes_ = classes_of(self.tagger_)
+        return self
+
+    def split_tokens(self, X, offsets=None):
+        """The tokens to tag in raw text: words cut where the cut tagger puts a boundary.
+
+        Parameters
+        ----------
+        X : list of Sentence
+            Sentences of raw text as a tokenizer cut them (however it cut their
+            hyphenated words: they are joined again).
+        offsets : list of ndarray of shape (n_tokens, 2), optional
+            Character offsets of the tokens; pieces glue into a word only where
+            they touch in the text.  Without them, pieces linked by a hyphen or
+            slash glue whatever the spaces.
+
+        Returns
+        -------
+        sentences : list of Sentence
+            The sentences to tag with ``tagger_``; a sentence without a hyphen
+            or slash is the input object.
+        new_offsets : list of ndarray of shape (n_new, 2)
+            Only with ``offsets``: the new tokens' character offsets.
+        """
+        check_is_fitted(self, "cut_tagger_")
+        X = check_sentences(X)
+        if offsets is None:
+            pieces, owners = recut(X, None)
+            piece_off = None
+        else:
+            pieces, owners, piece_off = recut(X, None, offsets)
+        todo = [k for k, own in enumerate(owners) if own is not None]  # a - or / inside
+        labels = self.cut_tagger_.predict([pieces[k] for k in todo]) if todo else []
+        bounds = [{b for _, i, j in labels_to_spans(labs) for b in (i, j)} for labs in labels]
+        sub = cut_at_boundaries([pieces[k] for k in todo], bounds,
+                                None if piece_off is None else [piece_off[k] for k in todo])
+        out = list(X)
+        if offsets is None:
+            for n, k in enumerate(todo):
+                out[k] = sub[n]
+            return out
+        new_off = [np.asarray(o, dtype=np.int64) for o in offsets]
+        for n, k in enumerate(todo):
+            out[k], new_off[k] = sub[0][n], sub[1][n]
+        return out, new_off
+
+    def predict(self, X):
+        """IOB2 labels of the tokens: the tagger's.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+        """
+        check_is_fitted(self, "tagger_")
+        return self.tagger_.predict(X)
+
+    @available_if(_has("predict_entities"))
+    def predict_entities(self, X):
+        """Entities of the tokens with their probabilities: the tagger's.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+        """
+        check_is_fitted(self, "tagger_")
+        head, final = split_pipeline(self.tagger_)
+        return final.predict_entities(head.transform(X) if head is not None else X)
+
+    @available_if(_has("predict_marginals"))
+    def predict_marginals(self, X):
+        """Per-token label probabilities: the tagger's.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of ndarray of shape (n_tokens, n_classes)
+        """
+        check_is_fitted(self, "tagger_")
+        head, final = split_pipeline(self.tagger_)
+        return final.predict_marginals(head.transform(X) if head is not None else X)

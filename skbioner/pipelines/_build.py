@@ -207,9 +207,12 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         tagger.
     abbreviations, alias, cascade_rules, closed_dictionary, dictionary
         Zhou & Su's knowledge modules; see :func:`add_knowledge`.
-    recut : {None, "pieces", "jnlpba"}, default=None
+    recut : {None, "pieces", "jnlpba", "learned"}, default=None
         Wrap in :class:`~skbioner.models.RecutTagger` (``"pieces"``: cut at
-        every hyphen and slash; ``"jnlpba"``: by the JNLPBA cut table).
+        every hyphen and slash; ``"jnlpba"``: by the JNLPBA cut table), or
+        (``"learned"``) in :class:`~skbioner.models.LearnedCutTagger`: the
+        tagger reads the corpus's tokens as they are, and raw text is cut
+        where a clone of it trained on sub-word pieces puts entity boundaries.
     members : str or list, optional
         The members of ``model="vote"`` or ``"stack"`` (:func:`make_members`):
         ``"online-crf,cascaded,hmm-svm"``, each optionally with ``:KEY=VALUE``
@@ -263,8 +266,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                                 or word_classes is not None):
         raise ValueError("the majority baseline reads words only: it takes no annotation, "
                          "word classes, two-pass, knowledge module or recut option")
-    if recut not in (None, "pieces", "jnlpba"):
-        raise ValueError(f"recut must be None, 'pieces' or 'jnlpba', got {recut!r}")
+    if recut not in (None, "pieces", "jnlpba", "learned"):
+        raise ValueError(f"recut must be None, 'pieces', 'jnlpba' or 'learned', got {recut!r}")
     if combination_params and not _several(two_pass, first_pass):
         raise ValueError("combination_params are the parameters of model='vote' or 'stack'")
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
@@ -278,11 +281,18 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     elif first_pass is not None:
         raise ValueError("first_pass is the first pass of two_pass=True")
     tagger = add_knowledge(tagger, **knowledge)
-    if recut is not None:
-        from ..models import RecutTagger
+    return _recut(tagger, recut)
 
-        tagger = RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
-    return tagger
+
+def _recut(tagger, recut):
+    """``tagger`` in the wrapper of the ``recut`` option (itself for None)."""
+    if recut is None:
+        return tagger
+    from ..models import LearnedCutTagger, RecutTagger
+
+    if recut == "learned":
+        return LearnedCutTagger(tagger)
+    return RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
 
 
 def _stacked(members, two_pass, first_pass):
@@ -344,11 +354,7 @@ def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alia
                           n_jobs=n_jobs, verbose=verbose, **combination_params)
     tagger = add_knowledge(tagger, abbreviations=abbreviations, alias=alias,
                            cascade_rules=cascade_rules)
-    if recut is not None:
-        from ..models import RecutTagger
-
-        tagger = RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
-    return tagger
+    return _recut(tagger, recut)
 
 
 def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=False,

@@ -122,7 +122,9 @@ def describe_model(model):
            "types": types, "classes": classes,
            "confidences": hasattr(final, "predict_entities"),
            "model": _chain_summary(final)}
-    if hasattr(model, "split_tokens"):
+    if hasattr(model, "cut_tagger_"):
+        out["raw_cuts"] = "learned"
+    elif hasattr(model, "split_tokens"):
         cuts = model.cuts
         out["recut"] = cuts if cuts is None or isinstance(cuts, str) else type(cuts).__name__
     for name in ("segmenter_", "classifier_"):

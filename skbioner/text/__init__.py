@@ -8,7 +8,9 @@ tokens of an already tokenized text in its raw text;
 :func:`tokenize_documents` turns documents annotated with character spans
 (brat, PubTator, BioC) into sentences and IOB2 labels; :func:`recut` joins
 tokens linked by a hyphen or slash back into words and cuts them again by
-one entity-blind rule (what :class:`skbioner.models.RecutTagger` tags).
+one entity-blind rule (what :class:`skbioner.models.RecutTagger` tags), and
+:func:`cut_at_boundaries` glues such pieces back except where a tagger of pieces puts
+an entity boundary (:class:`skbioner.models.LearnedCutTagger`, raw text).
 
 :class:`NumericNormalizer` rewrites every run of digits in a token as one
 representative numeral (NERBio, Tsai et al. 2006), so that ``IL-2`` and
@@ -18,7 +20,7 @@ mapping for one string.
 
 from ._cuts import CutTable, load_cut_table
 from ._normalize import NumericNormalizer, normalize_numerals
-from ._recut import hyphen_cut_share, recut
+from ._recut import cut_at_boundaries, hyphen_cut_share, recut
 from ._standoff import tokenize_documents
 from ._tokenize import (
     BioTokenizer,
@@ -35,6 +37,7 @@ __all__ = [
     "NumericNormalizer",
     "TokenizedSentence",
     "align_tokens",
+    "cut_at_boundaries",
     "hyphen_cut_share",
     "load_cut_table",
     "normalize_numerals",

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._sentence import Sentence
 
-__all__ = ["hyphen_cut_share", "recut"]
+__all__ = ["cut_at_boundaries", "hyphen_cut_share", "recut"]
 
 #: The characters words are cut at (those of the cut table).
 CONNECTORS = "-/"
@@ -242,3 +242,67 @@ def _sentence(sent, words, first_owner):
         cols = {name: [col[i] for i in idx] for name, col in sent.annotations.items()}
         return Sentence(words, doc_id=sent.doc_id, **cols)
     return Sentence(words)
+
+
+def cut_at_boundaries(pieces, boundaries, offsets=None):
+    """Glue sub-word pieces back into words, cut only where an entity boundary falls.
+
+    ``pieces`` are sentences cut at every hyphen and slash (``recut(X, None)``:
+    ``Tax`` ``-`` ``induced``).  Pieces linked by a hyphen or slash piece (and,
+    with ``offsets``, touching in the text) are glued back into one token unless
+    ``boundaries`` has a boundary between them, which a tagger of pieces puts where
+    an entity starts or ends inside a word: ``Tax|-induced`` -> ``Tax``
+    ``-induced`` (the corpus's way), ``IL-2-induced`` -> ``IL-2-induced``.  Used
+    by :class:`skbioner.models.LearnedCutTagger` on raw text.
+
+    Parameters
+    ----------
+    pieces : list of Sentence
+        Sentences of pieces (annotation columns and document id follow).
+    boundaries : list of set of int
+        Per sentence, the piece indices ``k`` with a boundary before piece ``k``.
+    offsets : list of ndarray of shape (n_pieces, 2), optional
+        The pieces' character offsets; glued tokens then span from their first
+        piece's start to their last piece's end, and pieces apart in the text
+        (``Tax - induced``) are never glued.
+
+    Returns
+    -------
+    sentences : list of Sentence
+    new_offsets : list of ndarray of shape (n_tokens, 2)
+        Only with ``offsets``.
+
+    Examples
+    --------
+    >>> sents = cut_at_boundaries([["Tax", "-", "induced", "IL", "-", "2"]], [{1}])
+    >>> list(sents[0])
+    ['Tax', '-induced', 'IL-2']
+    """
+    out, new_off = [], []
+    for k, sent in enumerate(pieces):
+        words = list(sent)
+        n = len(words)
+        con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=n)
+        cut = np.ones(max(n - 1, 0), dtype=bool)  # a token boundary before piece i + 1
+        if n > 1:
+            cut = ~(con[:-1] | con[1:])
+            if offsets is not None:
+                off = np.asarray(offsets[k])
+                cut |= off[:-1, 1] != off[1:, 0]
+            bound = [b - 1 for b in boundaries[k] if 0 < b < n]
+            cut[bound] = True
+        first = np.flatnonzero(np.r_[True, cut]) if n else np.zeros(0, dtype=np.int64)
+        last = np.r_[first[1:], n] - 1
+        if len(first) == n:
+            out.append(sent if isinstance(sent, Sentence) else Sentence(sent))
+            if offsets is not None:
+                new_off.append(np.asarray(offsets[k], dtype=np.int64))
+            continue
+        text = ["".join(words[a:b + 1]) for a, b in zip(first.tolist(), last.tolist())]
+        out.append(_sentence(sent, text, first))
+        if offsets is not None:
+            off = np.asarray(offsets[k], dtype=np.int64)
+            new_off.append(np.stack([off[first, 0], off[last, 1]], axis=1))
+    if offsets is not None:
+        return out, new_off
+    return out

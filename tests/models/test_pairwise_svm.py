@@ -326,7 +326,7 @@ def test_decide_matches_the_mapped_product(rng, mode, skip):
     ptr = np.concatenate([[0], np.cumsum(np.diff(W.indptr)[cols])]).astype(np.int64)
     Wc = W[cols]
     packed = pack_weights(cols, ptr, Wc.indices.astype(np.int16),
-                          Wc.data.astype(np.float32), n_first)
+                          Wc.data.astype(np.float32), n_first, 40)
     Wf = np.zeros((D, P))
     Wf[cols] = sp.csr_matrix((Wc.data.astype(np.float32), Wc.indices, Wc.indptr),
                              shape=(cols.size, P)).toarray()
@@ -656,3 +656,19 @@ def test_pipeline_and_grid_search():
                         cv=GroupKFold(2), n_jobs=1).fit(X, y, groups=[i % 4 for i in range(24)])
     assert np.isfinite(grid.cv_results_["mean_test_score"]).all()
     assert grid.predict(X) == y
+
+
+def test_repair_iob2_codes_is_convert(rng):
+    """The repair on codes reads labels as the scheme does (convert IOB2 -> IOB2)."""
+    from skbioner.models._pairwise_svm import repair_iob2_codes
+    from skbioner.schemes import convert
+
+    classes = ["O", "B-DNA", "I-DNA", "B-protein", "I-protein"]
+    codes = rng.integers(0, len(classes), size=400)
+    offsets = np.array([0, 0, 1, 7, 50, 51, 200, 200, 400])
+    got = np.asarray(classes, dtype=object)[repair_iob2_codes(codes, offsets, classes)]
+    labels = np.asarray(classes, dtype=object)[codes]
+    want = [lab for a, b in zip(offsets[:-1], offsets[1:])
+            for lab in convert(labels[a:b].tolist(), "IOB2", "IOB2")]
+    assert got.tolist() == want
+    assert (codes == 2).any() and (got == "B-DNA").sum() > (codes == 1).sum()

@@ -2,11 +2,12 @@
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.pipeline import make_pipeline
 
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import TokenFeaturizer
-from skbioner.models import MajorityTagger, OnlinePACRF, RecutTagger
+from skbioner.models import LearnedCutTagger, MajorityTagger, OnlinePACRF, RecutTagger
 from skbioner.models._recut import _project
 from skbioner.tagging import Document, tag_documents
 from skbioner.text import BioTokenizer, recut
@@ -125,3 +126,105 @@ def test_a_model_with_its_own_cut_table_can_be_saved(train, tmp_path):
     for loaded in (load_model(path), pickle.loads(pickle.dumps(model))):
         assert loaded.cuts.cuts("Tax-induced") == [3]
         assert loaded.predict(train.X[:5]) == model.predict(train.X[:5])
+
+
+# -- LearnedCutTagger: raw-text cuts decided by a tagger of pieces -------------------------
+
+
+class _PiecesStub(MajorityTagger):
+    """A 'tagger of pieces' that tags every piece ``Tax`` (and only it) as a protein."""
+
+    def predict(self, X):
+        return [["B-protein" if w == "Tax" else "O" for w in s] for s in X]
+
+
+def test_cut_at_boundaries_glues_pieces_but_at_boundaries():
+    from skbioner.text import cut_at_boundaries
+
+    pieces = [["Tax", "-", "induced", "IL", "-", "2", "-", "induced", "ATF", "/", "CREB"]]
+    out = cut_at_boundaries(pieces, [{1, 8, 9, 10}])
+    assert list(out[0]) == ["Tax", "-induced", "IL-2-induced", "ATF", "/", "CREB"]
+    # with offsets: pieces apart in the text are never glued, offsets span the pieces
+    off = [np.array([[0, 3], [4, 5], [6, 13]])]  # "Tax - induced"
+    sents, new = cut_at_boundaries([["Tax", "-", "induced"]], [set()], off)
+    assert list(sents[0]) == ["Tax", "-", "induced"] and new[0].tolist() == off[0].tolist()
+    off = [np.array([[0, 3], [3, 4], [4, 11]])]  # "Tax-induced"
+    sents, new = cut_at_boundaries([["Tax", "-", "induced"]], [set()], off)
+    assert list(sents[0]) == ["Tax-induced"] and new[0].tolist() == [[0, 11]]
+
+
+def test_learned_cuts_leave_the_token_path_to_the_tagger(train):
+    pipe = make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=3, random_state=0))
+    model = LearnedCutTagger(pipe).fit(train.X[:300], train.y[:300])
+    alone = clone(pipe).fit(train.X[:300], train.y[:300])
+    X = train.X[300:340]
+    assert model.predict(X) == alone.predict(X)
+    assert list(model.classes_) == list(alone.classes_)
+    ents, ref = model.predict_entities(X), alone[-1].predict_entities(alone[0].transform(X))
+    assert [[e[:3] for e in s] for s in ents] == [[e[:3] for e in s] for s in ref]
+    assert np.allclose(np.concatenate(model.predict_marginals(X)),
+                       np.concatenate(alone[-1].predict_marginals(alone[0].transform(X))))
+    # the tagger of pieces is the wrapper of RecutTagger(cuts=None)'s: fitted on pieces
+    recut_model = RecutTagger(pipe, cuts=None).fit(train.X[:300], train.y[:300])
+    pieces = recut(X, None)[0]
+    assert model.cut_tagger_.predict(pieces) == recut_model.tagger_.predict(pieces)
+
+
+def test_raw_text_is_cut_where_the_piece_tagger_puts_a_boundary(train):
+    model = LearnedCutTagger(MajorityTagger(), cut_tagger=_PiecesStub()).fit(
+        train.X[:50], train.y[:50])
+    text = "Tax-induced IL-2-induced expression of ATF/CREB (Tax - induced)."
+    docs = [Document("d", text, "<test>")]
+    for tokenizer in (BioTokenizer(), BioTokenizer(cuts=None, split_suffixes=False)):
+        res = next(iter(tag_documents(model, docs, tokenizer=tokenizer)))
+        words = [w for s in res.sentences for w in s]
+        assert words == ["Tax", "-induced", "IL-2-induced", "expression", "of", "ATF/CREB",
+                         "(", "Tax", "-", "induced", ")", "."]
+        assert all(text[a:b] == w for w, (a, b) in
+                   zip(words, np.concatenate(res.offsets).tolist(), strict=True))
+
+
+def test_learned_cut_tagger_is_saved_and_described(train, tmp_path):
+    from skbioner.io import load_model, save_model
+    from skbioner.pipelines import describe_model
+
+    pipe = make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2, random_state=0))
+    model = LearnedCutTagger(pipe).fit(train.X[:100], train.y[:100])
+    path = tmp_path / "m.skops"
+    save_model(model, path)
+    loaded = load_model(path)
+    assert loaded.predict(train.X[:20]) == model.predict(train.X[:20])
+    assert loaded.split_tokens(train.X[:20]) == model.split_tokens(train.X[:20])
+    assert describe_model(loaded)["raw_cuts"] == "learned"
+
+
+def test_cli_train_learned_cuts_then_tag_and_info(tmp_path, capsys):
+    from skbioner.cli import main
+    from skbioner.io import load_model
+    from skbioner.pipelines import make_tagger
+
+    assert isinstance(make_tagger("online-crf", recut="learned"), LearnedCutTagger)
+    lines = []
+    for _ in range(20):
+        lines += ["Tax\tB-protein", "-induced\tO", "IL-2\tB-protein", "expression\tO", ".\tO", "",
+                  "IL-2-induced\tO", "genes\tO", "in\tO", "T\tB-cell_type", "cells\tI-cell_type",
+                  ".\tO", ""]
+    train = tmp_path / "train.iob2"
+    train.write_text("\n".join(lines) + "\n")
+    model = tmp_path / "m.skops"
+    assert main(["train", "--train", str(train), "--recut", "learned", "--param", "max_iter=3",
+                 "-q", "-o", str(model)]) == 0
+    loaded = load_model(model)
+    assert isinstance(loaded, LearnedCutTagger)
+    # the token path is the tagger's: the corpus's own cut still reads as a boundary
+    assert loaded.predict([["Tax", "-induced", "IL-2", "expression", "."]]) == [
+        ["B-protein", "O", "B-protein", "O", "O"]]
+    doc = tmp_path / "d.txt"
+    doc.write_text("Tax-induced IL-2-induced expression.")
+    capsys.readouterr()
+    assert main(["tag", "--model", str(model), str(doc)]) == 0
+    out = capsys.readouterr().out
+    assert '"text": "Tax"' in out  # cut inside the word Tax-induced, where Tax ends
+    assert '"text": "IL-2"' not in out  # IL-2-induced kept whole, as the corpus keeps it
+    assert main(["info", str(model)]) == 0
+    assert "LearnedCutTagger" in capsys.readouterr().out

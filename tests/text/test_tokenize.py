@@ -387,9 +387,12 @@ def test_one_megabyte_line_without_spaces(seed):
     # gene names, numbers and in-word punctuation: long words, few tokens
     text = "".join(rng.choice("abcXYZ0123456789-/+.'") for _ in range(1_000_000))
     assert len(text) == 1_000_000
-    assert _timed(tokenize_text, text) < 1.0
-    assert _timed(tokenize_text, "IL-2/CD4+" * 111_112) < 1.0
-    assert _timed(tokenize_text, "x" * 1_000_000) < 1.0
+    # growth, not a wall-clock budget (a loaded machine must not decide): a tenth of the
+    # line against the whole, best of three each; linear ~10x, quadratic ~100x
+    for line in (text, "IL-2/CD4+" * 111_112, "x" * 1_000_000):
+        t_small = min(_timed(tokenize_text, line[:100_000]) for _ in range(3))
+        t_big = min(_timed(tokenize_text, line) for _ in range(3))
+        assert t_big < 30 * t_small + 0.25, (line[:20], t_small, t_big)
 
 
 @pytest.mark.parametrize(

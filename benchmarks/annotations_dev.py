@@ -67,19 +67,22 @@ def main():
     X = pos.fit_transform(train.X)
     print(f"POS out of fold for {pos.jackknife_coverage_:.1%} of the training sentences "
           f"({time.perf_counter() - t0:.0f} s)", flush=True)
-    if args.hmm_cache and os.path.exists(args.hmm_cache):
-        hmm = joblib.load(args.hmm_cache)
-    else:
-        sentences = read_tokenized(os.path.join(args.data, "unlabeled", "biomed-sentences.txt"))
-        hmm = HMMStateClusterer(n_states=args.n_states, random_state=0, n_jobs=-1)
-        hmm.fit(sentences)
-        if args.hmm_cache:
-            joblib.dump(hmm, args.hmm_cache)
-    X = hmm.transform(X)
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    if any(VARIANTS[name][2] is not None for name in variants):  # a variant reads hmm
+        if args.hmm_cache and os.path.exists(args.hmm_cache):
+            hmm = joblib.load(args.hmm_cache)
+        else:
+            sentences = read_tokenized(os.path.join(args.data, "unlabeled",
+                                                    "biomed-sentences.txt"))
+            hmm = HMMStateClusterer(n_states=args.n_states, random_state=0, n_jobs=-1)
+            hmm.fit(sentences)
+            if args.hmm_cache:
+                joblib.dump(hmm, args.hmm_cache)
+        X = hmm.transform(X)
     fit_idx, dev_idx = train_dev_split(train.doc_ids)
     y_fit, y_dev = [train.y[i] for i in fit_idx], [train.y[i] for i in dev_idx]
     results = {}
-    for name in [v.strip() for v in args.variants.split(",") if v.strip()]:
+    for name in variants:
         featurizer = TokenFeaturizer(_groups(*VARIANTS[name]), min_count=3)
         F_fit = featurizer.fit_transform([X[i] for i in fit_idx])
         F_dev = featurizer.transform([X[i] for i in dev_idx])

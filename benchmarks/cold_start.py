@@ -9,7 +9,8 @@ What it does, in a temporary directory removed at the end:
 1. ``python -m venv`` (a fresh environment, no ``--system-site-packages`` unless asked), then
    ``pip install`` of a clean copy of CHECKOUT (not editable; pip's own download cache and
    configured indexes are used as they are, so the download time is not what is measured
-   -- the install time is recorded anyway).  No numba cache file may exist in the installed package afterwards.
+   -- the install time is recorded anyway).  No numba cache file may exist in the installed
+   package afterwards.
 2. The commands then run as a new user runs them: from an empty working directory, with
    ``HOME`` and ``XDG_CACHE_HOME`` pointing to empty directories, ``PYTHONPATH`` and
    ``NUMBA_CACHE_DIR`` removed (numba caches where it would for that user: the installed

@@ -453,9 +453,8 @@ def corpus(args):
     """The preset on another corpus: trained on its train file, scored on its devel file,
     once per ``--grid`` setting of the SVM (the POS tagger, HMM states and features fitted
     once and shared)."""
-    from sklearn.base import clone
-
     import harness
+    from sklearn.base import clone
 
     from skbioner import make_tagger
 
@@ -488,9 +487,8 @@ def corpus(args):
 
 def tagging(args):
     """Tagging speed of a saved model on one core: the whole pipeline and each step."""
-    import numpy as np
-
     import harness
+    import numpy as np
 
     from skbioner.io import load_model
 

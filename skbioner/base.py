@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["LabelSequences", "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of",
-           "final_estimator", "labels_and_marginals", "split_pipeline", "unwrap"]
+           "final_estimator", "head_transform", "labels_and_marginals", "split_pipeline",
+           "unwrap"]
 
 
 def split_pipeline(tagger):
@@ -72,6 +73,29 @@ def final_estimator(tagger):
     return split_pipeline(unwrap(tagger))[1]
 
 
+def head_transform(tagger, X):
+    """``X`` through a tagger's transformers, and its final estimator.
+
+    What every wrapper does before calling the final step's
+    ``predict_entities`` or ``predict_marginals`` (:func:`split_pipeline`).
+
+    Parameters
+    ----------
+    tagger : fitted estimator or Pipeline
+    X : list of sentences
+
+    Returns
+    -------
+    Xt : list
+        ``X`` transformed by every step but the last (``X`` itself when there
+        are none).
+    final : estimator
+        The last step, or ``tagger`` itself.
+    """
+    head, final = split_pipeline(tagger)
+    return (head.transform(X) if head is not None else X), final
+
+
 def labels_and_marginals(tagger, X, want_marginals=True):
     """``predict`` and ``predict_marginals`` of a fitted tagger, featurizing once.
 
@@ -89,8 +113,7 @@ def labels_and_marginals(tagger, X, want_marginals=True):
     final : estimator
         The model that made them (its ``classes_`` order the marginals).
     """
-    head, final = split_pipeline(tagger)
-    Xt = head.transform(X) if head is not None else X
+    Xt, final = head_transform(tagger, X)
     labels = final.predict(Xt)
     marginals = None
     if want_marginals and hasattr(final, "predict_marginals"):

@@ -20,7 +20,7 @@ from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
-from ..base import split_pipeline
+from ..base import head_transform
 from ..postprocess import group_documents
 from ..schemes import labels_to_spans, scheme_labels
 
@@ -146,8 +146,7 @@ def tagger_outputs(tagger, X, marginals=True):
     -------
     TaggerOutputs
     """
-    head, final = split_pipeline(tagger)
-    Xt = head.transform(X) if head is not None else X
+    Xt, final = head_transform(tagger, X)
     if hasattr(final, "predict_entities"):
         entities = [[(str(t), int(s), int(e), float(p)) for t, s, e, p in sent]
                     for sent in final.predict_entities(Xt)]

@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, StrOptions, fit_context
-from ..base import LabelSequences, SequenceTaggerMixin, classes_of, split_pipeline
+from ..base import LabelSequences, SequenceTaggerMixin, classes_of, head_transform, split_pipeline
 from ..schemes import check_labels, labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
 from ..text._recut import cut_at_boundaries, recut
@@ -173,8 +173,8 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         check_is_fitted(self, "tagger_")
         X = check_sentences(X)
         sents, owners = recut(X, self.cuts)
-        head, final = split_pipeline(self.tagger_)
-        spans = final.predict_entities(head.transform(sents) if head is not None else sents)
+        Xt, final = head_transform(self.tagger_, sents)
+        spans = final.predict_entities(Xt)
         return [list(sp) if own is None else _back(sp, own)
                 for own, sp in zip(owners, spans, strict=True)]
 
@@ -194,8 +194,8 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         check_is_fitted(self, "tagger_")
         X = check_sentences(X)
         sents, owners = recut(X, self.cuts)
-        head, final = split_pipeline(self.tagger_)
-        marg = final.predict_marginals(head.transform(sents) if head is not None else sents)
+        Xt, final = head_transform(self.tagger_, sents)
+        marg = final.predict_marginals(Xt)
         return [m if own is None else m[np.searchsorted(own[:, 1], np.arange(len(s)))]
                 for s, own, m in zip(X, owners, marg, strict=True)]
 
@@ -395,8 +395,8 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         list of list of (str, int, int, float)
         """
         check_is_fitted(self, "tagger_")
-        head, final = split_pipeline(self.tagger_)
-        return final.predict_entities(head.transform(X) if head is not None else X)
+        Xt, final = head_transform(self.tagger_, X)
+        return final.predict_entities(Xt)
 
     @available_if(_has("predict_marginals"))
     def predict_marginals(self, X):
@@ -411,5 +411,5 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         list of ndarray of shape (n_tokens, n_classes)
         """
         check_is_fitted(self, "tagger_")
-        head, final = split_pipeline(self.tagger_)
-        return final.predict_marginals(head.transform(X) if head is not None else X)
+        Xt, final = head_transform(self.tagger_, X)
+        return final.predict_marginals(Xt)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sklearn.pipeline import Pipeline
 from sklearn.utils.metaestimators import available_if
 
-from ..base import split_pipeline
+from ..base import head_transform
 
 __all__ = ["TaggerPipeline"]
 
@@ -49,8 +49,7 @@ class TaggerPipeline(Pipeline):
     """
 
     def _head(self, X):
-        head, final = split_pipeline(self)
-        return (head.transform(X) if head is not None else X), final
+        return head_transform(self, X)
 
     @available_if(_final_has("predict_marginals"))
     def predict_marginals(self, X):

@@ -21,6 +21,7 @@ from ..base import (
     LabelSequences,
     SequenceTaggerMixin,
     classes_of,
+    head_transform,
     labels_and_marginals,
     split_pipeline,
 )
@@ -323,8 +324,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         """
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
-        head, final = split_pipeline(self.tagger_)
-        Xt = head.transform(X) if head is not None else X
+        Xt, final = head_transform(self.tagger_, X)
         spans = final.predict_entities(Xt)
         labels = []
         for sent, found in zip(X, spans):

@@ -27,7 +27,8 @@
         --cache /tmp/members --store            # then choose on dev, test once
 
 With ``--cache DIR`` each member's dev record is kept and reused by any later run with
-the same member options; the greedy ``pairwise-svm`` is read off the
+the same member options resolving to the same tagger (every parameter, deep: a preset
+changed in the code is a new key); the greedy ``pairwise-svm`` is read off the
 ``pairwise-svm-viterbi`` fit (:data:`DERIVED`).
 
 Choices are made on dev only; the test file only reports.  Last line of stdout: one
@@ -52,10 +53,15 @@ MEMBERS = {
     "cascaded": {"model": "cascaded"},
     "cascaded-word-classes": {"model": "cascaded", "word_classes": "bundled"},
     "nerbio": {"model": "nerbio"},
+    # NERBio's features with the bundled word classes (the README's best NERBio row)
+    "nerbio-word-classes": {"model": "nerbio", "word_classes": "bundled"},
     "hmm-svm": {"model": "hmm-svm"},
     # the best single pipeline (``skbioner train --two-pass``): a second online CRF over
     # the first one's out-of-fold output
     "two-pass": {"model": "online-crf", "two_pass": True},
+    # the same with the bundled word classes in both passes
+    "two-pass-word-classes": {"model": "online-crf", "two_pass": True,
+                              "word_classes": "bundled"},
     # Kazama's pairwise SVM, greedy (the preset: no confidences, every entity 1.0) and
     # with Platt probabilities and Viterbi (confidences for soft votes)
     "pairwise-svm": {"model": "pairwise-svm"},
@@ -83,13 +89,48 @@ def member_options(name, corpus, data):
     return options
 
 
+def resolved_params(options):
+    """Every parameter of the unfitted ``make_tagger(**options)``, deep, as plain JSON values.
+
+    What a preset resolves to (NERBio's conjunctions, the online CRF's C,
+    a second pass's weights...), not only the options that name it: a preset
+    changed in the code changes this, so a cached record of the old preset is
+    not read as the new one's.  Estimators stand as their class name (their
+    own parameters are keys of their own); memory addresses are dropped and
+    sets sorted, so the same options give the same value in any process.
+    """
+    from skbioner.pipelines import make_tagger
+
+    tagger = make_tagger(**{k: v for k, v in options.items() if k != "name"})
+    return {k: _plain(v) for k, v in sorted(tagger.get_params(deep=True).items())}
+
+
+def _plain(value):
+    import re
+
+    if hasattr(value, "get_params"):
+        return type(value).__qualname__
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted(map(_plain, value), key=repr)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
+
+
 def _cache_path(cache, name, corpus, data, tag_passes):
-    """Where member ``name``'s dev record is kept (keyed by everything that makes it)."""
+    """Where member ``name``'s dev record is kept (keyed by everything that makes it).
+
+    The key holds the member's options *and* what they resolve to
+    (:func:`resolved_params`): a record made before a preset changed is not reused.
+    """
     import hashlib
     import json
     from pathlib import Path
 
-    key = json.dumps([member_options(name, corpus, data), corpus, tag_passes], sort_keys=True)
+    options = member_options(name, corpus, data)
+    key = json.dumps([options, resolved_params(options), corpus, tag_passes], sort_keys=True)
     digest = hashlib.sha1(key.encode()).hexdigest()[:12]
     return Path(cache) / corpus / f"member-{name}-{digest}.json"
 

@@ -11,7 +11,9 @@
    type (Ekbal & Saha 2012).  The best on dev is the chosen vote.
 3. With ``--stack``, the chosen vote's members stacked under an ``online-crf``
    second pass (``--model stack``) are trained on ``fit`` and scored on ``dev``
-   too; whichever of the vote and the stack is better on dev is the chosen
+   too, and so is each ``--stack-members A+B`` stack (the two-pass whose first
+   pass is several members: ``skbioner train --two-pass --first-pass A,B``);
+   whichever of the vote and the stacks is best on dev is the chosen
    combination.
 4. The chosen combination, built by one ``skbioner train --model vote|stack
    --members ...`` command, is trained on ``train`` and scored on ``test`` once:
@@ -294,6 +296,34 @@ def combination_options(kind, members, corpus, data, settings=None, stack_cv=3):
     return options
 
 
+def stack_on_dev(members, corpus, args):
+    """The stack of ``members`` (names) trained on ``fit`` and scored on ``dev``.
+
+    Kept in ``--cache`` like a member's record, keyed by what its options
+    resolve to.
+    """
+    import hashlib
+    import json
+    from pathlib import Path
+
+    opts = combination_options("stack", members, corpus, args.data, stack_cv=args.stack_cv)
+    path = None
+    if args.cache is not None:
+        key = json.dumps([opts, resolved_params(opts), corpus, args.tag_passes], sort_keys=True)
+        digest = hashlib.sha1(key.encode()).hexdigest()[:12]
+        path = Path(args.cache) / corpus / f"stack-{'+'.join(members)}-{digest}.json"
+        if path.exists():
+            print(f"stack {'+'.join(members)}: dev record read from {path}", file=sys.stderr,
+                  flush=True)
+            return json.loads(path.read_text(encoding="utf-8"))
+    res = harness.isolated(run_combination, opts, corpus, "dev", args.data, args.tag_passes)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.with_suffix(".tmp").write_text(json.dumps(res), encoding="utf-8")
+        path.with_suffix(".tmp").replace(path)
+    return res
+
+
 def run_combination(options, corpus, split, data, tag_passes):
     """Child process: a combination trained on ``fit``/``train``, scored on ``dev``/``test``.
 
@@ -349,6 +379,12 @@ def one_corpus(corpus, names, args):
     """Steps 1-4 on one corpus: its records and the chosen combination."""
     records, outputs = [], {}
     gold = harness.load(corpus, "dev", args.data)
+    stacks_given = [m.split("+") for m in args.stack_members]
+    for members in stacks_given:  # stacks named on the command line: they need no vote
+        res = stack_on_dev(members, corpus, args)
+        _line(corpus, "dev", f"stack {'+'.join(members)}", res)
+        records.append(harness.record("combination", f"stack {'+'.join(members)}", corpus,
+                                      "dev", **res))
     for name in names:  # 1. members alone on dev
         outputs[name] = member_on_dev(name, corpus, args)
         _line(corpus, "dev", f"member {name}", outputs[name])
@@ -365,26 +401,32 @@ def one_corpus(corpus, names, args):
            for r in rows[:args.show]]
     records.append(harness.record("combination", "vote (best on dev)", corpus, "dev",
                                   grid_size=len(rows), top_votes=top, **best))
-    chosen = ("vote", combination_options("vote", best["members"], corpus, args.data, best))
-    if args.stack:  # 3. the stack of the vote's members on dev
-        opts = combination_options("stack", best["members"], corpus, args.data,
-                                   stack_cv=args.stack_cv)
-        res = harness.isolated(run_combination, opts, corpus, "dev", args.data, args.tag_passes)
-        _line(corpus, "dev", f"stack {'+'.join(best['members'])}", res)
-        records.append(harness.record("combination", "stack", corpus, "dev", **res))
-        if res["exact_f1"] > best["exact_f1"]:
-            chosen = ("stack", opts)
+    chosen = ("vote", best["members"],
+              combination_options("vote", best["members"], corpus, args.data, best))
+    chosen_f1 = best["exact_f1"]
+    stacks = list(stacks_given)
+    if args.stack and best["members"] not in stacks:  # 3. the stack of the vote's members
+        stacks.insert(0, best["members"])
+    for members in stacks:  # 3. stacks on dev (the given ones were scored above)
+        opts = combination_options("stack", members, corpus, args.data, stack_cv=args.stack_cv)
+        res = stack_on_dev(members, corpus, args)
+        if members not in stacks_given:
+            _line(corpus, "dev", f"stack {'+'.join(members)}", res)
+            records.append(harness.record("combination", f"stack {'+'.join(members)}", corpus,
+                                          "dev", **res))
+        if res["exact_f1"] > chosen_f1:
+            chosen, chosen_f1 = ("stack", members, opts), res["exact_f1"]
+    kind, members, opts = chosen
     if not args.no_test:  # 4. the chosen combination on test, once
-        kind, opts = chosen
         res = harness.isolated(run_combination, opts, corpus, "test", args.data,
                                args.tag_passes)
-        _line(corpus, "test", f"{kind} {'+'.join(best['members'])}", res)
+        _line(corpus, "test", f"{kind} {'+'.join(members)}", res)
         records.append(harness.record("combination", f"{kind} (chosen on dev)", corpus, "test",
                                       headline=True, **res))
         for name, score in res["members_alone"].items():
             _line(corpus, "test", f"member {name}", score)
-    return records, {"kind": chosen[0], "members": best["members"],
-                     "settings": chosen[1]["combination_params"]}
+    return records, {"kind": kind, "members": members, "dev_exact_f1": chosen_f1,
+                     "settings": opts["combination_params"]}
 
 
 def main():
@@ -394,6 +436,11 @@ def main():
                     help=f"candidate members, comma-separated, from {', '.join(MEMBERS)}")
     ap.add_argument("--stack", action="store_true",
                     help="also score the stack of the chosen vote's members on dev")
+    ap.add_argument("--stack-members", action="append", default=[], metavar="A+B",
+                    help="also score on dev the stack of these members (e.g. "
+                         "online-crf+nerbio: `skbioner train --two-pass --first-pass "
+                         "online-crf,nerbio`), a candidate beside the vote; repeatable; "
+                         "scored with --members-only too (it needs no vote)")
     ap.add_argument("--stack-cv", type=int, default=3, help="the stack's out-of-fold folds")
     ap.add_argument("--no-test", action="store_true", help="dev only: choose, do not report")
     ap.add_argument("--members-only", action="store_true",
@@ -407,6 +454,7 @@ def main():
     args = ap.parse_args()
     names = [n.strip() for n in args.members.split(",") if n.strip()]
     unknown = [n for n in names if n not in MEMBERS]
+    unknown += [n for m in args.stack_members for n in m.split("+") if n not in MEMBERS]
     if unknown or len(names) < 2:
         ap.error(f"give two or more members from {list(MEMBERS)}; unknown: {unknown}")
     records, chosen = [], {}

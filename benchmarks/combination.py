@@ -380,8 +380,9 @@ def one_corpus(corpus, names, args):
     records, outputs = [], {}
     gold = harness.load(corpus, "dev", args.data)
     stacks_given = [m.split("+") for m in args.stack_members]
+    stack_dev = {}  # members -> the stack's dev record
     for members in stacks_given:  # stacks named on the command line: they need no vote
-        res = stack_on_dev(members, corpus, args)
+        res = stack_dev[tuple(members)] = stack_on_dev(members, corpus, args)
         _line(corpus, "dev", f"stack {'+'.join(members)}", res)
         records.append(harness.record("combination", f"stack {'+'.join(members)}", corpus,
                                       "dev", **res))
@@ -409,7 +410,9 @@ def one_corpus(corpus, names, args):
         stacks.insert(0, best["members"])
     for members in stacks:  # 3. stacks on dev (the given ones were scored above)
         opts = combination_options("stack", members, corpus, args.data, stack_cv=args.stack_cv)
-        res = stack_on_dev(members, corpus, args)
+        if tuple(members) not in stack_dev:
+            stack_dev[tuple(members)] = stack_on_dev(members, corpus, args)
+        res = stack_dev[tuple(members)]
         if members not in stacks_given:
             _line(corpus, "dev", f"stack {'+'.join(members)}", res)
             records.append(harness.record("combination", f"stack {'+'.join(members)}", corpus,

@@ -122,19 +122,24 @@ def _plain(value):
 
 
 def _cache_path(cache, name, corpus, data, tag_passes):
-    """Where member ``name``'s dev record is kept (keyed by everything that makes it).
+    """Where member ``name``'s dev record is kept (keyed by everything that makes it)."""
+    return _keyed_path(cache, f"member-{name}", member_options(name, corpus, data), corpus,
+                       tag_passes)
 
-    The key holds the member's options *and* what they resolve to
+
+def _keyed_path(cache, stem, options, corpus, tag_passes):
+    """``cache/corpus/stem-DIGEST.json``, the digest of everything that makes the record.
+
+    The key holds the ``make_tagger`` options *and* what they resolve to
     (:func:`resolved_params`): a record made before a preset changed is not reused.
     """
     import hashlib
     import json
     from pathlib import Path
 
-    options = member_options(name, corpus, data)
     key = json.dumps([options, resolved_params(options), corpus, tag_passes], sort_keys=True)
     digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-    return Path(cache) / corpus / f"member-{name}-{digest}.json"
+    return Path(cache) / corpus / f"{stem}-{digest}.json"
 
 
 def member_on_dev(name, corpus, args):
@@ -302,16 +307,13 @@ def stack_on_dev(members, corpus, args):
     Kept in ``--cache`` like a member's record, keyed by what its options
     resolve to.
     """
-    import hashlib
     import json
-    from pathlib import Path
 
     opts = combination_options("stack", members, corpus, args.data, stack_cv=args.stack_cv)
     path = None
     if args.cache is not None:
-        key = json.dumps([opts, resolved_params(opts), corpus, args.tag_passes], sort_keys=True)
-        digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-        path = Path(args.cache) / corpus / f"stack-{'+'.join(members)}-{digest}.json"
+        path = _keyed_path(args.cache, f"stack-{'+'.join(members)}", opts, corpus,
+                           args.tag_passes)
         if path.exists():
             print(f"stack {'+'.join(members)}: dev record read from {path}", file=sys.stderr,
                   flush=True)

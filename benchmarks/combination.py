@@ -27,6 +27,8 @@
         --members-only --cache /tmp/members     # fill the cache (several can run at once)
     python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm,pairwise-svm-viterbi \
         --cache /tmp/members --store            # then choose on dev, test once
+    python benchmarks/combination.py --members two-pass,nerbio --stack-members online-crf+nerbio \
+        --cache /tmp/members --no-test          # a two-pass over two first passes, on dev
 
 With ``--cache DIR`` each member's dev record is kept and reused by any later run with
 the same member options resolving to the same tagger (every parameter, deep: a preset

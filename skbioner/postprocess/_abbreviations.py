@@ -36,6 +36,7 @@ the pair for the rest of the document.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -80,7 +81,11 @@ class Abbreviation(NamedTuple):
 
 
 def _lf_chars(words):
-    """Characters (lower-cased) of ``words`` with their word-initial flag and word index."""
+    """Characters (lower-cased) of ``words`` with their word-initial flag (0/1) and word index.
+
+    Plain lists: :func:`alias_score` reads them element by element, which numpy
+    scalars would make several times slower.
+    """
     chars, initial, word = [], [], []
     for w, token in enumerate(words):
         prev_alnum = False
@@ -88,10 +93,10 @@ def _lf_chars(words):
             alnum = c.isalnum()
             if alnum:
                 chars.append(c.lower())
-                initial.append(not prev_alnum)
+                initial.append(0 if prev_alnum else 1)
                 word.append(w)
             prev_alnum = alnum
-    return chars, np.array(initial, dtype=bool), np.array(word, dtype=np.int64)
+    return chars, initial, word
 
 
 def alias_score(short, words):
@@ -126,27 +131,31 @@ def alias_score(short, words):
     # dynamic programming over the positions holding each short-form character;
     # a state is (initials, covered words) of the best alignment ending there.
     # The first character is a word initial of the first word.
-    states = {j: (1, 1) for j in range(len(chars))
-              if word[j] == 0 and initial[j] and chars[j] == sf[0]}
+    states = [(j, (1, 1)) for j in range(len(chars))
+              if word[j] == 0 and initial[j] and chars[j] == sf[0]]
     if not states:
         return None
+    positions = {}
+    for k in range(1, len(chars)):
+        positions.setdefault(chars[k], []).append(k)
+    # (tests/postprocess/postprocess_oracle.py holds the plain version; same results)
     for c in sf[1:]:
-        new = {}
-        items = sorted(states.items())
-        for j in (k for k in range(1, len(chars)) if chars[k] == c):
-            best = None
-            for jp, (ini, cov) in items:
+        new = []
+        for j in positions.get(c, ()):
+            if j <= states[0][0]:
+                continue
+            wj, best = word[j], None
+            for jp, (ini, cov) in states:
                 if jp >= j:
                     break
-                key = (ini + int(initial[j]), cov + int(word[j] != word[jp]))
+                key = (ini, cov + (wj != word[jp]))
                 if best is None or key > best:
                     best = key
-            if best is not None:
-                new[j] = best
+            new.append((j, (best[0] + initial[j], best[1])))
         if not new:
             return None
-        states = new
-    return max(states.values())
+        states = new  # in increasing position order, as the loop above needs
+    return max(v for _, v in states)
 
 
 def _is_short_form(tokens):
@@ -385,6 +394,18 @@ def find_abbreviations(sentences, max_words=12, cross_sentence=True):
     return out
 
 
+@lru_cache(maxsize=16)
+def _document_abbreviations(sentences, cross_sentence=True):
+    """:func:`find_abbreviations` of one document, memoized for the steps that share it.
+
+    ``sentences`` is a tuple of token tuples (hashable).  The first-pass columns and
+    :class:`AbbreviationResolver` both read a document's pairs, one right after the
+    other: the detection runs once.  Returns a tuple of :class:`Abbreviation`
+    (immutable), the pairs in document order.
+    """
+    return tuple(find_abbreviations(sentences, cross_sentence=cross_sentence))
+
+
 def set_span(labels, start, end, typ):
     """Tag ``labels[start:end]`` as one entity of ``typ`` (None: outside), in place.
 
@@ -557,7 +578,7 @@ class AbbreviationResolver(PostprocessStep):
         words = [list(s) for s in doc.sentences]
         memory = {}
         defined = set()
-        pairs = find_abbreviations(words, cross_sentence=self.cross_sentence)
+        pairs = _document_abbreviations(tuple(map(tuple, words)), self.cross_sentence)
         if self.strip_parentheses and doc.retag is not None and pairs:
             labels = self._retagged(doc, words, labels, pairs)
         for ab in pairs:

@@ -49,6 +49,8 @@ from ._base import LabelledDocument, PostprocessStep
 __all__ = ["Abbreviation", "AbbreviationResolver", "alias_score", "find_abbreviations"]
 
 _OPEN, _CLOSE = "([", ")]"
+#: the tokens ``w in _OPEN`` or ``w in _CLOSE`` holds for (substrings: "" too)
+_BRACKET_TOKENS = frozenset(["", "(", "[", "([", ")", "]", ")]"])
 _CUT = {";", ","}
 _UPPER_OR_DIGIT = re.compile(r"[A-Z0-9]")
 #: Greek letters' names, words of short forms (``hIL-4R alpha``)
@@ -88,15 +90,25 @@ def _lf_chars(words):
     """
     chars, initial, word = [], [], []
     for w, token in enumerate(words):
-        prev_alnum = False
-        for c in token:
-            alnum = c.isalnum()
-            if alnum:
-                chars.append(c.lower())
-                initial.append(0 if prev_alnum else 1)
-                word.append(w)
-            prev_alnum = alnum
+        token_chars, token_initial = _token_chars(token)
+        chars += token_chars
+        initial += token_initial
+        word += [w] * len(token_chars)
     return chars, initial, word
+
+
+@lru_cache(maxsize=1 << 15)
+def _token_chars(token):
+    """One token's alphanumeric characters (lower-cased) and their word-initial flags."""
+    chars, initial = [], []
+    prev_alnum = False
+    for c in token:
+        alnum = c.isalnum()
+        if alnum:
+            chars.append(c.lower())
+            initial.append(0 if prev_alnum else 1)
+        prev_alnum = alnum
+    return tuple(chars), tuple(initial)
 
 
 def alias_score(short, words):
@@ -124,9 +136,12 @@ def alias_score(short, words):
         number of words holding at least one aligned character; None when
         no alignment exists.
     """
-    sf = [c.lower() for c in short if c.isalnum()]
-    chars, initial, word = _lf_chars(words)
-    if not sf or not chars or len(chars) < len(sf):
+    return _align([c.lower() for c in short if c.isalnum()], *_lf_chars(words))
+
+
+def _align(sf, chars, initial, word):
+    """:func:`alias_score` of the short form's characters ``sf`` against :func:`_lf_chars`."""
+    if not sf or not chars or len(chars) < len(sf) or not set(sf).issubset(chars):
         return None
     # dynamic programming over the positions holding each short-form character;
     # a state is (initials, covered words) of the best alignment ending there.
@@ -280,6 +295,8 @@ def _long_text(tokens, short):
 
 def _parentheses(words):
     """``(open, close)`` token positions of matched parentheses, outer ones included."""
+    if _BRACKET_TOKENS.isdisjoint(words):
+        return []
     stack, pairs = [], []
     for i, w in enumerate(words):
         if w in _OPEN:

@@ -39,8 +39,6 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-import numpy as np
-
 from .._sentence import Sentence
 from .._validation import StrOptions
 from ..schemes import labels_to_spans, repair

@@ -62,7 +62,8 @@ def _documents(X, y):
 
 def test_alias_score_equals_the_oracle_on_small_cases():
     cases = [("MM", ["memoization"]), ("MM", ["Mindful", "memoization"]),
-             ("iHIV-1", ["heat-inactivated", "HIV-1"]), ("TPA", ["12-O-tetradecanoylphorbol-13-acetate"]),
+             ("iHIV-1", ["heat-inactivated", "HIV-1"]),
+             ("TPA", ["12-O-tetradecanoylphorbol-13-acetate"]),
              ("IL2", ["interleukin", "2"]), ("TCF", ["T", "cell", "factor"]), ("ab", ["ba"]),
              ("", ["x"]), ("x", []), ("aaa", ["a", "a", "a", "aa"]), ("AB", ["a-b", "b"])]
     for short, words in cases:

@@ -374,7 +374,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         search_seconds = time.perf_counter() - t_start
         self.best_params_ = self.decision_.pop("params")
         self.best_score_ = self.decision_["chosen_f1"]
-        best = clone(base).set_params(**self.best_params_)
+        best = _pipeline(base, self.best_params_)
         model = best.named_steps["model"]
         if "calibrate" in model.get_params(deep=False):
             model.set_params(calibrate=True)
@@ -425,7 +425,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
 
         groups = {}
         for i, params in candidates:
-            pipe = clone(base).set_params(**params)
+            pipe = _pipeline(base, params)
             front = (_annotation_key(params), repr(pipe.named_steps["features"]))
             groups.setdefault(front, []).append((i, pipe))
         tasks = sorted(groups.items(), key=lambda kv: -len(kv[1]))
@@ -533,6 +533,17 @@ def _fit_front(features, models, Xtr, ytr, Xho):
         pred = model.fit(Ftr, ytr).predict(Fho)
         out.append((pred, time.perf_counter() - t0 + share))
     return out
+
+
+def _pipeline(base, params):
+    """A new pipeline of the grid point ``params``.
+
+    The parameters are cloned (as ``GridSearchCV`` does): the grid's estimator
+    objects are shared by many grid points, and ``set_params`` on a nested name
+    (``model__max_iter``) would otherwise change the shared object, so that
+    every candidate built from it trains with the last value set.
+    """
+    return clone(base).set_params(**clone(params, safe=False))
 
 
 def _annotation_key(params):

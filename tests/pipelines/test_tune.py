@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import ParameterGrid
 
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
@@ -216,3 +217,28 @@ def test_annotated_once_gives_what_the_pipeline_gives(sample):
     (pred, _), = _tune._fit_front(pipe.named_steps["features"], [pipe.named_steps["model"]],
                                   annotated[:120], y[:120], annotated[120:])
     assert pred == clone(base).set_params(**params).fit(X[:120], y[:120]).predict(X[120:])
+
+
+def test_every_candidate_trains_with_its_own_settings(sample, monkeypatch):
+    # the grid's estimator objects are shared by many grid points: a candidate built with
+    # set_params on them would change them for the others (every online CRF of a round
+    # trained with the last max_iter set, every cascade with the last C)
+    base, grid, default = search_space(pos=False, word_classes=False)
+    cands = list(enumerate(ParameterGrid(grid)))
+    seen = []
+
+    def record(features, models, Xtr, ytr, Xho):
+        seen.extend(models)
+        return [([], 0.0)] * len(models)
+
+    monkeypatch.setattr(_tune, "_fit_front", record)
+    X = sample.X[:20]
+    TunedTagger(n_jobs=1)._round(base, cands, {("off", "off"): X}, np.arange(10),
+                                 sample.y[:10], {("off", "off"): X[10:]})
+    got = sorted((type(m).__name__, getattr(m, "max_iter", None),
+                  getattr(getattr(m, "classifier", None), "C", None)) for m in seen)
+    want = sorted((type(c["model"]).__name__, c.get("model__max_iter"),
+                   c.get("model__classifier__C")) for _, c in cands)
+    assert got == want
+    assert {m.max_iter for m in seen if type(m) is OnlinePACRF} == {10, 20}
+    assert grid[0]["model"][0].max_iter == 10  # the grid itself untouched

@@ -242,3 +242,25 @@ def test_every_candidate_trains_with_its_own_settings(sample, monkeypatch):
     assert got == want
     assert {m.max_iter for m in seen if type(m) is OnlinePACRF} == {10, 20}
     assert grid[0]["model"][0].max_iter == 10  # the grid itself untouched
+
+
+def test_epoch_twins_share_one_run_with_the_predictions_of_their_own_fits(sample):
+    # candidates that differ only in the online CRF's max_iter share one training run; each
+    # gets the predictions its own pipeline gives, the cascade and other schemes train alone
+    X, y = sample.X[:200], sample.y[:200]
+    base, grid, default = search_space()
+    chains, cascade = grid[0]["model"], grid[1]["model"][0]
+    cands = [{**default, "model": m, "model__max_iter": k}
+             for m in (chains[0], chains[2]) for k in (3, 2)]
+    front = {k: v for k, v in default.items() if k not in ("model", "model__max_iter")}
+    cands.append({**front, "model": cascade, "model__classifier__C": 0.003})
+    pipes = [_tune._pipeline(base, p) for p in cands]
+    models = [p.named_steps["model"] for p in pipes]
+    assert sorted(_tune._shared_runs(models)) == [[0, 1], [2, 3], [4]]
+    assert _tune._shared_runs([clone(models[0]).set_params(random_state=None),
+                               models[1]]) == [[0], [1]]  # unseeded: no two runs alike
+    out = _tune._fit_front(pipes[0].named_steps["features"], models, X[:150], y[:150], X[150:])
+    for pipe, (pred, seconds) in zip(pipes, out):
+        assert pred == clone(pipe).fit(X[:150], y[:150]).predict(X[150:])
+        assert seconds > 0
+    assert out[1][1] < out[0][1]  # the 2-epoch snapshot came before the 3-epoch end

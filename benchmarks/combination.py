@@ -52,10 +52,12 @@ MEMBERS = {
     "cascaded": {"model": "cascaded"},
     "cascaded-word-classes": {"model": "cascaded", "word_classes": "bundled"},
     "nerbio": {"model": "nerbio"},
+    "nerbio-word-classes": {"model": "nerbio", "word_classes": "bundled"},
     "hmm-svm": {"model": "hmm-svm"},
     # the best single pipeline (``skbioner train --two-pass``): a second online CRF over
     # the first one's out-of-fold output
     "two-pass": {"model": "online-crf", "two_pass": True},
+    "two-pass-word-classes": {"model": "online-crf", "two_pass": True, "word_classes": "bundled"},
     # Kazama's pairwise SVM, greedy (the preset: no confidences, every entity 1.0) and
     # with Platt probabilities and Viterbi (confidences for soft votes)
     "pairwise-svm": {"model": "pairwise-svm"},

@@ -30,6 +30,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._utils import gc_paused
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
 from ..models._base import densified
@@ -469,7 +470,8 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         return self
 
     def _annotate(self, X, tags):
-        return [s.with_annotations(**{self.column: t}) for s, t in zip(X, tags)]
+        with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
+            return [s.with_annotations(**{self.column: t}) for s, t in zip(X, tags)]
 
     def _folds_of(self, X):
         """The fold tagger of each sentence of ``X`` (-1: the full model)."""

@@ -372,7 +372,10 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         opening = opening_marginals(scores, problem.offsets, problem.trans, problem.start,
                                     problem.end, table)
         classes = list(self.classes_)
-        out = np.zeros((scores.shape[0], len(classes)))
+        # column by column: in Fortran order each column is contiguous (the same
+        # element-wise sums, several times faster than strided columns)
+        marg, opening = np.asfortranarray(marg), np.asfortranarray(opening)
+        out = np.zeros((scores.shape[0], len(classes)), order="F")
         col = {c: k for k, c in enumerate(classes)}
         for lab, t in enumerate(table.label_type):
             if t < 0:
@@ -381,7 +384,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
             typ = table.types[t]
             out[:, col["B-" + typ]] += opening[:, lab]
             out[:, col["I-" + typ]] += marg[:, lab] - opening[:, lab]
-        return np.clip(out, 0.0, 1.0)
+        return np.ascontiguousarray(np.clip(out, 0.0, 1.0))
 
     def predict_entities(self, X):
         """Predicted entities with their probability under the chain.

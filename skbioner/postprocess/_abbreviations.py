@@ -36,9 +36,8 @@ the pair for the rest of the document.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
-
-import numpy as np
 
 from .._sentence import Sentence
 from .._validation import StrOptions
@@ -48,6 +47,8 @@ from ._base import LabelledDocument, PostprocessStep
 __all__ = ["Abbreviation", "AbbreviationResolver", "alias_score", "find_abbreviations"]
 
 _OPEN, _CLOSE = "([", ")]"
+#: the tokens ``w in _OPEN`` or ``w in _CLOSE`` holds for (substrings: "" too)
+_BRACKET_TOKENS = frozenset(["", "(", "[", "([", ")", "]", ")]"])
 _CUT = {";", ","}
 _UPPER_OR_DIGIT = re.compile(r"[A-Z0-9]")
 #: Greek letters' names, words of short forms (``hIL-4R alpha``)
@@ -80,18 +81,32 @@ class Abbreviation(NamedTuple):
 
 
 def _lf_chars(words):
-    """Characters (lower-cased) of ``words`` with their word-initial flag and word index."""
+    """Characters (lower-cased) of ``words`` with their word-initial flag (0/1) and word index.
+
+    Plain lists: :func:`alias_score` reads them element by element, which numpy
+    scalars would make several times slower.
+    """
     chars, initial, word = [], [], []
     for w, token in enumerate(words):
-        prev_alnum = False
-        for c in token:
-            alnum = c.isalnum()
-            if alnum:
-                chars.append(c.lower())
-                initial.append(not prev_alnum)
-                word.append(w)
-            prev_alnum = alnum
-    return chars, np.array(initial, dtype=bool), np.array(word, dtype=np.int64)
+        token_chars, token_initial = _token_chars(token)
+        chars += token_chars
+        initial += token_initial
+        word += [w] * len(token_chars)
+    return chars, initial, word
+
+
+@lru_cache(maxsize=1 << 15)
+def _token_chars(token):
+    """One token's alphanumeric characters (lower-cased) and their word-initial flags."""
+    chars, initial = [], []
+    prev_alnum = False
+    for c in token:
+        alnum = c.isalnum()
+        if alnum:
+            chars.append(c.lower())
+            initial.append(0 if prev_alnum else 1)
+        prev_alnum = alnum
+    return tuple(chars), tuple(initial)
 
 
 def alias_score(short, words):
@@ -119,34 +134,41 @@ def alias_score(short, words):
         number of words holding at least one aligned character; None when
         no alignment exists.
     """
-    sf = [c.lower() for c in short if c.isalnum()]
-    chars, initial, word = _lf_chars(words)
-    if not sf or not chars or len(chars) < len(sf):
+    return _align([c.lower() for c in short if c.isalnum()], *_lf_chars(words))
+
+
+def _align(sf, chars, initial, word):
+    """:func:`alias_score` of the short form's characters ``sf`` against :func:`_lf_chars`."""
+    if not sf or not chars or len(chars) < len(sf) or not set(sf).issubset(chars):
         return None
     # dynamic programming over the positions holding each short-form character;
     # a state is (initials, covered words) of the best alignment ending there.
     # The first character is a word initial of the first word.
-    states = {j: (1, 1) for j in range(len(chars))
-              if word[j] == 0 and initial[j] and chars[j] == sf[0]}
+    states = [(j, (1, 1)) for j in range(len(chars))
+              if word[j] == 0 and initial[j] and chars[j] == sf[0]]
     if not states:
         return None
+    positions = {}
+    for k in range(1, len(chars)):
+        positions.setdefault(chars[k], []).append(k)
+    # (tests/postprocess/postprocess_oracle.py holds the plain version; same results)
     for c in sf[1:]:
-        new = {}
-        items = sorted(states.items())
-        for j in (k for k in range(1, len(chars)) if chars[k] == c):
-            best = None
-            for jp, (ini, cov) in items:
+        new = []
+        for j in positions.get(c, ()):
+            if j <= states[0][0]:
+                continue
+            wj, best = word[j], None
+            for jp, (ini, cov) in states:
                 if jp >= j:
                     break
-                key = (ini + int(initial[j]), cov + int(word[j] != word[jp]))
+                key = (ini, cov + (wj != word[jp]))
                 if best is None or key > best:
                     best = key
-            if best is not None:
-                new[j] = best
+            new.append((j, (best[0] + initial[j], best[1])))
         if not new:
             return None
-        states = new
-    return max(states.values())
+        states = new  # in increasing position order, as the loop above needs
+    return max(v for _, v in states)
 
 
 def _is_short_form(tokens):
@@ -271,6 +293,8 @@ def _long_text(tokens, short):
 
 def _parentheses(words):
     """``(open, close)`` token positions of matched parentheses, outer ones included."""
+    if _BRACKET_TOKENS.isdisjoint(words):
+        return []
     stack, pairs = [], []
     for i, w in enumerate(words):
         if w in _OPEN:
@@ -383,6 +407,18 @@ def find_abbreviations(sentences, max_words=12, cross_sentence=True):
                                                 " ".join(inner), "short-long"))
                         break
     return out
+
+
+@lru_cache(maxsize=16)
+def _document_abbreviations(sentences, cross_sentence=True):
+    """:func:`find_abbreviations` of one document, memoized for the steps that share it.
+
+    ``sentences`` is a tuple of token tuples (hashable).  The first-pass columns and
+    :class:`AbbreviationResolver` both read a document's pairs, one right after the
+    other: the detection runs once.  Returns a tuple of :class:`Abbreviation`
+    (immutable), the pairs in document order.
+    """
+    return tuple(find_abbreviations(sentences, cross_sentence=cross_sentence))
 
 
 def set_span(labels, start, end, typ):
@@ -557,7 +593,7 @@ class AbbreviationResolver(PostprocessStep):
         words = [list(s) for s in doc.sentences]
         memory = {}
         defined = set()
-        pairs = find_abbreviations(words, cross_sentence=self.cross_sentence)
+        pairs = _document_abbreviations(tuple(map(tuple, words)), self.cross_sentence)
         if self.strip_parentheses and doc.retag is not None and pairs:
             labels = self._retagged(doc, words, labels, pairs)
         for ab in pairs:

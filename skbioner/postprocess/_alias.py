@@ -8,10 +8,11 @@ list; a later candidate that is an alias of one of them (``TCF`` after
 from __future__ import annotations
 
 import re
+from itertools import compress
 
 from .._validation import Integral, Interval
 from ..schemes import labels_to_spans
-from ._abbreviations import _overlapping, alias_score, set_span
+from ._abbreviations import _align, _lf_chars, set_span
 from ._base import LabelledDocument, PostprocessStep
 
 __all__ = ["NameAlias"]
@@ -62,20 +63,35 @@ class NameAlias(PostprocessStep):
         self.min_initials = min_initials
         self.relabel = relabel
 
-    def _alias_of(self, token, entities):
+    def _is_alias(self, token, words, characters):
+        """Whether ``token`` is an alias of the entity tokens ``words`` (same first letter)."""
+        content = sum(w.lower() not in _STOP for w in words)
+        if sum(c.isalnum() for c in token) < content:
+            return False
+        chars = characters.get(words)
+        if chars is None:
+            chars = characters[words] = _lf_chars(words)
+        score = _align([c.lower() for c in token if c.isalnum()], *chars)
+        if score is None:
+            return False
+        initials, covered = score
+        return initials >= self.min_initials and covered >= content
+
+    def _alias_of(self, token, entities, verdicts, characters):
+        """Class of the latest entity of ``entities`` that ``token`` is an alias of, or None.
+
+        ``verdicts`` memoizes :meth:`_is_alias` (a document repeats its tokens and
+        entities), ``characters`` the entities' characters as ``alias_score`` reads them.
+        """
         first = token[0].lower()
-        letters = [c.lower() for c in token if c.isalnum()]
-        for words, typ in reversed(entities):
-            if words[0][:1].lower() != first:
+        for words, typ, head in reversed(entities):
+            if head != first:
                 continue
-            content = sum(w.lower() not in _STOP for w in words)
-            if len(letters) < content:
-                continue
-            score = alias_score(token, words)
-            if score is None:
-                continue
-            initials, covered = score
-            if initials >= self.min_initials and covered >= content:
+            key = (token, words)
+            ok = verdicts.get(key)
+            if ok is None:
+                ok = verdicts[key] = self._is_alias(token, words, characters)
+            if ok:
                 return typ
         return None
 
@@ -91,23 +107,32 @@ class NameAlias(PostprocessStep):
         list of list of str
         """
         labels = [list(lab) for lab in doc.labels]
+        # (tokens, class, first letter) of the earlier sentences' entities of 2+ tokens
         entities = []
+        verdicts = {}
+        characters = {}
         for si, sent in enumerate(doc.sentences):
-            spans = labels_to_spans(labels[si])
-            for k, w in enumerate(sent):
-                if not (self.min_chars <= len(w) <= self.max_chars) or not _CANDIDATE.match(w):
+            lab = labels[si]
+            # the sentence's entities as first predicted are the "earlier" ones
+            # (a token tagged here does not make a new one); ``current`` follows the labels
+            current = labels_to_spans(lab)
+            inner = [(tuple(sent[a:b]), t, sent[a][:1].lower(), b) for t, a, b in current
+                     if b - a >= 2]
+            for k in compress(range(len(sent)), map(_CANDIDATE.match, sent)):
+                w = sent[k]
+                if not self.min_chars <= len(w) <= self.max_chars:
                     continue
                 # entities before this token (earlier sentences and this one)
-                before = entities + [(tuple(sent[a:b]), t) for t, a, b in spans
-                                     if b <= k and b - a >= 2]
+                before = entities + [e[:3] for e in inner if e[3] <= k] if inner else entities
                 if not before:
                     continue
-                found = _overlapping(labels[si], k, k + 1)
+                found = [span for span in current if span[1] <= k < span[2]]
                 if found and not (self.relabel and found[0][1:] == (k, k + 1)):
                     continue
-                typ = self._alias_of(w, before)
+                typ = self._alias_of(w, before, verdicts, characters)
                 if typ is not None and (not found or found[0][0] != typ):
-                    set_span(labels[si], k, k + 1, typ)
-            entities += [(tuple(sent[a:b]), t) for t, a, b in labels_to_spans(labels[si])
+                    set_span(lab, k, k + 1, typ)
+                    current = labels_to_spans(lab)
+            entities += [(tuple(sent[a:b]), t, sent[a][:1].lower()) for t, a, b in current
                          if b - a >= 2]
         return labels

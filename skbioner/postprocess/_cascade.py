@@ -164,44 +164,77 @@ class CascadedEntityRules(PostprocessStep):
         return self
 
     def _matches(self, sent, labels):
-        """Non-overlapping rule matches ``(pattern, class, start, end)``, left to right."""
-        spans = labels_to_spans(labels)
-        starts = {a: (t, b) for t, a, b in spans}
-        segs, k = [], 0
-        while k < len(sent):
-            if k in starts:
-                t, b = starts[k]
-                segs.append((("E", t), k, b))
-                k = b
-            else:
-                segs.append((("W", sent[k].lower()), k, k + 1))
-                k += 1
-        index, _ = self._index()
+        """Non-overlapping rule matches ``(pattern, class, start, end)``, left to right.
+
+        The sentence is read as segments: each predicted entity (key ``("E",
+        class)``) and each word outside them (key: the word lower-cased).  From
+        each segment, left to right, the longest rule pattern starting there wins
+        and the scan resumes after it (a walk down the rules' trie;
+        ``tests/postprocess/postprocess_oracle.py`` holds the rule-by-rule version).
+        """
+        trie = self._index()[2]
+        if not trie:
+            return []
+        low = [w.lower() for w in sent]
+        keys, starts, ends = [], [], []
+        k = 0
+        for t, a, b in labels_to_spans(labels):
+            if k < a:
+                keys += low[k:a]
+                starts += range(k, a)
+                ends += range(k + 1, a + 1)
+            keys.append(("E", t))
+            starts.append(a)
+            ends.append(b)
+            k = b
+        if k < len(low):
+            keys += low[k:]
+            starts += range(k, len(low))
+            ends += range(k + 1, len(low) + 1)
         out = []
-        i = 0
-        while i < len(segs):
-            for pattern, typ in index.get(segs[i][0], ()):
-                n = len(pattern)
-                window = segs[i:i + n]
-                if len(window) == n and all(seg[0] == item for seg, item in
-                                            zip(window, pattern)):
-                    out.append((pattern, typ, window[0][1], window[-1][2]))
-                    i += n
-                    break
-            else:
+        i, m = 0, len(keys)
+        while i < m:
+            node = trie.get(keys[i])
+            if node is None:
                 i += 1
+                continue
+            best, j = node.get(None), i + 1
+            end = j
+            while j < m:
+                node = node.get(keys[j])
+                if node is None:
+                    break
+                j += 1
+                if None in node:
+                    best, end = node[None], j
+            if best is None:
+                i += 1
+                continue
+            out.append((best[0], best[1], starts[i], ends[end - 1]))
+            i = end
         return out
 
     def _index(self):
+        """``(first item -> [(pattern, class)] longest first, pattern -> class, trie)``.
+
+        The trie maps a segment key (``("E", class)``, or a word for a ``("W",
+        word)`` item) to the next level; key None holds ``(pattern, class)`` of the
+        pattern ending there.
+        """
         cache = self.__dict__.get("_index_cache")
         if cache is None:
             index = defaultdict(list)
+            trie = {}
             for pattern, typ, _ in self.rules_:
                 if self.join_adjacent or any(kind == "W" for kind, _ in pattern):
                     index[pattern[0]].append((pattern, typ))
+                    node = trie
+                    for kind, item in pattern:
+                        node = node.setdefault(item if kind == "W" else (kind, item), {})
+                    node.setdefault(None, (pattern, typ))
             for lst in index.values():
                 lst.sort(key=lambda pt: -len(pt[0]))
-            cache = (index, {pattern: typ for pattern, typ, _ in self.rules_})
+            cache = (index, {pattern: typ for pattern, typ, _ in self.rules_}, trie)
             self.__dict__["_index_cache"] = cache  # derived, not state (not pickled)
         return cache
 
@@ -211,7 +244,7 @@ class CascadedEntityRules(PostprocessStep):
         return state
 
     def _apply(self, sent, labels):
-        _, by_pattern = self._index()
+        _, by_pattern, _ = self._index()
         for _, typ, a, b in self._matches(sent, labels):
             set_span(labels, a, b, typ)
         if self.relabel:

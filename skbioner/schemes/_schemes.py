@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
 import numpy as np
 
@@ -310,7 +311,28 @@ def labels_to_spans(labels: Sequence[str], scheme: str = "IOB2") -> list[tuple[s
     [('protein', 2, 3)]
     """
     check_scheme(scheme)
-    return [(t, s, e) for t, s, e in _segments(labels) if t is not None]
+    # _segments' policy read over the tokens that are not "O" only (found in C):
+    # an "O" ends any entity and starts none, so a gap in the positions is a
+    # boundary.  tests/schemes/test_schemes.py checks it against _segments.
+    if not isinstance(labels, (list, tuple)):
+        labels = list(labels)
+    spans = []
+    cache = _READ_CACHE
+    seg_type, seg_start, prev, prev_prefix = None, 0, -2, "O"
+    for i in compress(range(len(labels)), map("O".__ne__, labels)):
+        label = labels[i]
+        try:
+            prefix, typ = cache[label]
+        except (KeyError, TypeError):
+            prefix, typ = _read_label(label)
+        if i != prev + 1 or typ != seg_type or prefix in ("B", "S") or prev_prefix in ("E", "S"):
+            if seg_type is not None:
+                spans.append((seg_type, seg_start, prev + 1))
+            seg_type, seg_start = typ, i
+        prev, prev_prefix = i, prefix
+    if seg_type is not None:
+        spans.append((seg_type, seg_start, prev + 1))
+    return spans
 
 
 _VALID_TYPES: set = set()  # entity type names already checked by spans_to_labels

@@ -8,6 +8,7 @@ from itertools import chain
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from .._sentence import Sentence, check_sentences
+from .._utils import gc_paused
 from .._validation import ColumnName, StrOptions
 from ..base import SentenceTransformerMixin
 
@@ -197,12 +198,13 @@ class NumericNormalizer(
         mapping = normalize_types(chain.from_iterable(sentences), _normalizer(digit, mode))
         get = mapping.__getitem__
         out = []
-        for s in sentences:
-            normed = tuple(map(get, s))
-            if ann is not None:
-                out.append(s.with_annotations(**{ann: normed}))
-            else:
-                cols = s.annotations
-                cols.setdefault("orig", tuple(s))
-                out.append(Sentence(normed, doc_id=s.doc_id, **cols))
+        with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
+            for s in sentences:
+                normed = tuple(map(get, s))
+                if ann is not None:
+                    out.append(s.with_annotations(**{ann: normed}))
+                else:
+                    cols = s.annotations
+                    cols.setdefault("orig", tuple(s))
+                    out.append(Sentence(normed, doc_id=s.doc_id, **cols))
         return out

@@ -277,3 +277,20 @@ def test_round_trip_on_jnlpba_training_set():
 def test_projection_table_dtype():
     _, _, index = projection_table("BIES", "IO", ["DNA"])
     assert index.dtype == np.intp
+
+
+def test_labels_to_spans_equals_the_segments_policy_on_random_labels():
+    """labels_to_spans reads only the non-"O" tokens; _segments reads every token."""
+    import random
+
+    from skbioner.schemes._schemes import _segments
+
+    vocab = ["O", "B-p", "I-p", "E-p", "S-p", "B-d", "I-d", "E-d", "S-d", "B-O", "I-O",
+             "E-O", "S-O", "X", "I-", "", "B-x-y"]
+    rng = random.Random(0)
+    for _ in range(20000):
+        lab = [rng.choice(vocab) for _ in range(rng.randrange(0, 12))]
+        expected = [(t, s, e) for t, s, e in _segments(lab) if t is not None]
+        assert labels_to_spans(lab) == expected, lab
+        assert labels_to_spans(tuple(lab)) == expected
+        assert labels_to_spans(iter(lab)) == expected

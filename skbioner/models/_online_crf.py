@@ -276,6 +276,56 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         -------
         self : OnlinePACRF
         """
+        return self._fit(X, y)
+
+    @fit_context
+    def _fit_predict_epochs(self, X, y, X_eval, epochs):
+        """Fit, and predict ``X_eval`` with the weights of each epoch count in ``epochs``.
+
+        One training run of ``max_iter`` epochs (the largest of ``epochs``)
+        gives the predictions of the smaller epoch counts from the averaged
+        weights taken after their epoch: the first ``k`` epochs of a run are
+        those of a ``max_iter=k`` fit with the same ``random_state`` (the same
+        shuffles and updates), and a run that stops before epoch ``k`` (no
+        error left, or ``tol``) is where that fit would have stopped too.  The
+        tuner's candidates that differ only in ``max_iter`` share one run.
+
+        Parameters
+        ----------
+        X : SentenceFeatures
+        y : list of list of str
+        X_eval : SentenceFeatures
+        epochs : sequence of int
+            Epoch counts, the largest equal to ``max_iter``.
+
+        Returns
+        -------
+        dict of int to (list of list of str, float)
+            Per epoch count, the predictions of ``X_eval`` and the seconds from
+            the start of the fit to them (what that fit alone would have taken,
+            its prediction included).
+        """
+        epochs = sorted(set(epochs))
+        if epochs[-1] != self.max_iter or epochs[0] < 1:
+            raise ValueError(f"epochs must lie in 1..max_iter={self.max_iter} and include it, "
+                             f"got {epochs}")
+        if self.early_stopping or self.warm_start:
+            raise ValueError("a snapshot is a shorter fit only without early_stopping (which "
+                             "keeps the best epoch) and warm_start")
+        t0 = time.perf_counter()
+        out = {}
+
+        def snapshot(epoch):
+            if epoch in epochs and epoch < self.max_iter:  # the last one: after the fit
+                self._finalize()  # the averaged weights so far, as a fit ending here folds
+                out[epoch] = (self.predict(X_eval), time.perf_counter() - t0)
+
+        self._fit(X, y, on_epoch=snapshot)
+        final = (self.predict(X_eval), time.perf_counter() - t0)
+        return {k: out.get(k, final) for k in epochs}  # stopped early: as a shorter fit would
+
+    def _fit(self, X, y, on_epoch=None):
+        """``fit``'s work; ``on_epoch(n)`` is called after each epoch ``n`` of the training."""
         self._check_extra_schemes()
         X = check_features(X, type(self).__name__)
         matrix, offsets = X.matrix, X.offsets
@@ -333,6 +383,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                 record["seconds"] = time.perf_counter() - t0
                 self.history_.append(record)
                 self._report_epoch(record, bar)
+                if on_epoch is not None:
+                    on_epoch(epoch + 1)
                 if self.tol is not None or self.early_stopping:
                     tol = self.tol if self.tol is not None else 0.0
                     if monitored < best - tol:

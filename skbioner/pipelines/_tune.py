@@ -177,9 +177,12 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
     The search is :func:`halving_schedule`: rounds on strictly growing
     subsamples of whole training documents (seeded), the preset scored
     beside the candidates in every round.  Candidates that share their
-    annotations and feature cutoff share one featurization per round, and
-    the annotations (the POS column, word classes: context-free lookups and
-    a pre-trained tagger) are computed once for all sentences.
+    annotations and feature cutoff share one featurization per round, online
+    CRFs that differ only in their epochs share one training run (the
+    10-epoch candidate's held-out predictions are those of the 20-epoch run's
+    averaged weights after epoch 10, which are the weights of a 10-epoch fit),
+    and the annotations (the POS column, word classes: context-free lookups
+    and a pre-trained tagger) are computed once for all sentences.
 
     Parameters
     ----------
@@ -240,8 +243,11 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         calibrated confidences).
     results_ : list of dict
         What was tried: per candidate and round, the settings, the training
-        sentences and documents, the held-out F1, the seconds and whether it
-        is the preset; best first.
+        sentences and documents, the held-out F1, the seconds (its fit and
+        prediction and its share of the featurization; for candidates read
+        from a shared run, the seconds from the run's start to their
+        predictions: what their own fit would take) and whether it is the
+        preset; best first.
     classes_ : ndarray of str
     seconds_ : dict
         ``annotate``, ``search`` (annotation included) and ``refit`` wall seconds.
@@ -374,7 +380,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         search_seconds = time.perf_counter() - t_start
         self.best_params_ = self.decision_.pop("params")
         self.best_score_ = self.decision_["chosen_f1"]
-        best = clone(base).set_params(**self.best_params_)
+        best = _pipeline(base, self.best_params_)
         model = best.named_steps["model"]
         if "calibrate" in model.get_params(deep=False):
             model.set_params(calibrate=True)
@@ -425,7 +431,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
 
         groups = {}
         for i, params in candidates:
-            pipe = clone(base).set_params(**params)
+            pipe = _pipeline(base, params)
             front = (_annotation_key(params), repr(pipe.named_steps["features"]))
             groups.setdefault(front, []).append((i, pipe))
         tasks = sorted(groups.items(), key=lambda kv: -len(kv[1]))
@@ -522,17 +528,66 @@ def held_out_split(keys, holdout, min_held_out):
 
 
 def _fit_front(features, models, Xtr, ytr, Xho):
-    """Featurize once, then fit each model and predict the held-out sentences."""
+    """Featurize once, then fit each model and predict the held-out sentences.
+
+    Online CRFs that differ only in ``max_iter`` share one training run (the
+    largest; the smaller epoch counts are read from its snapshots, the
+    predictions of separate fits: ``OnlinePACRF._fit_predict_epochs``).  Each
+    model's seconds are its share of the featurization plus those of its fit
+    and prediction; for a model read from a shared run, the seconds from the
+    run's start to its snapshot (what its own fit would have taken).
+    """
     t0 = time.perf_counter()
     Ftr = features.fit_transform(Xtr, ytr)
     Fho = features.transform(Xho)
     share = (time.perf_counter() - t0) / len(models)
-    out = []
-    for model in models:
-        t0 = time.perf_counter()
-        pred = model.fit(Ftr, ytr).predict(Fho)
-        out.append((pred, time.perf_counter() - t0 + share))
+    out = [None] * len(models)
+    for members in _shared_runs(models):
+        if len(members) == 1:
+            model = models[members[0]]
+            t0 = time.perf_counter()
+            pred = model.fit(Ftr, ytr).predict(Fho)
+            out[members[0]] = (pred, time.perf_counter() - t0 + share)
+            continue
+        epochs = {i: models[i].max_iter for i in members}
+        longest = models[max(members, key=epochs.get)]
+        snaps = longest._fit_predict_epochs(Ftr, ytr, Fho, sorted(set(epochs.values())))
+        for i in members:
+            pred, seconds = snaps[epochs[i]]
+            out[i] = (pred, seconds + share)
     return out
+
+
+def _shared_runs(models):
+    """Indices of ``models`` grouped by one training run: online CRFs equal but for ``max_iter``.
+
+    Only models whose shorter fits are snapshots of the longer one's run
+    (no early stopping, no warm start, a fixed ``random_state``: the same
+    shuffles) are grouped; every other model is a group of its own.
+    """
+    from ..models import OnlinePACRF
+
+    groups = {}
+    for i, model in enumerate(models):
+        params = model.get_params(deep=False)
+        if (type(model) is OnlinePACRF and not params["early_stopping"]
+                and not params["warm_start"] and isinstance(params["random_state"], Integral)):
+            key = repr({k: v for k, v in sorted(params.items()) if k != "max_iter"})
+        else:
+            key = i
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
+
+
+def _pipeline(base, params):
+    """A new pipeline of the grid point ``params``.
+
+    The parameters are cloned (as ``GridSearchCV`` does): the grid's estimator
+    objects are shared by many grid points, and ``set_params`` on a nested name
+    (``model__max_iter``) would otherwise change the shared object, so that
+    every candidate built from it trains with the last value set.
+    """
+    return clone(base).set_params(**clone(params, safe=False))
 
 
 def _annotation_key(params):

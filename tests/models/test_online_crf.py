@@ -347,3 +347,45 @@ def test_a_model_saved_before_n_jobs_existed_still_has_its_parameters():
     del model.__dict__["n_jobs"]  # what loading a model file of an older version gives
     assert model.get_params()["n_jobs"] is None
     assert clone(model).n_jobs is None
+
+
+@pytest.mark.parametrize("scheme,extra", [("BIES", ("IO",)), ("IOB2", ())])
+def test_epoch_snapshots_are_the_shorter_fits(scheme, extra):
+    # the tuner reads a k-epoch candidate's predictions from the snapshot at epoch k of a
+    # longer run: they must be, label for label, those of a separate max_iter=k fit
+    from skbioner.datasets import load_jnlpba_sample
+
+    sample = load_jnlpba_sample("train")
+    feats = TokenFeaturizer(min_count=2)
+    F = feats.fit_transform(sample.X[:300], sample.y[:300])
+    Fe = feats.transform(sample.X[300:450])
+    model = OnlinePACRF(scheme=scheme, extra_schemes=extra, max_iter=4, random_state=0)
+    alone = {k: clone(model).set_params(max_iter=k).fit(F, sample.y[:300]).predict(Fe)
+             for k in (1, 2, 3, 4)}
+    # each epoch predicts differently: a snapshot one epoch off would not match
+    assert all(alone[k] != alone[k + 1] for k in (1, 2, 3))
+    snaps = model._fit_predict_epochs(F, sample.y[:300], Fe, [1, 3, 2, 4])
+    assert sorted(snaps) == [1, 2, 3, 4]
+    for k in (1, 2, 3, 4):
+        assert snaps[k][0] == alone[k], k
+    assert snaps[1][1] < snaps[2][1] < snaps[3][1] < snaps[4][1]  # seconds from the start
+    # the run's own model is the max_iter fit's (the snapshots leave no trace)
+    full = clone(model).fit(F, sample.y[:300])
+    np.testing.assert_array_equal(model.coef_, full.coef_)
+    np.testing.assert_array_equal(model.transition_, full.transition_)
+    assert model.n_iter_ == 4 and not hasattr(model, "_w")
+
+
+def test_epoch_snapshots_after_an_early_stop_and_refusals():
+    X, y = toy_sentences(40)
+    feats = TokenFeaturizer(min_count=1)
+    F = feats.fit_transform(X, y)
+    model = OnlinePACRF(max_iter=8, random_state=0)
+    snaps = model._fit_predict_epochs(F, y, F, [1, 5, 8])
+    assert model.n_iter_ < 5  # no error left: stopped, as a 5-epoch fit stops
+    five = clone(model).set_params(max_iter=5).fit(F, y)
+    assert five.n_iter_ == model.n_iter_ and snaps[5][0] == five.predict(F) == snaps[8][0]
+    with pytest.raises(ValueError, match="include it"):
+        clone(model)._fit_predict_epochs(F, y, F, [1, 5])
+    with pytest.raises(ValueError, match="early_stopping"):
+        clone(model).set_params(early_stopping=True)._fit_predict_epochs(F, y, F, [2, 8])

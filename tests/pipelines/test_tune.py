@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import ParameterGrid
 
 from skbioner import Sentence
 from skbioner.datasets import load_jnlpba_sample
@@ -216,3 +217,50 @@ def test_annotated_once_gives_what_the_pipeline_gives(sample):
     (pred, _), = _tune._fit_front(pipe.named_steps["features"], [pipe.named_steps["model"]],
                                   annotated[:120], y[:120], annotated[120:])
     assert pred == clone(base).set_params(**params).fit(X[:120], y[:120]).predict(X[120:])
+
+
+def test_every_candidate_trains_with_its_own_settings(sample, monkeypatch):
+    # the grid's estimator objects are shared by many grid points: a candidate built with
+    # set_params on them would change them for the others (every online CRF of a round
+    # trained with the last max_iter set, every cascade with the last C)
+    base, grid, default = search_space(pos=False, word_classes=False)
+    cands = list(enumerate(ParameterGrid(grid)))
+    seen = []
+
+    def record(features, models, Xtr, ytr, Xho):
+        seen.extend(models)
+        return [([], 0.0)] * len(models)
+
+    monkeypatch.setattr(_tune, "_fit_front", record)
+    X = sample.X[:20]
+    TunedTagger(n_jobs=1)._round(base, cands, {("off", "off"): X}, np.arange(10),
+                                 sample.y[:10], {("off", "off"): X[10:]})
+    got = sorted((type(m).__name__, getattr(m, "max_iter", None),
+                  getattr(getattr(m, "classifier", None), "C", None)) for m in seen)
+    want = sorted((type(c["model"]).__name__, c.get("model__max_iter"),
+                   c.get("model__classifier__C")) for _, c in cands)
+    assert got == want
+    assert {m.max_iter for m in seen if type(m) is OnlinePACRF} == {10, 20}
+    assert grid[0]["model"][0].max_iter == 10  # the grid itself untouched
+
+
+def test_epoch_twins_share_one_run_with_the_predictions_of_their_own_fits(sample):
+    # candidates that differ only in the online CRF's max_iter share one training run; each
+    # gets the predictions its own pipeline gives, the cascade and other schemes train alone
+    X, y = sample.X[:200], sample.y[:200]
+    base, grid, default = search_space()
+    chains, cascade = grid[0]["model"], grid[1]["model"][0]
+    cands = [{**default, "model": m, "model__max_iter": k}
+             for m in (chains[0], chains[2]) for k in (3, 2)]
+    front = {k: v for k, v in default.items() if k not in ("model", "model__max_iter")}
+    cands.append({**front, "model": cascade, "model__classifier__C": 0.003})
+    pipes = [_tune._pipeline(base, p) for p in cands]
+    models = [p.named_steps["model"] for p in pipes]
+    assert sorted(_tune._shared_runs(models)) == [[0, 1], [2, 3], [4]]
+    assert _tune._shared_runs([clone(models[0]).set_params(random_state=None),
+                               models[1]]) == [[0], [1]]  # unseeded: no two runs alike
+    out = _tune._fit_front(pipes[0].named_steps["features"], models, X[:150], y[:150], X[150:])
+    for pipe, (pred, seconds) in zip(pipes, out):
+        assert pred == clone(pipe).fit(X[:150], y[:150]).predict(X[150:])
+        assert seconds > 0
+    assert out[1][1] < out[0][1]  # the 2-epoch snapshot came before the 3-epoch end

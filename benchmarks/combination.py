@@ -11,7 +11,9 @@
    type (Ekbal & Saha 2012).  The best on dev is the chosen vote.
 3. With ``--stack``, the chosen vote's members stacked under an ``online-crf``
    second pass (``--model stack``) are trained on ``fit`` and scored on ``dev``
-   too; whichever of the vote and the stack is better on dev is the chosen
+   too, and so is each ``--stack-members A+B`` stack (the two-pass whose first
+   pass is several members: ``skbioner train --two-pass --first-pass A,B``);
+   whichever of the vote and the stacks is best on dev is the chosen
    combination.
 4. The chosen combination, built by one ``skbioner train --model vote|stack
    --members ...`` command, is trained on ``train`` and scored on ``test`` once:
@@ -25,9 +27,12 @@
         --members-only --cache /tmp/members     # fill the cache (several can run at once)
     python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm,pairwise-svm-viterbi \
         --cache /tmp/members --store            # then choose on dev, test once
+    python benchmarks/combination.py --members two-pass,nerbio --stack-members online-crf+nerbio \
+        --cache /tmp/members --no-test          # a two-pass over two first passes, on dev
 
 With ``--cache DIR`` each member's dev record is kept and reused by any later run with
-the same member options; the greedy ``pairwise-svm`` is read off the
+the same member options resolving to the same tagger (every parameter, deep: a preset
+changed in the code is a new key); the greedy ``pairwise-svm`` is read off the
 ``pairwise-svm-viterbi`` fit (:data:`DERIVED`).
 
 Choices are made on dev only; the test file only reports.  Last line of stdout: one
@@ -52,12 +57,15 @@ MEMBERS = {
     "cascaded": {"model": "cascaded"},
     "cascaded-word-classes": {"model": "cascaded", "word_classes": "bundled"},
     "nerbio": {"model": "nerbio"},
+    # NERBio's features with the bundled word classes (the README's best NERBio row)
     "nerbio-word-classes": {"model": "nerbio", "word_classes": "bundled"},
     "hmm-svm": {"model": "hmm-svm"},
     # the best single pipeline (``skbioner train --two-pass``): a second online CRF over
     # the first one's out-of-fold output
     "two-pass": {"model": "online-crf", "two_pass": True},
-    "two-pass-word-classes": {"model": "online-crf", "two_pass": True, "word_classes": "bundled"},
+    # the same with the bundled word classes in both passes
+    "two-pass-word-classes": {"model": "online-crf", "two_pass": True,
+                              "word_classes": "bundled"},
     # Kazama's pairwise SVM, greedy (the preset: no confidences, every entity 1.0) and
     # with Platt probabilities and Viterbi (confidences for soft votes)
     "pairwise-svm": {"model": "pairwise-svm"},
@@ -85,15 +93,55 @@ def member_options(name, corpus, data):
     return options
 
 
+def resolved_params(options):
+    """Every parameter of the unfitted ``make_tagger(**options)``, deep, as plain JSON values.
+
+    What a preset resolves to (NERBio's conjunctions, the online CRF's C,
+    a second pass's weights...), not only the options that name it: a preset
+    changed in the code changes this, so a cached record of the old preset is
+    not read as the new one's.  Estimators stand as their class name (their
+    own parameters are keys of their own); memory addresses are dropped and
+    sets sorted, so the same options give the same value in any process.
+    """
+    from skbioner.pipelines import make_tagger
+
+    tagger = make_tagger(**{k: v for k, v in options.items() if k != "name"})
+    return {k: _plain(v) for k, v in sorted(tagger.get_params(deep=True).items())}
+
+
+def _plain(value):
+    import re
+
+    if hasattr(value, "get_params"):
+        return type(value).__qualname__
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted(map(_plain, value), key=repr)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
+
+
 def _cache_path(cache, name, corpus, data, tag_passes):
     """Where member ``name``'s dev record is kept (keyed by everything that makes it)."""
+    return _keyed_path(cache, f"member-{name}", member_options(name, corpus, data), corpus,
+                       tag_passes)
+
+
+def _keyed_path(cache, stem, options, corpus, tag_passes):
+    """``cache/corpus/stem-DIGEST.json``, the digest of everything that makes the record.
+
+    The key holds the ``make_tagger`` options *and* what they resolve to
+    (:func:`resolved_params`): a record made before a preset changed is not reused.
+    """
     import hashlib
     import json
     from pathlib import Path
 
-    key = json.dumps([member_options(name, corpus, data), corpus, tag_passes], sort_keys=True)
+    key = json.dumps([options, resolved_params(options), corpus, tag_passes], sort_keys=True)
     digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-    return Path(cache) / corpus / f"member-{name}-{digest}.json"
+    return Path(cache) / corpus / f"{stem}-{digest}.json"
 
 
 def member_on_dev(name, corpus, args):
@@ -255,6 +303,31 @@ def combination_options(kind, members, corpus, data, settings=None, stack_cv=3):
     return options
 
 
+def stack_on_dev(members, corpus, args):
+    """The stack of ``members`` (names) trained on ``fit`` and scored on ``dev``.
+
+    Kept in ``--cache`` like a member's record, keyed by what its options
+    resolve to.
+    """
+    import json
+
+    opts = combination_options("stack", members, corpus, args.data, stack_cv=args.stack_cv)
+    path = None
+    if args.cache is not None:
+        path = _keyed_path(args.cache, f"stack-{'+'.join(members)}", opts, corpus,
+                           args.tag_passes)
+        if path.exists():
+            print(f"stack {'+'.join(members)}: dev record read from {path}", file=sys.stderr,
+                  flush=True)
+            return json.loads(path.read_text(encoding="utf-8"))
+    res = harness.isolated(run_combination, opts, corpus, "dev", args.data, args.tag_passes)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.with_suffix(".tmp").write_text(json.dumps(res), encoding="utf-8")
+        path.with_suffix(".tmp").replace(path)
+    return res
+
+
 def run_combination(options, corpus, split, data, tag_passes):
     """Child process: a combination trained on ``fit``/``train``, scored on ``dev``/``test``.
 
@@ -310,6 +383,13 @@ def one_corpus(corpus, names, args):
     """Steps 1-4 on one corpus: its records and the chosen combination."""
     records, outputs = [], {}
     gold = harness.load(corpus, "dev", args.data)
+    stacks_given = [m.split("+") for m in args.stack_members]
+    stack_dev = {}  # members -> the stack's dev record
+    for members in stacks_given:  # stacks named on the command line: they need no vote
+        res = stack_dev[tuple(members)] = stack_on_dev(members, corpus, args)
+        _line(corpus, "dev", f"stack {'+'.join(members)}", res)
+        records.append(harness.record("combination", f"stack {'+'.join(members)}", corpus,
+                                      "dev", **res))
     for name in names:  # 1. members alone on dev
         outputs[name] = member_on_dev(name, corpus, args)
         _line(corpus, "dev", f"member {name}", outputs[name])
@@ -326,26 +406,34 @@ def one_corpus(corpus, names, args):
            for r in rows[:args.show]]
     records.append(harness.record("combination", "vote (best on dev)", corpus, "dev",
                                   grid_size=len(rows), top_votes=top, **best))
-    chosen = ("vote", combination_options("vote", best["members"], corpus, args.data, best))
-    if args.stack:  # 3. the stack of the vote's members on dev
-        opts = combination_options("stack", best["members"], corpus, args.data,
-                                   stack_cv=args.stack_cv)
-        res = harness.isolated(run_combination, opts, corpus, "dev", args.data, args.tag_passes)
-        _line(corpus, "dev", f"stack {'+'.join(best['members'])}", res)
-        records.append(harness.record("combination", "stack", corpus, "dev", **res))
-        if res["exact_f1"] > best["exact_f1"]:
-            chosen = ("stack", opts)
+    chosen = ("vote", best["members"],
+              combination_options("vote", best["members"], corpus, args.data, best))
+    chosen_f1 = best["exact_f1"]
+    stacks = list(stacks_given)
+    if args.stack and best["members"] not in stacks:  # 3. the stack of the vote's members
+        stacks.insert(0, best["members"])
+    for members in stacks:  # 3. stacks on dev (the given ones were scored above)
+        opts = combination_options("stack", members, corpus, args.data, stack_cv=args.stack_cv)
+        if tuple(members) not in stack_dev:
+            stack_dev[tuple(members)] = stack_on_dev(members, corpus, args)
+        res = stack_dev[tuple(members)]
+        if members not in stacks_given:
+            _line(corpus, "dev", f"stack {'+'.join(members)}", res)
+            records.append(harness.record("combination", f"stack {'+'.join(members)}", corpus,
+                                          "dev", **res))
+        if res["exact_f1"] > chosen_f1:
+            chosen, chosen_f1 = ("stack", members, opts), res["exact_f1"]
+    kind, members, opts = chosen
     if not args.no_test:  # 4. the chosen combination on test, once
-        kind, opts = chosen
         res = harness.isolated(run_combination, opts, corpus, "test", args.data,
                                args.tag_passes)
-        _line(corpus, "test", f"{kind} {'+'.join(best['members'])}", res)
+        _line(corpus, "test", f"{kind} {'+'.join(members)}", res)
         records.append(harness.record("combination", f"{kind} (chosen on dev)", corpus, "test",
                                       headline=True, **res))
         for name, score in res["members_alone"].items():
             _line(corpus, "test", f"member {name}", score)
-    return records, {"kind": chosen[0], "members": best["members"],
-                     "settings": chosen[1]["combination_params"]}
+    return records, {"kind": kind, "members": members, "dev_exact_f1": chosen_f1,
+                     "settings": opts["combination_params"]}
 
 
 def main():
@@ -355,6 +443,11 @@ def main():
                     help=f"candidate members, comma-separated, from {', '.join(MEMBERS)}")
     ap.add_argument("--stack", action="store_true",
                     help="also score the stack of the chosen vote's members on dev")
+    ap.add_argument("--stack-members", action="append", default=[], metavar="A+B",
+                    help="also score on dev the stack of these members (e.g. "
+                         "online-crf+nerbio: `skbioner train --two-pass --first-pass "
+                         "online-crf,nerbio`), a candidate beside the vote; repeatable; "
+                         "scored with --members-only too (it needs no vote)")
     ap.add_argument("--stack-cv", type=int, default=3, help="the stack's out-of-fold folds")
     ap.add_argument("--no-test", action="store_true", help="dev only: choose, do not report")
     ap.add_argument("--members-only", action="store_true",
@@ -368,6 +461,7 @@ def main():
     args = ap.parse_args()
     names = [n.strip() for n in args.members.split(",") if n.strip()]
     unknown = [n for n in names if n not in MEMBERS]
+    unknown += [n for m in args.stack_members for n in m.split("+") if n not in MEMBERS]
     if unknown or len(names) < 2:
         ap.error(f"give two or more members from {list(MEMBERS)}; unknown: {unknown}")
     records, chosen = [], {}

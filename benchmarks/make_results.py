@@ -32,8 +32,9 @@ USES = {
     "hmm-svm --word-classes": "Zhou & Su 2004's HMM + SVM tagger + word classes",
     "pairwise-svm": "Kazama et al. 2002's pairwise SVMs (degree-2 kernel, whole corpus)",
     "vote (chosen on dev)": "a vote chosen on each corpus's dev data (`--model vote --members "
-                            "...`; JNLPBA: the two-pass CRF + NERBio, BioNLP13CG: six members "
-                            "of four families, hard vote)",
+                            "...`; JNLPBA: the two-pass CRF and NERBio, each with and "
+                            "without word classes; BioNLP13CG: six members of four "
+                            "families, hard vote)",
     "crfsuite": "the peer: sklearn-crfsuite (L-BFGS CRF) on the same features",
 }
 CORPUS_ORDER = list(harness.CORPORA)

@@ -226,6 +226,9 @@ def as_sentence(sentence) -> Sentence:
     return Sentence(sentence)
 
 
+_ONLY_STR = frozenset((str,))
+
+
 def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
     """Validate ``X`` (and ``y``) as lists of sentences / label lists.
 
@@ -255,11 +258,15 @@ def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
             s = as_sentence(s)
         except TypeError as exc:
             raise TypeError(f"X[{i}]: {exc}") from None
-        for j, w in enumerate(s):
-            if not isinstance(w, str):
-                raise TypeError(f"X[{i}][{j}] is {type(w).__name__}, not str: {_preview(s)}")
-            if not w:
-                raise ValueError(f"X[{i}][{j}] is an empty token: {_preview(s)}")
+        # the common case checked by C loops (every token of type str, none empty);
+        # anything else (a str subclass included) token by token, as the errors need
+        if not (_ONLY_STR.issuperset(map(type, s)) and all(s)):
+            for j, w in enumerate(s):
+                if not isinstance(w, str):
+                    raise TypeError(f"X[{i}][{j}] is {type(w).__name__}, not str: "
+                                    f"{_preview(s)}")
+                if not w:
+                    raise ValueError(f"X[{i}][{j}] is an empty token: {_preview(s)}")
         for name in require_annotations:
             if not s.has(name):
                 raise ValueError(

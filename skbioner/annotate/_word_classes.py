@@ -39,6 +39,7 @@ from .._sentence import check_sentences
 from .._utils import gc_paused
 from .._validation import ColumnName, Integral, Interval, StrOptions
 from ..base import SentenceTransformerMixin
+from ._shared import shared_columns
 
 __all__ = ["BUNDLED_CLASSES", "BrownClusterer", "EmbeddingClusterer", "NORMALIZATIONS",
            "UNKNOWN", "WordClassAnnotator", "normalize_word", "read_word_classes",
@@ -211,18 +212,25 @@ class _ClassTable:
             raise ValueError(f"columns {unknown} are not in the class table "
                              f"(it has {list(self.columns_)})")
         with gc_paused():
-            types = list(dict.fromkeys(chain.from_iterable(sentences)))
-            type_id = {t: i for i, t in enumerate(types)}
-            ids = np.fromiter(map(type_id.__getitem__, chain.from_iterable(sentences)),
-                              dtype=np.int64)
-            rows = self._rows(types)[ids]
-            offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
-            np.cumsum([len(s) for s in sentences], out=offsets[1:])
-            cols = {name: self._column_values[self.columns_.index(name)][rows].tolist()
-                    for name in wanted}
-            return [s.with_annotations(**{name: v[offsets[i]:offsets[i + 1]]
-                                          for name, v in cols.items()})
-                    for i, s in enumerate(sentences)]
+            # the classes of the words alone: an equivalent annotator of another member
+            # of a combination (or of a first pass) looks them up once (shared_columns)
+            cols = shared_columns(self, sentences, functools.partial(self._columns_of, wanted))
+            return [s.with_annotations(**c) for s, c in zip(sentences, cols, strict=True)]
+
+    def _columns_of(self, wanted, sentences):
+        """Per sentence, ``{column: tuple of classes}`` of the ``wanted`` columns."""
+        types = list(dict.fromkeys(chain.from_iterable(sentences)))
+        type_id = {t: i for i, t in enumerate(types)}
+        ids = np.fromiter(map(type_id.__getitem__, chain.from_iterable(sentences)),
+                          dtype=np.int64)
+        rows = self._rows(types)[ids]
+        offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+        np.cumsum([len(s) for s in sentences], out=offsets[1:])
+        bounds = offsets.tolist()
+        cols = {name: self._column_values[self.columns_.index(name)][rows].tolist()
+                for name in wanted}
+        return [{name: tuple(v[a:b]) for name, v in cols.items()}
+                for a, b in zip(bounds[:-1], bounds[1:])]
 
     def table(self):
         """The fitted classes as ``(words, {column: list of str})``."""

@@ -143,9 +143,22 @@ class Sentence(tuple):
         Sentence
             A new sentence with the same words and document id.
         """
+        # only the new columns are checked: this sentence's were when it was made
         cols = dict(self._cols)
-        cols.update(annotations)
-        return Sentence(self, doc_id=self.doc_id, **cols)
+        for name, values in annotations.items():
+            values = tuple(values)
+            if len(values) != len(self):
+                raise ValueError(
+                    f"annotation {name!r} has {len(values)} values for a sentence of "
+                    f"{len(self)} tokens: {_preview(self)}"
+                )
+            if name == "word":
+                raise ValueError("'word' is the sentence itself and cannot be an annotation")
+            cols[name] = values
+        new = tuple.__new__(Sentence, self)
+        new._cols = cols
+        new.doc_id = self.doc_id
+        return new
 
     def with_doc_id(self, doc_id: str | None) -> Sentence:
         """Return the same sentence (words and columns) with another document id.

@@ -155,9 +155,15 @@ class Sentence(tuple):
             if name == "word":
                 raise ValueError("'word' is the sentence itself and cannot be an annotation")
             cols[name] = values
-        new = tuple.__new__(Sentence, self)
+        return Sentence._checked(self, cols, self.doc_id)
+
+    @staticmethod
+    def _checked(words, cols, doc_id):
+        """A sentence of columns already checked (tuples of ``len(words)`` values, no
+        ``"word"``) and a checked ``doc_id``: made without checking them again."""
+        new = tuple.__new__(Sentence, words)
         new._cols = cols
-        new.doc_id = self.doc_id
+        new.doc_id = doc_id
         return new
 
     def with_doc_id(self, doc_id: str | None) -> Sentence:
@@ -174,10 +180,7 @@ class Sentence(tuple):
             A new sentence with the same words and annotation columns.
         """
         _check_doc_id(doc_id)
-        new = tuple.__new__(Sentence, self)  # words and columns were checked already
-        new._cols = dict(self._cols)
-        new.doc_id = doc_id
-        return new
+        return Sentence._checked(self, dict(self._cols), doc_id)
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={list(v)!r}" for k, v in self._cols.items())

@@ -516,7 +516,8 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             return self._annotate(X, self._tag(X, self._folds_of(X)))
         # the tags of the words alone: an equivalent POS tagger of another member of a
         # combination (NERBio with and without word classes) tags them once
-        return self._annotate(X, shared_columns(self, X, lambda X: self._tag(X, self._folds_of(X))))
+        tags = shared_columns(self, X, lambda X: self._tag(X, self._folds_of(X)))
+        return self._annotate(X, tags)
 
     def _reads_words_only(self):
         """Whether the tags depend on the words alone (the taggers' features read no column)."""

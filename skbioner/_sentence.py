@@ -59,18 +59,8 @@ class Sentence(tuple):
                 **annotations: Iterable[str]):
         self = super().__new__(cls, words)
         _check_doc_id(doc_id)
-        cols = {}
-        for name, values in annotations.items():
-            values = tuple(values)
-            if len(values) != len(self):
-                raise ValueError(
-                    f"annotation {name!r} has {len(values)} values for a sentence of "
-                    f"{len(self)} tokens: {_preview(self)}"
-                )
-            if name == "word":
-                raise ValueError("'word' is the sentence itself and cannot be an annotation")
-            cols[name] = values
-        self._cols = cols
+        self._cols = {name: _checked_column(self, name, values)
+                      for name, values in annotations.items()}
         self.doc_id = doc_id
         return self
 
@@ -146,15 +136,7 @@ class Sentence(tuple):
         # only the new columns are checked: this sentence's were when it was made
         cols = dict(self._cols)
         for name, values in annotations.items():
-            values = tuple(values)
-            if len(values) != len(self):
-                raise ValueError(
-                    f"annotation {name!r} has {len(values)} values for a sentence of "
-                    f"{len(self)} tokens: {_preview(self)}"
-                )
-            if name == "word":
-                raise ValueError("'word' is the sentence itself and cannot be an annotation")
-            cols[name] = values
+            cols[name] = _checked_column(self, name, values)
         return Sentence._checked(self, cols, self.doc_id)
 
     @staticmethod
@@ -197,6 +179,19 @@ class Sentence(tuple):
         return not self.__eq__(other)
 
     __hash__ = tuple.__hash__
+
+
+def _checked_column(words, name, values):
+    """``values`` as a tuple, checked to be a column ``name`` of the sentence ``words``."""
+    values = tuple(values)
+    if len(values) != len(words):
+        raise ValueError(
+            f"annotation {name!r} has {len(values)} values for a sentence of "
+            f"{len(words)} tokens: {_preview(words)}"
+        )
+    if name == "word":
+        raise ValueError("'word' is the sentence itself and cannot be an annotation")
+    return values
 
 
 def _check_doc_id(doc_id):

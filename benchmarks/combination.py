@@ -8,7 +8,10 @@
    (:func:`skbioner.ensemble.vote_spans`, what :class:`~skbioner.ensemble.VotingTagger`
    does): every subset of two or more members, hard and soft votes, thresholds
    0.3 and 0.5, members weighed 1 or, per entity type, by their dev F1 on that
-   type (Ekbal & Saha 2012).  The best on dev is the chosen vote.
+   type (Ekbal & Saha 2012).  The best on dev is the chosen vote.  With many
+   candidates (2^n subsets), ``--beam B`` searches the subsets by size instead:
+   every pair, then the B best subsets of each size grown by one member
+   (``--seed-vote A+B``: a subset, e.g. the last dev choice, scored and grown too).
 3. With ``--stack``, the chosen vote's members stacked under an ``online-crf``
    second pass (``--model stack``) are trained on ``fit`` and scored on ``dev``
    too, and so is each ``--stack-members A+B`` stack (the two-pass whose first
@@ -27,6 +30,8 @@
         --members-only --cache /tmp/members     # fill the cache (several can run at once)
     python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm,pairwise-svm-viterbi \
         --cache /tmp/members --store            # then choose on dev, test once
+    python benchmarks/combination.py --members two-pass,two-pass-ioe2,nerbio,nerbio-ioe2,... \
+        --cache /tmp/members --beam 5 --seed-vote two-pass+nerbio --no-test  # many candidates
     python benchmarks/combination.py --members two-pass,nerbio --stack-members online-crf+nerbio \
         --cache /tmp/members --no-test          # a two-pass over two first passes, on dev
 

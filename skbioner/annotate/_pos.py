@@ -31,12 +31,12 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
 from ..features import TokenFeaturizer
 from ..models._base import densified
-from ._shared import shared_columns
 
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL",
            "GENIA_POS_FINGERPRINTS", "write_corpus_fingerprints"]

@@ -36,10 +36,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, Integral, Interval, StrOptions
 from ..base import SentenceTransformerMixin
-from ._shared import shared_columns
 
 __all__ = ["BUNDLED_CLASSES", "BrownClusterer", "EmbeddingClusterer", "NORMALIZATIONS",
            "UNKNOWN", "WordClassAnnotator", "normalize_word", "read_word_classes",

@@ -20,7 +20,7 @@ from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
-from ..annotate._shared import shared_annotations
+from .._shared import shared_annotations
 from ..base import head_transform
 from ..postprocess import group_documents
 from ..schemes import labels_to_spans, scheme_labels
@@ -168,7 +168,7 @@ def members_outputs(members, X, marginals=True):
 
     The members' equivalent annotators (a POS tagger, word classes that
     several members read) annotate ``X`` once
-    (:func:`~skbioner.annotate._shared.shared_annotations`).
+    (``skbioner._shared.shared_annotations``).
 
     Parameters
     ----------

@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .._sentence import Sentence
+from .._shared import shared_result
 from .._validation import StrOptions
 from ..schemes import labels_to_spans, repair
 from ._base import LabelledDocument, PostprocessStep
@@ -409,23 +410,20 @@ def find_abbreviations(sentences, max_words=12, cross_sentence=True):
     return out
 
 
-#: Documents whose abbreviation pairs stay memoized: more than a tagging batch holds
-#: (``tagging.BATCH_SIZE``, 128), so that the members of a combination with a first pass
-#: each (the vote of two two-pass CRFs) find the batch's documents already done.
-_DOCUMENT_CACHE_SIZE = 1024
-
-
-@lru_cache(maxsize=_DOCUMENT_CACHE_SIZE)
+@lru_cache(maxsize=16)
 def _document_abbreviations(sentences, cross_sentence=True):
     """:func:`find_abbreviations` of one document, memoized for the steps that share it.
 
     ``sentences`` is a tuple of token tuples (hashable).  The first-pass columns and
     :class:`AbbreviationResolver` both read a document's pairs, one right after the
-    other, and every member of a combination with a first pass reads the same
-    documents' pairs in turn: the detection runs once per document.  Returns a tuple
-    of :class:`Abbreviation` (immutable), the pairs in document order.
+    other: the detection runs once; inside a tagging batch or a combination's
+    predict (``skbioner._shared.shared_annotations``) every member of the
+    combination with a first pass finds them there too.  Returns a tuple of
+    :class:`Abbreviation` (immutable), the pairs in document order.
     """
-    return tuple(find_abbreviations(sentences, cross_sentence=cross_sentence))
+    return shared_result(("abbreviations", sentences, cross_sentence),
+                         lambda: tuple(find_abbreviations(sentences,
+                                                          cross_sentence=cross_sentence)))
 
 
 def set_span(labels, start, end, typ):

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._shared import shared_annotations
 from .._utils import gc_paused
-from ..annotate._shared import shared_annotations
 from ..base import split_pipeline
 from ..io import Entity
 from ..schemes import labels_to_spans, spans_to_labels

@@ -7,8 +7,8 @@ import pytest
 import scipy.sparse as sp
 
 from skbioner import Sentence
+from skbioner._shared import equivalent, shared_annotations, shared_columns
 from skbioner.annotate import POSTagger, WordClassAnnotator, write_word_classes
-from skbioner.annotate._shared import equivalent, shared_annotations, shared_columns
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.ensemble import VotingTagger
 from skbioner.ensemble._outputs import members_outputs, tagger_outputs
@@ -120,3 +120,23 @@ def test_vote_members_share_word_classes_and_tag_as_alone(monkeypatch):
         assert x.labels == y.labels and x.entities == y.entities
         assert all(np.array_equal(m, n) for m, n in zip(x.marginals, y.marginals, strict=True))
     assert len(vote.predict_entities(test)) == len(test)
+
+
+def test_document_abbreviations_found_once_per_block(monkeypatch):
+    from skbioner.postprocess import _abbreviations as ab
+
+    calls = []
+    orig = ab.find_abbreviations
+    monkeypatch.setattr(ab, "find_abbreviations",
+                        lambda *a, **k: calls.append(1) or orig(*a, **k))
+    docs = [(("the", f"interleukin{i}", "receptor", "(", f"IL{i}R", ")"),) for i in range(40)]
+    ab._document_abbreviations.cache_clear()
+    with shared_annotations():
+        first = [ab._document_abbreviations(d, True) for d in docs]
+        again = [ab._document_abbreviations(d, True) for d in docs]  # 40 > 16: out of the LRU
+    assert len(calls) == 40 and first == again
+    assert first == [tuple(orig(d, cross_sentence=True)) for d in docs]
+    ab._document_abbreviations.cache_clear()
+    for d in docs:
+        ab._document_abbreviations(d, True)
+    assert len(calls) == 80  # nothing outlives the block

@@ -1,4 +1,4 @@
-"""Annotation columns computed once for the members of a combination that all need them.
+"""Work done once for the members of a combination that all need it (one batch at a time).
 
 The members of a vote or a stack tag the same sentences one after the other,
 and several of them may run the same annotator: NERBio with and without word
@@ -8,7 +8,9 @@ with word classes.  Inside :func:`shared_annotations` an annotator whose
 columns depend on the words alone gets them from :func:`shared_columns`:
 computed by the first annotator, reused by every *equivalent* one (same class,
 equal fitted state and parameters, :func:`equivalent`) given the same words.
-Outside it, :func:`shared_columns` just computes: nothing is kept.
+:func:`shared_result` does the same for a pure function of hashable inputs (a
+document's abbreviation pairs, which each member's first pass reads).  Outside
+the block both just compute: nothing is kept, and nothing outlives the block.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
-__all__ = ["equivalent", "shared_annotations", "shared_columns"]
+__all__ = ["equivalent", "shared_annotations", "shared_columns", "shared_result"]
 
 _MEMO = contextvars.ContextVar("skbioner_shared_annotations", default=None)
 
@@ -74,6 +76,36 @@ def shared_columns(annotator, sentences, compute):
     except KeyError:
         pass
     out = memo[key] = compute(sentences)
+    return out
+
+
+def shared_result(key, compute):
+    """``compute()``, or its value computed earlier inside the same block for ``key``.
+
+    For pure functions of hashable inputs that several members of a
+    combination call on the same sentences (a document's abbreviation pairs):
+    ``key`` holds the function's name and every input.
+
+    Parameters
+    ----------
+    key : tuple
+        Hashable: a name and the inputs of ``compute``.
+    compute : callable
+        Called without arguments; its value is not modified by the callers.
+
+    Returns
+    -------
+    object
+    """
+    memo = _MEMO.get()
+    if memo is None:
+        return compute()
+    key = ("result", *key)
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    out = memo[key] = compute()
     return out
 
 

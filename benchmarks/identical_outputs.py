@@ -4,10 +4,14 @@ A refactoring must not move any output.  This script trains the JNLPBA table's s
 (the ``online-crf`` and ``cascaded`` presets by default) on the full training file and
 records their test-set labels and entity probabilities, and the bundled model's entities
 (offsets, types, confidences) on the 404 raw test abstracts; then compares two such
-records.  Run it once on the checkout before the change, once after:
+records.  ``--models`` adds saved models (a vote of members, say): their test-set labels and
+entities through the Python API, and their entities on the raw test abstracts through
+``tag_documents`` (batches, as ``skbioner tag``).  Run it once on the checkout before the
+change, once after:
 
     PYTHONPATH=../before python benchmarks/identical_outputs.py --save /tmp/before.json
     python benchmarks/identical_outputs.py --save /tmp/after.json --compare /tmp/before.json
+    python benchmarks/identical_outputs.py --systems '' --models vote4.skops --save /tmp/v.json
 
 Labels and entity spans must be equal; probabilities within ``--tol`` (default 1e-9).
 Last line of stdout: one JSON object (``identical``: true or false, and the differences).
@@ -30,10 +34,16 @@ def _tagger(name):
     return make(name)
 
 
-def outputs(systems, data):
-    """``{system: {"labels", "entities"}, "bundled": [...]}`` of this checkout."""
+def outputs(systems, data, models=()):
+    """``{system: {"labels", "entities"}, "bundled": [...]}`` of this checkout.
+
+    With ``models`` (saved model files) also ``"model:<path>"`` (labels and
+    entities of the test sentences) and ``"raw:<path>"`` (entities of the raw
+    test abstracts, tagged by ``tag_documents``).
+    """
     import skbioner
     from skbioner.io import read_brat_dir
+    from skbioner.tagging import Document, tag_documents
 
     train, test = harness.load("jnlpba", "train", data), harness.load("jnlpba", "test", data)
     out = {"skbioner": skbioner.__file__}
@@ -46,6 +56,15 @@ def outputs(systems, data):
     bundled = skbioner.load_model()
     out["bundled"] = [[[e.start, e.end, e.type, e.confidence]
                        for e in skbioner.tag_text(d.text, bundled)] for d in docs]
+    for path in models:
+        model = skbioner.load_model(path)
+        out[f"model:{path}"] = {"labels": model.predict(test.X),
+                                "entities": [[list(e) for e in s]
+                                             for s in _entities(model, test.X)]}
+        out[f"raw:{path}"] = [[[e.start, e.end, e.type, e.confidence] for e in r.entities]
+                              for r in tag_documents(model, [Document(d.id, d.text, "")
+                                                             for d in docs])]
+        print(f"{path}: tagged", file=sys.stderr, flush=True)
     return out
 
 
@@ -60,11 +79,12 @@ def compare(a, b, tol):
     """The differences between two records (an empty list when identical)."""
     diffs = []
     for key in sorted(set(a) & set(b) - {"skbioner"}):
-        if key != "bundled" and a[key]["labels"] != b[key]["labels"]:
+        if key != "bundled" and not key.startswith("raw:") and a[key]["labels"] != b[key]["labels"]:
             n = sum(x != y for x, y in zip(a[key]["labels"], b[key]["labels"]))
             diffs.append(f"{key}: labels differ in {n} sentences")
-        pairs = zip(a["bundled"], b["bundled"]) if key == "bundled" else \
-            zip(a[key]["entities"], b[key]["entities"])
+        documents = key == "bundled" or key.startswith("raw:")
+        pairs = zip(a[key], b[key], strict=True) if documents else \
+            zip(a[key]["entities"], b[key]["entities"], strict=True)
         worst, spans = 0.0, 0
         for sa, sb in pairs:
             if [e[:3] for e in sa] != [e[:3] for e in sb]:
@@ -84,11 +104,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     harness.add_arguments(ap, corpora=False)
     ap.add_argument("--systems", default="online-crf,cascaded")
+    ap.add_argument("--models", default="",
+                    help="comma-separated saved models to record too (their test-set and "
+                         "raw-text outputs)")
     ap.add_argument("--save", type=Path, required=True, help="where to write this checkout's")
     ap.add_argument("--compare", type=Path, default=None, help="a record to compare with")
     ap.add_argument("--tol", type=float, default=1e-9)
     args = ap.parse_args()
-    record = outputs([s for s in args.systems.split(",") if s], args.data)
+    record = outputs([s for s in args.systems.split(",") if s], args.data,
+                     [m for m in args.models.split(",") if m])
     args.save.write_text(json.dumps(record), encoding="utf-8")
     summary = {"saved": str(args.save)}
     if args.compare:

@@ -59,18 +59,8 @@ class Sentence(tuple):
                 **annotations: Iterable[str]):
         self = super().__new__(cls, words)
         _check_doc_id(doc_id)
-        cols = {}
-        for name, values in annotations.items():
-            values = tuple(values)
-            if len(values) != len(self):
-                raise ValueError(
-                    f"annotation {name!r} has {len(values)} values for a sentence of "
-                    f"{len(self)} tokens: {_preview(self)}"
-                )
-            if name == "word":
-                raise ValueError("'word' is the sentence itself and cannot be an annotation")
-            cols[name] = values
-        self._cols = cols
+        self._cols = {name: _checked_column(self, name, values)
+                      for name, values in annotations.items()}
         self.doc_id = doc_id
         return self
 
@@ -143,9 +133,20 @@ class Sentence(tuple):
         Sentence
             A new sentence with the same words and document id.
         """
+        # only the new columns are checked: this sentence's were when it was made
         cols = dict(self._cols)
-        cols.update(annotations)
-        return Sentence(self, doc_id=self.doc_id, **cols)
+        for name, values in annotations.items():
+            cols[name] = _checked_column(self, name, values)
+        return Sentence._checked(self, cols, self.doc_id)
+
+    @staticmethod
+    def _checked(words, cols, doc_id):
+        """A sentence of columns already checked (tuples of ``len(words)`` values, no
+        ``"word"``) and a checked ``doc_id``: made without checking them again."""
+        new = tuple.__new__(Sentence, words)
+        new._cols = cols
+        new.doc_id = doc_id
+        return new
 
     def with_doc_id(self, doc_id: str | None) -> Sentence:
         """Return the same sentence (words and columns) with another document id.
@@ -161,10 +162,7 @@ class Sentence(tuple):
             A new sentence with the same words and annotation columns.
         """
         _check_doc_id(doc_id)
-        new = tuple.__new__(Sentence, self)  # words and columns were checked already
-        new._cols = dict(self._cols)
-        new.doc_id = doc_id
-        return new
+        return Sentence._checked(self, dict(self._cols), doc_id)
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={list(v)!r}" for k, v in self._cols.items())
@@ -181,6 +179,19 @@ class Sentence(tuple):
         return not self.__eq__(other)
 
     __hash__ = tuple.__hash__
+
+
+def _checked_column(words, name, values):
+    """``values`` as a tuple, checked to be a column ``name`` of the sentence ``words``."""
+    values = tuple(values)
+    if len(values) != len(words):
+        raise ValueError(
+            f"annotation {name!r} has {len(values)} values for a sentence of "
+            f"{len(words)} tokens: {_preview(words)}"
+        )
+    if name == "word":
+        raise ValueError("'word' is the sentence itself and cannot be an annotation")
+    return values
 
 
 def _check_doc_id(doc_id):
@@ -226,6 +237,9 @@ def as_sentence(sentence) -> Sentence:
     return Sentence(sentence)
 
 
+_ONLY_STR = frozenset((str,))
+
+
 def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
     """Validate ``X`` (and ``y``) as lists of sentences / label lists.
 
@@ -255,11 +269,15 @@ def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
             s = as_sentence(s)
         except TypeError as exc:
             raise TypeError(f"X[{i}]: {exc}") from None
-        for j, w in enumerate(s):
-            if not isinstance(w, str):
-                raise TypeError(f"X[{i}][{j}] is {type(w).__name__}, not str: {_preview(s)}")
-            if not w:
-                raise ValueError(f"X[{i}][{j}] is an empty token: {_preview(s)}")
+        # the common case checked by C loops (every token of type str, none empty);
+        # anything else (a str subclass included) token by token, as the errors need
+        if not (_ONLY_STR.issuperset(map(type, s)) and all(s)):
+            for j, w in enumerate(s):
+                if not isinstance(w, str):
+                    raise TypeError(f"X[{i}][{j}] is {type(w).__name__}, not str: "
+                                    f"{_preview(s)}")
+                if not w:
+                    raise ValueError(f"X[{i}][{j}] is an empty token: {_preview(s)}")
         for name in require_annotations:
             if not s.has(name):
                 raise ValueError(

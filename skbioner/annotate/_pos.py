@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 from importlib.resources import files
+from itertools import compress
 from pathlib import Path
 
 import numpy as np
@@ -30,9 +31,11 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
+from ..features import TokenFeaturizer
 from ..models._base import densified
 
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL",
@@ -220,7 +223,9 @@ def _documents_of(X, keys, docs):
         return out
     query = np.fromiter((_sentence_key(s) for s in X), dtype=np.uint64, count=n)
     at = np.minimum(np.searchsorted(keys, query), keys.size - 1)
-    hit = (keys[at] == query) & np.fromiter(map(_is_anchor, X), dtype=bool, count=n)
+    hit = keys[at] == query
+    # the anchor test (a Python loop over the characters) only where a fingerprint matched
+    hit[hit] = np.fromiter(map(_is_anchor, compress(X, hit)), dtype=bool, count=int(hit.sum()))
     out[hit] = docs[at[hit]]
     matched = np.flatnonzero(hit)
     for i, j in zip(matched[:-1], matched[1:]):
@@ -507,7 +512,21 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "model_")
         X = check_sentences(X)
-        return self._annotate(X, self._tag(X, self._folds_of(X)))
+        if not self._reads_words_only():
+            return self._annotate(X, self._tag(X, self._folds_of(X)))
+        # the tags of the words alone: an equivalent POS tagger of another member of a
+        # combination (NERBio with and without word classes) tags them once
+        tags = shared_columns(self, X, lambda X: self._tag(X, self._folds_of(X)))
+        return self._annotate(X, tags)
+
+    def _reads_words_only(self):
+        """Whether the tags depend on the words alone (the taggers' features read no column)."""
+        for model in [self.model_, *(getattr(self, "fold_models_", None) or ())]:
+            if not isinstance(model, Pipeline) or len(model.steps) != 2 \
+                    or not isinstance(model.steps[0][1], TokenFeaturizer) \
+                    or model.steps[0][1]._columns:
+                return False
+        return True
 
     def fit_transform(self, X, y=None):
         """Fit, then annotate ``X`` (out of fold with ``jackknife``; see the class doc).

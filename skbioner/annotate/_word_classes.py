@@ -27,7 +27,7 @@ import re
 import sys
 import time
 from collections import Counter
-from itertools import chain
+from itertools import chain, repeat
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +36,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
+from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, Integral, Interval, StrOptions
 from ..base import SentenceTransformerMixin
@@ -81,6 +82,16 @@ def normalize_word(word, normalize="lower-digits"):
     if normalize == "lower-digits":
         word = _DIGIT.sub("0", word)
     return word
+
+
+def _normalized(words, normalize):
+    """``map(_normalizer(normalize), words)`` by C calls (no Python function per word)."""
+    if normalize == "none":
+        return iter(words)
+    lowered = map(str.lower, words)
+    if normalize == "lower":
+        return lowered
+    return map(functools.partial(_DIGIT.sub, "0"), lowered)
 
 
 def _normalizer(normalize):
@@ -171,10 +182,9 @@ class _ClassTable:
 
     def _rows(self, types):
         """Row of each word in the (sorted) table; ``n_words_`` for a word without a class."""
-        norm = _normalizer(self.normalize_)
-        get = self._row.get
         n = len(self.words_)
-        return np.fromiter((get(norm(t), n) for t in types), dtype=np.int64, count=len(types))
+        return np.fromiter(map(self._row.get, _normalized(types, self.normalize_), repeat(n)),
+                           dtype=np.int64, count=len(types))
 
     def _values_per_row(self, j):
         """Values of column ``j`` per word row, plus :data:`UNKNOWN` at row ``n_words``."""
@@ -211,18 +221,26 @@ class _ClassTable:
             raise ValueError(f"columns {unknown} are not in the class table "
                              f"(it has {list(self.columns_)})")
         with gc_paused():
-            types = list(dict.fromkeys(chain.from_iterable(sentences)))
-            type_id = {t: i for i, t in enumerate(types)}
-            ids = np.fromiter(map(type_id.__getitem__, chain.from_iterable(sentences)),
-                              dtype=np.int64)
-            rows = self._rows(types)[ids]
-            offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
-            np.cumsum([len(s) for s in sentences], out=offsets[1:])
-            cols = {name: self._column_values[self.columns_.index(name)][rows].tolist()
-                    for name in wanted}
-            return [s.with_annotations(**{name: v[offsets[i]:offsets[i + 1]]
-                                          for name, v in cols.items()})
-                    for i, s in enumerate(sentences)]
+            # the classes of the words alone: an equivalent annotator of another member
+            # of a combination (or of a first pass) looks them up once (shared_columns)
+            cols = shared_columns(self, sentences, functools.partial(self._columns_of, wanted))
+            return [s.with_annotations(**c) for s, c in zip(sentences, cols, strict=True)]
+
+    def _columns_of(self, wanted, sentences):
+        """Per sentence, ``{column: tuple of classes}`` of the ``wanted`` columns."""
+        if not wanted:
+            return [{} for _ in sentences]
+        types = list(dict.fromkeys(chain.from_iterable(sentences)))
+        type_id = dict(zip(types, range(len(types))))
+        ids = np.fromiter(map(type_id.__getitem__, chain.from_iterable(sentences)),
+                          dtype=np.int64)
+        rows = self._rows(types)[ids]
+        bounds = np.cumsum([0, *map(len, sentences)]).tolist()
+        pieces = list(map(slice, bounds[:-1], bounds[1:]))
+        per_column = [list(map(tuple, map(
+            self._column_values[self.columns_.index(name)][rows].tolist().__getitem__, pieces)))
+            for name in wanted]
+        return list(map(dict, map(zip, repeat(wanted), zip(*per_column))))
 
     def table(self):
         """The fitted classes as ``(words, {column: list of str})``."""

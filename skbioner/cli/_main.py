@@ -243,6 +243,14 @@ def _run(args) -> int:
         _error(args.command, "an input is nested too deeply to read (a crafted file?)")
         return 1
     except Exception as exc:  # a bug, or an input nothing above foresaw: still one line
+        # Ctrl-C or SIGTERM landing inside a compiled (numba) call comes back as a
+        # SystemError ("returned a result with an exception set") caused by it
+        cause = exc.__cause__ if isinstance(exc, SystemError) else None
+        if isinstance(cause, KeyboardInterrupt):
+            print("skbioner: interrupted", file=sys.stderr)
+            return 130
+        if isinstance(cause, SystemExit):  # the SIGTERM handler's exit (143)
+            raise cause from None
         if os.environ.get("SKBIONER_TRACEBACK"):
             raise
         _error(args.command, f"unexpected {type(exc).__name__}: {str(exc) or '(no message)'} "

@@ -20,11 +20,13 @@ from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
+from .._shared import shared_annotations
 from ..base import head_transform
 from ..postprocess import group_documents
 from ..schemes import labels_to_spans, scheme_labels
 
-__all__ = ["TaggerOutputs", "cross_val_outputs", "document_folds", "tagger_outputs"]
+__all__ = ["TaggerOutputs", "cross_val_outputs", "document_folds", "members_outputs",
+           "tagger_outputs"]
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,27 @@ def tagger_outputs(tagger, X, marginals=True):
         marg = [np.asarray(m, dtype=np.float32) for m in final.predict_marginals(Xt)]
         classes = tuple(str(c) for c in final.classes_)
     return TaggerOutputs(labels, entities, marg, classes)
+
+
+def members_outputs(members, X, marginals=True):
+    """:func:`tagger_outputs` of every fitted member, on the same sentences.
+
+    The members' equivalent annotators (a POS tagger, word classes that
+    several members read) annotate ``X`` once
+    (``skbioner._shared.shared_annotations``).
+
+    Parameters
+    ----------
+    members : list of fitted estimator
+    X : list of Sentence
+    marginals : bool, default=True
+
+    Returns
+    -------
+    list of TaggerOutputs
+    """
+    with shared_annotations():
+        return [tagger_outputs(est, X, marginals) for est in members]
 
 
 def _labels(entities, n):

@@ -16,7 +16,7 @@ from ..annotate._first_pass import _default_steps
 from ..base import SequenceTaggerMixin, classes_of
 from ._columns import stacking_columns, stacking_groups
 from ._members import MembersComposition, check_estimators, check_iob2
-from ._outputs import cross_val_outputs, document_folds, tagger_outputs
+from ._outputs import cross_val_outputs, document_folds, members_outputs
 
 __all__ = ["StackedTagger"]
 
@@ -308,7 +308,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         """
         check_is_fitted(self, "final_estimator_")
         X = check_sentences(X)
-        outputs = [tagger_outputs(est, X) for est in self.estimators_]
+        outputs = members_outputs(self.estimators_, X)
         cols = self._columns(X, outputs, self.document_steps_)
         return [s.with_annotations(**c) for s, c in zip(X, cols, strict=True)]
 

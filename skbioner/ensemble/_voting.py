@@ -10,7 +10,7 @@ from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
 from ._members import MembersComposition, check_estimators, check_iob2, fit_members
-from ._outputs import tagger_outputs
+from ._outputs import members_outputs
 from ._spans import member_weights, vote_spans
 
 __all__ = ["VotingTagger"]
@@ -149,7 +149,7 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         """
         check_is_fitted(self, "estimators_")
         X = check_sentences(X)
-        return [tagger_outputs(est, X, marginals=False).entities for est in self.estimators_]
+        return [out.entities for out in members_outputs(self.estimators_, X, marginals=False)]
 
     def predict_entities(self, X):
         """The entities the members vote for, with their support.

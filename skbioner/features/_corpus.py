@@ -8,14 +8,17 @@ pass, and the neighbours of every token are found with array arithmetic
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
 from .._sentence import Sentence, _preview, as_sentence, check_sentences
 
 __all__ = ["Corpus", "factorize"]
+
+_COLUMNS = operator.attrgetter("_cols")  # a Sentence's annotation columns (name -> tuple)
 
 
 def factorize(values: list) -> tuple[list, np.ndarray]:
@@ -63,6 +66,8 @@ class Corpus:
                 except TypeError as exc:
                     raise TypeError(f"X[{i}]: {exc}") from None
         self.sentences = sentences
+        # every sentence a Sentence (not a subclass): their columns read by C loops
+        self._all_sentences = set(map(type, sentences)) <= {Sentence}
         self.lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
         self.offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(self.lengths, out=self.offsets[1:])
@@ -79,6 +84,9 @@ class Corpus:
 
     def has_column(self, name: str) -> np.ndarray:
         """Boolean array: which sentences carry annotation column ``name``."""
+        if self._all_sentences and name != "word":  # the common case, by C loops
+            return np.fromiter(map(operator.contains, map(_COLUMNS, self.sentences),
+                                   repeat(name)), dtype=bool, count=len(self.sentences))
         return np.fromiter(
             (isinstance(s, Sentence) and s.has(name) for s in self.sentences),
             dtype=bool,
@@ -126,7 +134,11 @@ class Corpus:
                     f"{who} annotation column {name!r}, which X[{i}] does not have "
                     f"(its annotations: {have or 'none'}): {_preview(s)}"
                 )
-            values = list(chain.from_iterable(s.column(name) for s in self.sentences))
+            if self._all_sentences:  # every one has the column (checked above)
+                values = list(chain.from_iterable(map(operator.itemgetter(name),
+                                                      map(_COLUMNS, self.sentences))))
+            else:
+                values = list(chain.from_iterable(s.column(name) for s in self.sentences))
         try:
             types, ids = factorize(values)
         except TypeError:

@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .._sentence import Sentence
+from .._shared import shared_result
 from .._validation import StrOptions
 from ..schemes import labels_to_spans, repair
 from ._base import LabelledDocument, PostprocessStep
@@ -415,10 +416,14 @@ def _document_abbreviations(sentences, cross_sentence=True):
 
     ``sentences`` is a tuple of token tuples (hashable).  The first-pass columns and
     :class:`AbbreviationResolver` both read a document's pairs, one right after the
-    other: the detection runs once.  Returns a tuple of :class:`Abbreviation`
-    (immutable), the pairs in document order.
+    other: the detection runs once; inside a tagging batch or a combination's
+    predict (``skbioner._shared.shared_annotations``) every member of the
+    combination with a first pass finds them there too.  Returns a tuple of
+    :class:`Abbreviation` (immutable), the pairs in document order.
     """
-    return tuple(find_abbreviations(sentences, cross_sentence=cross_sentence))
+    return shared_result(("abbreviations", sentences, cross_sentence),
+                         lambda: tuple(find_abbreviations(sentences,
+                                                          cross_sentence=cross_sentence)))
 
 
 def set_span(labels, start, end, typ):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._shared import shared_annotations
 from .._utils import gc_paused
 from ..base import split_pipeline
 from ..io import Entity
@@ -298,7 +299,9 @@ def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
     # a batch builds a few small objects per token, none of them cyclic garbage: the
     # collector's scans of the model's and the batch's objects would cost a third of
     # the tagging time
-    with gc_paused():
+    # the equivalent annotators of a batch's tagger (a combination's members, a first pass
+    # and its second pass) annotate the batch's sentences once
+    with gc_paused(), shared_annotations():
         return _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options)
 
 

@@ -206,5 +206,6 @@ class NumericNormalizer(
                 else:
                     cols = s.annotations
                     cols.setdefault("orig", tuple(s))
-                    out.append(Sentence(normed, doc_id=s.doc_id, **cols))
+                    # the columns were checked when ``s`` was made, and ``normed`` has its length
+                    out.append(Sentence._checked(normed, cols, s.doc_id))
         return out

@@ -268,3 +268,22 @@ def test_bundled_classes_text_has_no_test_sentence(corpus):
     text = {tuple(line.split()) for line in raw.decode("utf-8").splitlines()}
     overlap = [s for s in _sentences_of_columns(test) if len(s) > 3 and s in text]
     assert not overlap, f"{len(overlap)} test sentences in the text, e.g. {' '.join(overlap[0])}"
+
+
+def test_annotation_matches_a_token_by_token_oracle():
+    """The classes of every token, looked up word by word in ``table()`` (the slow oracle)."""
+    ann = WordClassAnnotator("bundled").fit()
+    words, cols = ann.table()
+    oracle = {name: dict(zip(words, values, strict=True)) for name, values in cols.items()}
+    X = [Sentence(["IL-12", "Gene", "expression", "in", "T", "cells", "zzqx1"], doc_id="a"),
+         Sentence(["NF-kappaB", "(", "p50", ")", "binds", "DNA", "."], pos=["NN"] * 7),
+         Sentence(["a"])]
+    for columns in (None, ("emb64", "brown")):
+        ann = WordClassAnnotator("bundled", columns=columns).fit()
+        for s, out in zip(X, ann.transform(X), strict=True):
+            assert tuple(out) == tuple(s) and out.doc_id == s.doc_id
+            assert list(out.annotations) == [*s.annotations, *(columns or ann.columns_)]
+            for name in columns or ann.columns_:
+                assert out.column(name) == tuple(
+                    oracle[name].get(normalize_word(w), UNKNOWN) for w in s)
+    assert ann.transform([]) == []

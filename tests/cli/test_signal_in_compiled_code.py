@@ -1,0 +1,36 @@
+"""A signal landing inside a compiled (numba) call: the CLI still stops as interrupted."""
+
+import pytest
+
+from skbioner.cli import _info, main
+
+
+def _raise_wrapped(exc):
+    def run(args):
+        # what CPython makes of an exception raised by a signal handler while a C
+        # function (numba's dispatcher) runs: a SystemError caused by it
+        try:
+            raise exc
+        except BaseException as inner:
+            raise SystemError("CPUDispatcher(<function f>) returned a result with an "
+                              "exception set") from inner
+    return run
+
+
+def test_ctrl_c_inside_a_compiled_call_is_an_interruption(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(_info, "run", _raise_wrapped(KeyboardInterrupt()))
+    assert main(["info", str(tmp_path / "m.skops")]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == "skbioner: interrupted"
+
+
+def test_sigterm_inside_a_compiled_call_exits_143(monkeypatch, tmp_path):
+    monkeypatch.setattr(_info, "run", _raise_wrapped(SystemExit(143)))
+    with pytest.raises(SystemExit) as exc:
+        main(["info", str(tmp_path / "m.skops")])
+    assert exc.value.code == 143
+
+
+def test_other_system_errors_stay_unexpected(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(_info, "run", _raise_wrapped(ValueError("x")))
+    assert main(["info", str(tmp_path / "m.skops")]) == 1
+    assert "unexpected SystemError" in capsys.readouterr().err

@@ -118,19 +118,23 @@ _LOCK = threading.Lock()
 
 
 def _class_token(annotator):
+    # The token stands for the annotator's state when it was given: refitting the
+    # object in place (new fitted attributes) asks for a token again.  The values
+    # are held, so their ids cannot be reused by other objects meanwhile.
+    state = tuple(vars(annotator).values())
     with _LOCK:
-        try:
-            return _TOKENS[annotator]
-        except KeyError:
-            pass
+        held = _TOKENS.get(annotator)
+        if held is not None and len(held[1]) == len(state) and \
+                all(x is y for x, y in zip(held[1], state)):
+            return held[0]
         _REPRESENTATIVES[:] = [(ref, tok) for ref, tok in _REPRESENTATIVES
-                               if ref() is not None]
+                               if ref() is not None and ref() is not annotator]
         token = next((tok for ref, tok in _REPRESENTATIVES if equivalent(ref(), annotator)),
                      None)
         if token is None:
             token = next(_NEW_TOKEN)
             _REPRESENTATIVES.append((weakref.ref(annotator), token))
-        _TOKENS[annotator] = token
+        _TOKENS[annotator] = (token, state)
         return token
 
 

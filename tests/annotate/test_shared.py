@@ -140,3 +140,19 @@ def test_document_abbreviations_found_once_per_block(monkeypatch):
     for d in docs:
         ab._document_abbreviations(d, True)
     assert len(calls) == 80  # nothing outlives the block
+
+
+def test_an_annotator_refitted_in_place_is_not_shared_with_its_former_twin(tmp_path):
+    # Equivalence is decided once per annotator object; refitting that object with
+    # another table must make it a different computation, in every later block.
+    path_a, path_b = _table(tmp_path, "a.tsv", "a"), _table(tmp_path, "b.tsv", "x")
+    a = WordClassAnnotator(path_a).fit()
+    twin = WordClassAnnotator(path_a).fit()
+    with shared_annotations():
+        assert a.transform(X) == twin.transform(X)
+    a.set_params(classes=path_b).fit()
+    alone = [a.transform(X), twin.transform(X)]
+    assert alone[0] != alone[1]
+    with shared_annotations():
+        assert twin.transform(X) == alone[1]
+        assert a.transform(X) == alone[0]

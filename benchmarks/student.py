@@ -180,10 +180,13 @@ def teacher_labels(teacher_path, pool, n_tokens, cache, tag):
     return out, seconds, tokens
 
 
-def pseudo_corpus(pool, entities, n_tokens, min_confidence):
+def pseudo_corpus(pool, entities, n_tokens, min_confidence, min_entities=0):
     """The first pool sentences whose every teacher entity has confidence >= ``min_confidence``.
 
-    As many as hold ``n_tokens`` tokens; returns ``(X, y)`` (IOB2 labels).
+    And that hold at least ``min_entities`` teacher entities (1: no sentence
+    the teacher finds nothing in: 36% of the unlabeled text against 11% of
+    the gold sentences).  As many as hold ``n_tokens`` tokens; returns
+    ``(X, y)`` (IOB2 labels).
     """
     from skbioner.schemes import spans_to_labels
 
@@ -191,7 +194,7 @@ def pseudo_corpus(pool, entities, n_tokens, min_confidence):
     for s, ents in zip(pool, entities):
         if total >= n_tokens:
             break
-        if any(e[3] < min_confidence for e in ents):
+        if any(e[3] < min_confidence for e in ents) or len(ents) < min_entities:
             continue
         X.append(s)
         y.append(spans_to_labels([e[:3] for e in ents], len(s), "IOB2"))
@@ -203,7 +206,7 @@ def pseudo_corpus(pool, entities, n_tokens, min_confidence):
 
 
 def run_student(kind, split, data, pool, entities, n_tokens, min_confidence, gold_copies,
-                save=None):
+                save=None, seed=None, min_entities=0):
     """Child process: the student trained on gold (``fit``/``train``) + pseudo labels."""
     from skbioner.cli import train_command
     from skbioner.io import save_model
@@ -211,10 +214,12 @@ def run_student(kind, split, data, pool, entities, n_tokens, min_confidence, gol
 
     fit_split = {"test": "train", "dev": "fit"}[split]
     train, gold = harness.load("jnlpba", fit_split, data), harness.load("jnlpba", split, data)
-    Xp, yp = pseudo_corpus(pool, entities, n_tokens, min_confidence)
+    Xp, yp = pseudo_corpus(pool, entities, n_tokens, min_confidence, min_entities)
     X = list(train.X) * gold_copies + Xp
     y = list(train.y) * gold_copies + yp
     options = student_options(kind, data)
+    if seed is not None:  # the student's own seed (the order its epochs visit sentences)
+        options["model_params"] = {**options.get("model_params", {}), "random_state": seed}
     model = make_tagger(**options)
     with harness.Stopwatch() as sw:
         model.fit(X, y)
@@ -270,7 +275,12 @@ def main():
                     help="teacher-labelled tokens per trial (0: gold alone)")
     ap.add_argument("--min-confidence", default="0",
                     help="keep a sentence only if its every teacher entity is this sure")
+    ap.add_argument("--min-entities", default="0",
+                    help="keep a sentence only if the teacher found this many entities in it")
     ap.add_argument("--gold-copies", default="1", help="gold sentences repeated (a weight)")
+    ap.add_argument("--seeds", default=None,
+                    help="students' random_state values (default: the preset's; several "
+                         "measure the noise)")
     ap.add_argument("--teacher-only", action="store_true",
                     help="train (or check) the teacher and label, no student")
     ap.add_argument("--test", action="store_true",
@@ -314,41 +324,48 @@ def main():
     tokens = _floats(args.tokens, int)
     confs = _floats(args.min_confidence)
     # enough teacher labels for the largest trial under the strictest filter (+50%)
-    need = max(tokens) * (1.5 if max(confs) > 0 else 1.0)
+    need = max(tokens) * (1.6 if max(confs) > 0 or args.min_entities != "0" else 1.0)
     entities, label_seconds, labelled = teacher_labels(teacher, pool, need, cache, tag)
     label_speed = labelled / label_seconds if label_seconds else None
     if args.teacher_only:
         harness.finish([], None, {"unlabeled": pool_info, "teacher": teacher_fit})
         return
-    for kind in [k.strip() for k in args.kinds.split(",") if k.strip()]:
-        for copies in _floats(args.gold_copies, int):
-            for n in tokens:
-                for conf in (confs if n else [0.0]):
-                    res = harness.isolated(run_student, kind, split, data, pool, entities, n,
-                                           conf, copies, args.save if args.test else None)
-                    if args.test:
-                        res["label_seconds_per_token"] = (1 / label_speed if label_speed
-                                                          else None)
-                        res["label_seconds"] = (round(res["pseudo_tokens"] / label_speed, 1)
-                                                if label_speed else None)
-                        if args.teacher_train_seconds is not None and label_speed:
-                            res["recipe_train_seconds"] = round(
-                                args.teacher_train_seconds + res["label_seconds"]
-                                + res["train_seconds"], 1)
-                    name = (f"student {kind} + {n:,} teacher tokens"
-                            + (f" conf>={conf}" if conf else "")
-                            + (f" gold x{copies}" if copies != 1 else ""))
-                    extra = (f" (unseen {res['exact_f1_unseen']:.4f})"
-                             if "exact_f1_unseen" in res else "")
-                    print(f"{split} {name:<60} exact {res['exact_f1']:.4f}{extra} | train "
-                          f"{res['train_seconds']:.1f} s | tag {res['tag_tokens_per_second']:,}"
-                          f" tok/s | {res['model_mb']:.1f} MB", file=sys.stderr, flush=True)
-                    records.append(harness.record(
-                        "distillation", name, "jnlpba", split, student=kind,
-                        teacher_tokens=n, min_confidence=conf, gold_copies=copies,
-                        teacher="vote " + "+".join(TEACHER_MEMBERS) + " soft >0.3",
-                        unlabeled=Path(unlabeled).name, unlabeled_pool=pool_info,
-                        teacher_fit=teacher_fit, **res))
+    seeds = [None] if args.seeds is None else _floats(args.seeds, int)
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    trials = [(kind, copies, n_tok, conf, seed, ment) for kind in kinds
+              for copies in _floats(args.gold_copies, int) for n_tok in tokens
+              for conf in (confs if n_tok else [0.0]) for seed in seeds
+              for ment in (_floats(args.min_entities, int) if n_tok else [0])]
+    for kind, copies, n, conf, seed, ment in trials:
+        res = harness.isolated(run_student, kind, split, data, pool, entities, n,
+                               conf, copies, args.save if args.test else None,
+                               seed, ment)
+        if args.test:
+            res["label_seconds_per_token"] = (1 / label_speed if label_speed
+                                              else None)
+            res["label_seconds"] = (round(res["pseudo_tokens"] / label_speed, 1)
+                                    if label_speed else None)
+            if args.teacher_train_seconds is not None and label_speed:
+                res["recipe_train_seconds"] = round(
+                    args.teacher_train_seconds + res["label_seconds"]
+                    + res["train_seconds"], 1)
+        name = (f"student {kind} + {n:,} teacher tokens"
+                + (f" conf>={conf}" if conf else "")
+                + (f" entities>={ment}" if ment else "")
+                + (f" gold x{copies}" if copies != 1 else "")
+                + (f" seed {seed}" if seed is not None else ""))
+        extra = (f" (unseen {res['exact_f1_unseen']:.4f})"
+                 if "exact_f1_unseen" in res else "")
+        print(f"{split} {name:<60} exact {res['exact_f1']:.4f}{extra} | train "
+              f"{res['train_seconds']:.1f} s | tag {res['tag_tokens_per_second']:,}"
+              f" tok/s | {res['model_mb']:.1f} MB", file=sys.stderr, flush=True)
+        records.append(harness.record(
+            "distillation", name, "jnlpba", split, student=kind,
+            teacher_tokens=n, min_confidence=conf, gold_copies=copies, seed=seed,
+            min_entities=ment,
+            teacher="vote " + "+".join(TEACHER_MEMBERS) + " soft >0.3",
+            unlabeled=Path(unlabeled).name, unlabeled_pool=pool_info,
+            teacher_fit=teacher_fit, **res))
     summary["unlabeled"] = pool_info
     harness.finish(records, args, summary)
 

@@ -167,8 +167,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
                 two_pass=False, first_pass=None, abbreviations=False, alias=False,
                 cascade_rules=False, closed_dictionary=False, dictionary=None, recut=None,
-                word_classes=None, members=None, combination_params=None, n_jobs=2,
-                verbose=0):
+                word_classes=None, members=None, combination_params=None, distill=None,
+                unlabeled=None, distill_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -221,6 +221,18 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     combination_params : dict, optional
         Parameters of the :class:`~skbioner.ensemble.VotingTagger` or
         :class:`~skbioner.ensemble.StackedTagger` (``weights``, ``cv``...).
+    distill : str or dict, optional
+        Distil the tagger the other options build (the *teacher*: a vote,
+        say) into this one *student* (a member string such as
+        ``"online-crf:word_classes=bundled"``, see ``members``): a
+        :class:`~skbioner.ensemble.DistilledTagger` trains the teacher, has it
+        label the ``unlabeled`` sentences and keeps only the student, trained
+        on the gold and the teacher-labelled sentences.
+    unlabeled : str or list of Sentence, optional
+        The unlabeled text of ``distill`` (a file of one sentence per line).
+    distill_params : dict, optional
+        Parameters of the :class:`~skbioner.ensemble.DistilledTagger`
+        (``max_tokens``, ``min_confidence``).
     n_jobs : int, default=2
         Threads/processes of the annotators and parallel models.
     verbose : int, default=0
@@ -243,6 +255,12 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     """
     from ._presets import preset_pipeline
 
+    if distill is not None or unlabeled is not None or distill_params:
+        teacher = {k: v for k, v in locals().items()
+                   if k not in ("distill", "unlabeled", "distill_params", "preset_pipeline")}
+        return _distilled(make_tagger(**teacher), distill, unlabeled, distill_params,
+                          pos_jackknife=pos_jackknife, recut=recut, n_jobs=n_jobs,
+                          verbose=verbose)
     combination_params = _mapping("combination_params", combination_params)
     if model == "vote":
         return _voting(members, combination_params, scheme=scheme, model_params=model_params,
@@ -335,6 +353,26 @@ def _with_first_pass(tagger, model, first_pass, model_params, combination_params
     return StackedTagger(make_members(first_pass, pos_jackknife=pos_jackknife, verbose=verbose),
                          final_estimator=tagger, n_jobs=n_jobs, verbose=verbose,
                          **combination_params)
+
+
+def _distilled(teacher, student, unlabeled, params, *, pos_jackknife, recut, n_jobs, verbose):
+    """``make_tagger(..., distill=student)``: ``teacher`` distilled into the one ``student``.
+
+    The student reads raw text cut as the teacher does (``recut``) unless its
+    own options say otherwise.
+    """
+    from ..ensemble import DistilledTagger
+
+    if student is None or unlabeled is None:
+        raise ValueError("distill needs both the student (distill) and the unlabeled text "
+                         "(unlabeled)")
+    student = dict(parse_members(student)[0] if isinstance(student, str) else student)
+    if recut is not None:
+        student.setdefault("recut", recut)
+    [(_, student)] = make_members([student], pos_jackknife=pos_jackknife, n_jobs=n_jobs,
+                                   verbose=verbose)
+    return DistilledTagger(teacher, student, unlabeled=unlabeled, verbose=verbose,
+                           **_mapping("distill_params", params))
 
 
 def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alias,

@@ -8,7 +8,10 @@
    (:func:`skbioner.ensemble.vote_spans`, what :class:`~skbioner.ensemble.VotingTagger`
    does): every subset of two or more members, hard and soft votes, thresholds
    0.3 and 0.5, members weighed 1 or, per entity type, by their dev F1 on that
-   type (Ekbal & Saha 2012).  The best on dev is the chosen vote.
+   type (Ekbal & Saha 2012).  The best on dev is the chosen vote.  With many
+   candidates (2^n subsets), ``--beam B`` searches the subsets by size instead:
+   every pair, then the B best subsets of each size grown by one member
+   (``--seed-vote A+B``: a subset, e.g. the last dev choice, scored and grown too).
 3. With ``--stack``, the chosen vote's members stacked under an ``online-crf``
    second pass (``--model stack``) are trained on ``fit`` and scored on ``dev``
    too, and so is each ``--stack-members A+B`` stack (the two-pass whose first
@@ -27,6 +30,8 @@
         --members-only --cache /tmp/members     # fill the cache (several can run at once)
     python benchmarks/combination.py --members two-pass,nerbio,pairwise-svm,pairwise-svm-viterbi \
         --cache /tmp/members --store            # then choose on dev, test once
+    python benchmarks/combination.py --members two-pass,two-pass-ioe2,nerbio,nerbio-ioe2,... \
+        --cache /tmp/members --beam 5 --seed-vote two-pass+nerbio --no-test  # many candidates
     python benchmarks/combination.py --members two-pass,nerbio --stack-members online-crf+nerbio \
         --cache /tmp/members --no-test          # a two-pass over two first passes, on dev
 
@@ -66,6 +71,15 @@ MEMBERS = {
     # the same with the bundled word classes in both passes
     "two-pass-word-classes": {"model": "online-crf", "two_pass": True,
                               "word_classes": "bundled"},
+    # Cho et al.'s segment representations on the strong members: IOE2 (an entity's last
+    # token marked, not its first) alone, no scheme mix, in both passes of a two-pass and
+    # under NERBio's features -- members whose boundary errors differ from the BIES ones
+    "two-pass-ioe2": {"model": "online-crf", "two_pass": True, "scheme": "IOE2"},
+    "two-pass-ioe2-word-classes": {"model": "online-crf", "two_pass": True, "scheme": "IOE2",
+                                   "word_classes": "bundled"},
+    "nerbio-ioe2": {"model": "nerbio", "scheme": "IOE2"},
+    "nerbio-ioe2-word-classes": {"model": "nerbio", "scheme": "IOE2",
+                                 "word_classes": "bundled"},
     # Kazama's pairwise SVM, greedy (the preset: no confidences, every entity 1.0) and
     # with Platt probabilities and Viterbi (confidences for soft votes)
     "pairwise-svm": {"model": "pairwise-svm"},
@@ -244,7 +258,7 @@ def _exact_f1(gold_spans, spans):
     return 2 * tp / (n_pred + n_gold) if n_pred + n_gold else 0.0
 
 
-def vote_grid(names, outputs, gold, data, rescore=10):
+def vote_grid(names, outputs, gold, data, rescore=10, beam=None, seeds=()):
     """Every vote over the members' dev entities, scored on dev, best first.
 
     ``outputs[name]``: a member's dev record (with ``entities`` and
@@ -253,6 +267,13 @@ def vote_grid(names, outputs, gold, data, rescore=10):
     ``weights``) and dev ``exact_f1``; the best ``rescore`` rows also carry
     every score of :func:`harness.evaluate` (the official scorer, which
     must give the same exact F1 as the grid's span count).
+
+    ``beam``: instead of every subset of two or more members (2^n of them),
+    a beam search over subsets by size: every pair, then the ``beam`` best
+    subsets of each size (a subset's score: its best vote) grown by each
+    other member, up to all members.  ``seeds`` (member lists, e.g. the
+    previous dev choice) join the subsets of their size before the beam
+    keeps its best, so the search scores them and what grows from them.
     """
     from skbioner.ensemble import member_weights, vote_spans
     from skbioner.schemes import labels_to_spans
@@ -265,19 +286,24 @@ def vote_grid(names, outputs, gold, data, rescore=10):
         return [vote_spans([outputs[n]["entities"][i] for n in subset], table, threshold,
                            voting == "soft") for i in range(len(gold.X))]
 
-    rows = []
-    for k in range(2, len(names) + 1):
-        for subset in itertools.combinations(names, k):
-            if any(n in subset and DERIVED[n][0] in subset for n in DERIVED):
-                continue  # one model twice (the pairwise SVM greedy and Viterbi)
-            f1 = [{t: round(outputs[n]["per_class_exact_f1"].get(t, 0.0), 4) for t in types}
-                  for n in subset]
-            for weighting, weights in (("equal", None), ("per-type dev F1", f1)):
-                for voting, threshold in itertools.product(("hard", "soft"), THRESHOLDS):
-                    spans = vote(subset, weights, voting, threshold)
-                    rows.append({"members": list(subset), "voting": voting,
-                                 "threshold": threshold, "weighting": weighting,
-                                 "weights": weights, "exact_f1": _exact_f1(gold_spans, spans)})
+    def votes_of(subset):
+        f1 = [{t: round(outputs[n]["per_class_exact_f1"].get(t, 0.0), 4) for t in types}
+              for n in subset]
+        out = []
+        for weighting, weights in (("equal", None), ("per-type dev F1", f1)):
+            for voting, threshold in itertools.product(("hard", "soft"), THRESHOLDS):
+                spans = vote(subset, weights, voting, threshold)
+                out.append({"members": list(subset), "voting": voting,
+                            "threshold": threshold, "weighting": weighting,
+                            "weights": weights, "exact_f1": _exact_f1(gold_spans, spans)})
+        return out
+
+    if beam is not None:
+        rows = _beam_search(names, beam, seeds, votes_of)
+    else:
+        rows = [row for k in range(2, len(names) + 1)
+                for subset in itertools.combinations(names, k) if not _one_model_twice(subset)
+                for row in votes_of(subset)]
     rows.sort(key=lambda r: -r["exact_f1"])
     for row in rows[:rescore]:
         spans = vote(row["members"], row["weights"], row["voting"], row["threshold"])
@@ -285,6 +311,46 @@ def vote_grid(names, outputs, gold, data, rescore=10):
         if abs(score["exact_f1"] - row["exact_f1"]) > 1e-9:
             raise AssertionError(f"span count {row['exact_f1']} != official {score['exact_f1']}")
         row.update(score)
+    return rows
+
+
+def _one_model_twice(subset):
+    """Whether ``subset`` holds a :data:`DERIVED` member and its parent (one model twice)."""
+    return any(n in subset and DERIVED[n][0] in subset for n in DERIVED)
+
+
+def _beam_search(names, beam, seeds, votes_of):
+    """:func:`vote_grid`'s beam search over member subsets: the rows of every subset scored.
+
+    Every pair is scored, then the ``beam`` best subsets of each size (a
+    subset's score: its best vote; ties to the earlier members in ``names``)
+    each grow by every other member; ``seeds`` join the subsets of their size.
+    """
+    order = {n: i for i, n in enumerate(names)}
+    unknown = [n for s in seeds for n in s if n not in order]
+    if unknown:
+        raise ValueError(f"seed votes name members that are not candidates: {unknown}")
+
+    def canonical(subset):
+        return tuple(sorted(set(subset), key=order.__getitem__))
+
+    seeds = [canonical(s) for s in seeds]
+    rows, scored = [], {}
+    level = list(itertools.combinations(names, 2))
+    for k in range(2, len(names) + 1):
+        level = {s for s in level + [s for s in seeds if len(s) == k]
+                 if not _one_model_twice(s)}
+        if not level:
+            break
+        for subset in sorted(level, key=lambda s: [order[n] for n in s]):
+            if subset not in scored:
+                votes = votes_of(subset)
+                rows += votes
+                scored[subset] = max(r["exact_f1"] for r in votes)
+        kept = sorted(level, key=lambda s: (-scored[s], [order[n] for n in s]))[:beam]
+        print(f"vote search: {len(scored)} subsets scored; best of {k}: "
+              f"{scored[kept[0]]:.4f} {'+'.join(kept[0])}", file=sys.stderr, flush=True)
+        level = [canonical(s + (n,)) for s in kept for n in names if n not in s]
     return rows
 
 
@@ -397,7 +463,8 @@ def one_corpus(corpus, names, args):
                                       **_strip(outputs[name])))
     if args.members_only:
         return records, None
-    rows = vote_grid(names, outputs, gold, args.data, rescore=args.show)  # 2. every vote on dev
+    rows = vote_grid(names, outputs, gold, args.data, rescore=args.show,  # 2. votes on dev
+                     beam=args.beam, seeds=[m.split("+") for m in args.seed_vote])
     for row in rows[:args.show]:
         _line(corpus, "dev", f"vote {'+'.join(row['members'])} {row['voting']} "
               f">{row['threshold']} {row['weighting']}", row)
@@ -405,7 +472,7 @@ def one_corpus(corpus, names, args):
     top = [{k: r[k] for k in ("members", "voting", "threshold", "weighting", "exact_f1")}
            for r in rows[:args.show]]
     records.append(harness.record("combination", "vote (best on dev)", corpus, "dev",
-                                  grid_size=len(rows), top_votes=top, **best))
+                                  grid_size=len(rows), beam=args.beam, top_votes=top, **best))
     chosen = ("vote", best["members"],
               combination_options("vote", best["members"], corpus, args.data, best))
     chosen_f1 = best["exact_f1"]
@@ -455,6 +522,13 @@ def main():
     ap.add_argument("--cache", default=None,
                     help="directory keeping each member's dev record (entities, scores, "
                          "times), reused by later runs with the same member options")
+    ap.add_argument("--beam", type=int, default=None, metavar="B",
+                    help="search the member subsets by beam (every pair, then the B best "
+                         "subsets of each size grown by one member) instead of all 2^n; "
+                         "for many candidates")
+    ap.add_argument("--seed-vote", action="append", default=[], metavar="A+B",
+                    help="with --beam: also score this subset (e.g. the previous dev "
+                         "choice) and grow the beam from it; repeatable")
     ap.add_argument("--show", type=int, default=10, help="votes shown on stderr, best first")
     ap.add_argument("--tag-passes", type=int, default=2,
                     help="timed tagging passes after the first")

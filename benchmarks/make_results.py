@@ -32,9 +32,10 @@ USES = {
     "hmm-svm --word-classes": "Zhou & Su 2004's HMM + SVM tagger + word classes",
     "pairwise-svm": "Kazama et al. 2002's pairwise SVMs (degree-2 kernel, whole corpus)",
     "vote (chosen on dev)": "a vote chosen on each corpus's dev data (`--model vote --members "
-                            "...`; JNLPBA: the two-pass CRF and NERBio, each with and "
-                            "without word classes; BioNLP13CG: six members of four "
-                            "families, hard vote)",
+                            "...`; hard votes weighted per type by dev F1; JNLPBA: the "
+                            "two-pass CRF, NERBio, the cascade with word classes and the "
+                            "IOE2 two-pass CRF with word classes; BioNLP13CG: eight members, "
+                            "the cascade, three two-pass CRFs and four NERBio, BIES and IOE2)",
     "crfsuite": "the peer: sklearn-crfsuite (L-BFGS CRF) on the same features",
 }
 CORPUS_ORDER = list(harness.CORPORA)

@@ -68,3 +68,18 @@ def test_members_reading_pos_get_the_jackknifed_tagger():
         pos = dict(members[name].steps)["pos"]
         assert (pos.jackknife, pos.corpus) == (5, "genia-pos/train.tsv"), name
     assert "pos" not in dict(members["online-crf"].steps)
+
+
+def test_a_two_pass_member_with_a_scheme_trains_both_passes_in_it():
+    # benchmarks/combination.py's two-pass-ioe2: the first pass (a clone of the tagger)
+    # carries the scheme too, so both fitted models label IOE2 and nothing else
+    from skbioner.base import final_estimator
+
+    train = load_jnlpba_sample("train")
+    model = make_tagger("online-crf", two_pass=True, scheme="IOE2",
+                        model_params={"max_iter": 2}, n_jobs=1).fit(train.X[:120], train.y[:120])
+    first = dict(model.steps)["first_pass"].tagger_
+    for crf in (final_estimator(model), final_estimator(first)):
+        assert (crf.label_space_.scheme, crf.label_space_.extra_schemes) == ("IOE2", ())
+    assert {lab[:2] for lab in final_estimator(model).label_space_.labels} == {"O", "I-", "E-"}
+    assert any(e for s in tagger_outputs(model, train.X[120:160]).entities for e in s)

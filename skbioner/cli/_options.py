@@ -13,11 +13,13 @@ _SWITCHES = ("pos", "two_pass", "abbreviations", "alias", "cascade_rules", "clos
 #: make_tagger's arguments whose option is not ``--`` + the name with dashes
 FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
          "feature_params": "--feature-param", "combination_params": "--combination-param",
+         "distill_params": "--distill-param",
          **{k: "--" + k.replace("_", "-") for k in (
              "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
-             "first_pass", "members", "word_classes")}}
+             "first_pass", "members", "word_classes", "distill", "unlabeled")}}
 #: make_tagger's dict arguments, given as repeatable KEY=VALUE options
-_PARAMS = ("model_params", "feature_params", "hmm_params", "combination_params")
+_PARAMS = ("model_params", "feature_params", "hmm_params", "combination_params",
+           "distill_params")
 
 #: skbioner.pipelines.PRESETS (kept here so that --help imports no model code; a test
 #: checks that they agree)
@@ -63,6 +65,17 @@ def add_tagger_arguments(p):
                         "(online-crf,cascaded,online-crf:scheme=IOE2:name=ioe2)")
     k.add_argument("--combination-param", action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter of the vote or the stack, repeatable (voting=hard, cv=3)")
+    k.add_argument("--distill", default=None, metavar="MODEL[:KEY=VALUE...]",
+                   help="keep one fast student (a member, as in --members) trained on the "
+                        "corpus and on the --unlabeled text labelled by the model the other "
+                        "options build (e.g. --model vote ... --distill "
+                        "online-crf:word_classes=bundled)")
+    k.add_argument("--unlabeled", default=None, metavar="SENTENCES",
+                   help="unlabeled text of --distill: one sentence per line (.gz too); its "
+                        "sentences that copy a training sentence are dropped")
+    k.add_argument("--distill-param", action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of the distillation, repeatable (max_tokens=500000, "
+                        "min_confidence=0.5)")
     k.add_argument("--abbreviations", action="store_true",
                    help="abbreviations take their long form's class")
     k.add_argument("--alias", action="store_true", help="aliases of earlier entities")
@@ -89,12 +102,14 @@ def tagger_options(args):
                         ("pos_jackknife", args.pos_jackknife),
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
                         ("word_classes", args.word_classes),
+                        ("distill", args.distill), ("unlabeled", args.unlabeled),
                         ("recut", None if args.recut in ("auto", "none") else args.recut)):
         if value is not None:
             options[name] = value
     for name, items in (("model_params", args.param), ("feature_params", args.feature_param),
                         ("hmm_params", args.hmm_param),
-                        ("combination_params", args.combination_param)):
+                        ("combination_params", args.combination_param),
+                        ("distill_params", args.distill_param)):
         if items:
             options[name] = parse_params(items)
     return options
@@ -129,6 +144,8 @@ def train_command(train_file="TRAIN", output="model.skops", model="online-crf", 
                 argv += [flag(name), f"{key}={v!r}" if not isinstance(v, str) else f"{key}={v}"]
         elif name in ("members", "first_pass") and isinstance(value, list | tuple):
             argv += [flag(name), ",".join(map(_member_spec, value))]
+        elif name == "distill" and isinstance(value, dict):
+            argv += [flag(name), _member_spec(value)]
         elif value is not None:
             argv += [flag(name), str(value)]
     return shlex.join([*argv, "-o", str(output)])

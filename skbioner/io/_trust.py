@@ -52,6 +52,7 @@ _SKBIONER_CLASSES = (
     "annotate._word_classes.BrownClusterer",
     "annotate._word_classes.EmbeddingClusterer",
     "annotate._word_classes.WordClassAnnotator",
+    "ensemble._distill.DistilledTagger",
     "ensemble._stacking.StackedTagger",
     "ensemble._voting.VotingTagger",
     "features._channels.AffixPatternChannel",

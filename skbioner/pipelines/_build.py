@@ -164,11 +164,11 @@ def _mapping(name, value):
 
 
 def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
-                pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
-                two_pass=False, first_pass=None, abbreviations=False, alias=False,
-                cascade_rules=False, closed_dictionary=False, dictionary=None, recut=None,
-                word_classes=None, members=None, combination_params=None, n_jobs=2,
-                verbose=0):
+                pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, two_pass=False,
+                first_pass=None, abbreviations=False, alias=False, cascade_rules=False,
+                closed_dictionary=False, dictionary=None, recut=None, word_classes=None,
+                members=None, combination_params=None, distill=None, unlabeled=None,
+                distill_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -190,21 +190,17 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     pos, pos_jackknife, hmm_states, hmm_params
         Annotation columns; see :func:`make_annotators`.
     word_classes : "bundled", str, path or None, default=None
-        Word classes learned from unlabeled text as features (the classes
-        shipped with the package, or a table written by ``skbioner
-        clusters``); see :func:`make_annotators`.  With ``two_pass`` the first
-        pass (a preset name) reads them too.
+        Word classes learned from unlabeled text as features (the classes shipped with the
+        package, or a table written by ``skbioner clusters``); see :func:`make_annotators`.
+        With ``two_pass`` the first pass (a preset name) reads them too.
     two_pass : bool, default=False
-        Stack the tagger on a first pass (:func:`add_first_pass`), the
-        preset's second-pass settings (:data:`TWO_PASS_PARAMS`) under
-        ``model_params``.
+        Stack the tagger on a first pass (:func:`add_first_pass`), the preset's second-pass
+        settings (:data:`TWO_PASS_PARAMS`) under ``model_params``.
     first_pass : str, list or estimator, optional
-        The first pass of ``two_pass``: a preset name (with the same POS
-        options) or any tagger; default: the tagger itself without the
-        second-pass settings.  Several first passes (a list, or a members
-        string with commas or options: see ``members``) make a
-        :class:`~skbioner.ensemble.StackedTagger` whose second pass is this
-        tagger.
+        The first pass of ``two_pass``: a preset name (with the same POS options) or any
+        tagger; default: the tagger itself without the second-pass settings.  Several first
+        passes (a list, or a members string with commas or options: see ``members``) make a
+        :class:`~skbioner.ensemble.StackedTagger` whose second pass is this tagger.
     abbreviations, alias, cascade_rules, closed_dictionary, dictionary
         Zhou & Su's knowledge modules; see :func:`add_knowledge`.
     recut : {None, "pieces", "jnlpba", "learned"}, default=None
@@ -221,6 +217,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     combination_params : dict, optional
         Parameters of the :class:`~skbioner.ensemble.VotingTagger` or
         :class:`~skbioner.ensemble.StackedTagger` (``weights``, ``cv``...).
+    distill, unlabeled, distill_params : optional
+        One student kept instead: :class:`~skbioner.ensemble.DistilledTagger`.
     n_jobs : int, default=2
         Threads/processes of the annotators and parallel models.
     verbose : int, default=0
@@ -231,8 +229,9 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     -------
     estimator
         A :class:`TaggerPipeline`, a combination, or a wrapper around one
-        (:class:`~skbioner.postprocess.PostProcessedTagger`, :class:`~skbioner.models.RecutTagger`);
-        every one offers ``fit``, ``predict``, ``predict_entities`` and ``score``.
+        (:class:`~skbioner.postprocess.PostProcessedTagger`, :class:`~skbioner.models.RecutTagger`,
+        :class:`~skbioner.ensemble.DistilledTagger`); every one offers ``fit``, ``predict``,
+        ``predict_entities`` and ``score``.
 
     Examples
     --------
@@ -241,6 +240,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     >>> type(tagger).__name__, type(tagger.tagger[-1]).__name__
     ('PostProcessedTagger', 'OnlinePACRF')
     """
+    if distill is not None or unlabeled is not None or distill_params:
+        return _distilled(**locals())
     from ._presets import preset_pipeline
 
     combination_params = _mapping("combination_params", combination_params)
@@ -335,6 +336,27 @@ def _with_first_pass(tagger, model, first_pass, model_params, combination_params
     return StackedTagger(make_members(first_pass, pos_jackknife=pos_jackknife, verbose=verbose),
                          final_estimator=tagger, n_jobs=n_jobs, verbose=verbose,
                          **combination_params)
+
+
+def _distilled(distill, unlabeled, distill_params, **options):
+    """``make_tagger(..., distill=student)``: the tagger of ``options`` distilled into it.
+
+    The student reads raw text cut as the teacher does (``recut``) unless its
+    own options say otherwise.
+    """
+    from ..ensemble import DistilledTagger
+
+    if distill is None or unlabeled is None:
+        raise ValueError("distill needs both the student (distill) and the unlabeled text "
+                         "(unlabeled)")
+    student = dict(parse_members(distill)[0] if isinstance(distill, str) else distill)
+    if options["recut"] is not None:
+        student.setdefault("recut", options["recut"])
+    [(_, student)] = make_members([student], pos_jackknife=options["pos_jackknife"],
+                                  n_jobs=options["n_jobs"], verbose=options["verbose"])
+    return DistilledTagger(make_tagger(**options), student, unlabeled=unlabeled,
+                           verbose=options["verbose"],
+                           **_mapping("distill_params", distill_params))
 
 
 def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alias,

@@ -96,3 +96,43 @@ def test_bad_combinations():
     vote = make_tagger("vote", members="online-crf,nerbio", pos_jackknife="pos.tsv")
     crf, nerbio = (m for _, m in vote.estimators)
     assert "pos" not in crf.named_steps and nerbio.named_steps["pos"].corpus == "pos.tsv"
+
+
+def test_distil_a_vote_into_one_student_from_the_command_line(tmp_path, capsys):
+    from skbioner.ensemble import DistilledTagger
+
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    unlabeled = tmp_path / "unlabeled.txt"
+    # sentences of the training file (dropped: copies of gold) and new ones
+    gold_sentences = ["The IL-2 gene in T cells .", "The p53 gene in B cells .",
+                      "The TNF gene in HeLa cells ."]
+    unlabeled.write_text("\n".join(gold_sentences + ["IL-2 binds here .",
+                                                      "an unseen sentence ."]) + "\n")
+    out = tmp_path / "student.skops"
+    argv = ["train", "--train", str(train), "--model", "vote", "--members", MEMBERS,
+            "--combination-param", "voting=soft", "--distill",
+            "online-crf:model_params={'max_iter': 2}", "--unlabeled", str(unlabeled),
+            "--distill-param", "min_confidence=0.0", "-o", str(out)]
+    assert main(argv) == 0
+    assert "student fitted" in capsys.readouterr().err
+    model = load_model(out)
+    assert isinstance(model, DistilledTagger) and isinstance(model.teacher, VotingTagger)
+    assert model.student_[-1].max_iter == 2
+    assert model.n_pseudo_sentences_ == 2 and model.removed_["exact"] == 3
+    assert model_metadata(out)["options"]["distill"].startswith("online-crf")
+    capsys.readouterr()
+    assert main(["info", str(out)]) == 0  # the student is what the file holds
+    assert "OnlinePACRF" in capsys.readouterr().out
+    # the command line of the same options round-trips
+    options = {"model": "vote", "members": MEMBERS, "distill": "online-crf",
+               "unlabeled": "u.txt", "distill_params": {"max_tokens": 1000}}
+    args = build_parser().parse_args(shlex.split(train_command("t", "m", **options))[1:])
+    assert (args.model, tagger_options(args)) == ("vote", {k: v for k, v in options.items()
+                                                           if k != "model"})
+    # the output may not overwrite the unlabeled text; both options are needed
+    capsys.readouterr()
+    assert main(argv[:-1] + [str(unlabeled)]) != 0
+    assert "the output is also an input" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="distill needs both"):
+        make_tagger("vote", members=MEMBERS, distill="online-crf")

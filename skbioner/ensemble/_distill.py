@@ -1,0 +1,253 @@
+"""``DistilledTagger``: a slow teacher's labels on unlabeled text teach one fast student."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from .._progress import log
+from .._sentence import check_sentences
+from .._validation import HasMethods, Integral, Interval, Real, fit_context
+from ..base import SequenceTaggerMixin, classes_of
+from ..schemes import spans_to_labels
+from ._members import check_iob2
+from ._outputs import tagger_outputs
+
+__all__ = ["DistilledTagger", "drop_copies"]
+
+#: words in a row shared with a training sentence that make an unlabeled sentence its copy
+NGRAM = 8
+
+
+def _words(sentence):
+    return [w for w in (re.sub(r"[\W_]+", "", str(t).lower()) for t in sentence) if w]
+
+
+def _grams(words):
+    return {tuple(words[i:i + NGRAM]) for i in range(len(words) - NGRAM + 1)}
+
+
+def drop_copies(sentences, gold):
+    """The unlabeled ``sentences`` that are not copies of a ``gold`` sentence, nor repeats.
+
+    A copy: the same token sequence; the same words once case, spaces and
+    punctuation are ignored (the sentence tokenized differently); or
+    :data:`NGRAM` words in a row in common (the sentence cut differently).
+    A teacher's labels on a copy of a training sentence would only compete
+    with its gold labels.
+
+    Parameters
+    ----------
+    sentences : list of Sentence
+    gold : list of Sentence
+
+    Returns
+    -------
+    kept : list of Sentence
+        In their order.
+    removed : dict of str to int
+        How many were dropped as ``exact``, ``normalized`` and ``ngram``
+        copies of gold sentences, and as ``repeat`` of an earlier one.
+    """
+    exact = {tuple(s) for s in gold}
+    normal, grams = set(), set()
+    for s in gold:
+        w = _words(s)
+        normal.add("".join(w))
+        grams |= _grams(w)
+    removed = dict.fromkeys(("exact", "normalized", "ngram", "repeat"), 0)
+    seen, kept = set(), []
+    for s in sentences:
+        key, w = tuple(s), _words(s)
+        kind = ("exact" if key in exact else "normalized" if "".join(w) in normal
+                else "ngram" if _grams(w) & grams else "repeat" if key in seen else None)
+        if kind is None:
+            seen.add(key)
+            kept.append(s)
+        else:
+            removed[kind] += 1
+    return kept, removed
+
+
+class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
+    """One fast student trained on gold and on a slow teacher's labels (distillation).
+
+    :meth:`fit` trains the ``teacher`` (a vote of several taggers, say) on the
+    labelled sentences, has it tag unlabeled sentences, and trains the
+    ``student`` on the labelled sentences plus the teacher-labelled ones.
+    Only the student is kept: tagging costs one model's time and the model
+    file holds one model (knowledge distillation, or self-training with the
+    ensemble as teacher).
+
+    Parameters
+    ----------
+    teacher : estimator
+        Any tagger of the suite (``make_tagger("vote", ...)``...); cloned and
+        fitted in :meth:`fit`, then dropped.
+    student : estimator
+        The tagger kept; cloned and fitted in :meth:`fit`.
+    unlabeled : list of Sentence, str or path
+        Unlabeled sentences, or a file of one sentence per line, tokens
+        separated by whitespace (:func:`skbioner.io.read_tokenized`;
+        ``.gz`` too).  Sentences that copy a training sentence are dropped
+        (:func:`drop_copies`).
+    max_tokens : int or None, default=500_000
+        Teacher-labelled tokens the student learns from (the first sentences
+        of the shuffled unlabeled text holding that many); None: all.
+    min_confidence : float, default=0.0
+        A teacher-labelled sentence is used only if the teacher's confidence
+        in each of its entities is at least this.
+    min_entities : int, default=0
+        A teacher-labelled sentence is used only if the teacher found at
+        least this many entities in it (unlabeled text from outside the
+        corpus's domain is mostly sentences without any).  On the JNLPBA
+        development split ``min_confidence=0.5, min_entities=1`` with 500k
+        tokens was the best of eleven settings, by 0.2 F1 over the student on
+        gold alone, within the student's seed noise (``docs/benchmarks.md``,
+        "Distilling the vote into one student"); the defaults filter nothing.
+    random_state : int or None, default=0
+        Seed of the shuffle of the unlabeled sentences.
+    verbose : int, default=0
+        A line on stderr per stage.
+
+    Attributes
+    ----------
+    student_ : estimator
+        The fitted student: the prediction state.
+    classes_ : ndarray of str
+        The student's labels.
+    n_pseudo_sentences_, n_pseudo_tokens_ : int
+        Teacher-labelled sentences and tokens the student was trained on.
+    removed_ : dict of str to int
+        Unlabeled sentences dropped as copies (:func:`drop_copies`).
+    fit_seconds_ : dict of str to float
+        Seconds of the ``teacher`` fit, the ``labelling`` and the ``student`` fit.
+    """
+
+    _parameter_constraints = {
+        "teacher": [HasMethods(["fit", "predict"])],
+        "student": [HasMethods(["fit", "predict"])],
+        "unlabeled": "no_validation",
+        "max_tokens": [Interval(Integral, 1, None, closed="left"), None],
+        "min_confidence": [Interval(Real, 0, 1, closed="both")],
+        "min_entities": [Interval(Integral, 0, None, closed="left")],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, teacher, student, *, unlabeled, max_tokens=500_000, min_confidence=0.0,
+                 min_entities=0, random_state=0, verbose=0):
+        self.teacher = teacher
+        self.student = student
+        self.unlabeled = unlabeled
+        self.max_tokens = max_tokens
+        self.min_confidence = min_confidence
+        self.min_entities = min_entities
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def _unlabeled_sentences(self):
+        from ..io import read_tokenized
+
+        if isinstance(self.unlabeled, list | tuple):
+            return check_sentences(list(self.unlabeled))
+        return read_tokenized(self.unlabeled)
+
+    @fit_context
+    def fit(self, X, y):
+        """Train the teacher, label the unlabeled sentences, train the student on both.
+
+        Parameters
+        ----------
+        X : list of Sentence
+        y : list of list of str
+            IOB2 labels.
+
+        Returns
+        -------
+        self : DistilledTagger
+        """
+        X, y = check_sentences(X, y)
+        check_iob2(y)
+        pool, self.removed_ = drop_copies(self._unlabeled_sentences(), X)
+        rng = check_random_state(self.random_state)
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        seconds = {}
+        t0 = time.perf_counter()
+        teacher = clone(self.teacher).fit(X, y)
+        seconds["teacher"] = time.perf_counter() - t0
+        log(self, f"teacher fitted in {seconds['teacher']:.1f} s")
+        t0 = time.perf_counter()
+        Xp, yp = self._pseudo_labelled(teacher, pool)
+        del teacher
+        seconds["labelling"] = time.perf_counter() - t0
+        self.n_pseudo_sentences_, self.n_pseudo_tokens_ = len(Xp), sum(map(len, Xp))
+        log(self, f"{self.n_pseudo_tokens_:,} tokens labelled by the teacher in "
+                  f"{seconds['labelling']:.1f} s ({sum(self.removed_.values()):,} unlabeled "
+                  "sentences dropped as copies of training sentences)")
+        t0 = time.perf_counter()
+        self.student_ = clone(self.student).fit(list(X) + Xp, list(y) + yp)
+        seconds["student"] = time.perf_counter() - t0
+        log(self, f"student fitted in {seconds['student']:.1f} s")
+        self.fit_seconds_ = seconds
+        self.classes_ = classes_of(self.student_)
+        return self
+
+    def _pseudo_labelled(self, teacher, pool, batch=2000):
+        """The teacher's labels on the first pool sentences that pass the filters."""
+        Xp, yp, total = [], [], 0
+        limit = float("inf") if self.max_tokens is None else self.max_tokens
+        for start in range(0, len(pool), batch):
+            chunk = pool[start:start + batch]
+            for s, ents in zip(chunk, tagger_outputs(teacher, chunk, marginals=False).entities,
+                               strict=True):
+                if total >= limit:
+                    return Xp, yp
+                if len(ents) < self.min_entities or any(e[3] < self.min_confidence
+                                                         for e in ents):
+                    continue
+                Xp.append(s)
+                yp.append(spans_to_labels([e[:3] for e in ents], len(s), "IOB2"))
+                total += len(s)
+        return Xp, yp
+
+    @property
+    def tagger_(self):
+        """The fitted student: what the suite finds inside wrappers (``base.unwrap``).
+
+        ``skbioner info`` and the raw-text tagger then describe and run the student.
+        """
+        check_is_fitted(self, "student_")
+        return self.student_
+
+    def predict(self, X):
+        """The student's labels.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+        """
+        check_is_fitted(self, "student_")
+        return self.student_.predict(X)
+
+    def predict_entities(self, X):
+        """The student's entities with their confidences.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+        """
+        check_is_fitted(self, "student_")
+        return tagger_outputs(self.student_, check_sentences(X), marginals=False).entities

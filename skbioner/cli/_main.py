@@ -68,6 +68,30 @@ def _on_sigterm(signum, frame):
     sys.exit(143)
 
 
+def _signal_cause(exc):
+    """The ``KeyboardInterrupt`` or ``SystemExit`` behind a ``SystemError``, else None.
+
+    A signal handler's exception raised while a compiled (numba) call runs comes
+    back as a ``SystemError`` caused by it, wrapped once more by every enclosing
+    compiled call; the chain is followed through those ``SystemError`` only.
+
+    Parameters
+    ----------
+    exc : BaseException
+
+    Returns
+    -------
+    KeyboardInterrupt or SystemExit or None
+    """
+    seen = set()
+    while isinstance(exc, SystemError) and id(exc) not in seen:
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            return exc
+    return None
+
+
 def kernels_compiled():
     """Whether the decoding kernel is in numba's cache (so the others most likely are too).
 
@@ -245,7 +269,7 @@ def _run(args) -> int:
     except Exception as exc:  # a bug, or an input nothing above foresaw: still one line
         # Ctrl-C or SIGTERM landing inside a compiled (numba) call comes back as a
         # SystemError ("returned a result with an exception set") caused by it
-        cause = exc.__cause__ if isinstance(exc, SystemError) else None
+        cause = _signal_cause(exc)
         if isinstance(cause, KeyboardInterrupt):
             print("skbioner: interrupted", file=sys.stderr)
             return 130

@@ -34,3 +34,26 @@ def test_other_system_errors_stay_unexpected(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(_info, "run", _raise_wrapped(ValueError("x")))
     assert main(["info", str(tmp_path / "m.skops")]) == 1
     assert "unexpected SystemError" in capsys.readouterr().err
+
+
+def _raise_nested(exc):
+    # a compiled call inside another: each dispatcher wraps what it got
+    def run(args):
+        try:
+            _raise_wrapped(exc)(args)
+        except SystemError as inner:
+            raise SystemError("CPUDispatcher(<function g>) returned a result with an "
+                              "exception set") from inner
+    return run
+
+
+def test_sigterm_inside_nested_compiled_calls_exits_143(monkeypatch, tmp_path):
+    monkeypatch.setattr(_info, "run", _raise_nested(SystemExit(143)))
+    with pytest.raises(SystemExit) as exc:
+        main(["info", str(tmp_path / "m.skops")])
+    assert exc.value.code == 143
+
+
+def test_ctrl_c_inside_nested_compiled_calls_is_an_interruption(monkeypatch, tmp_path):
+    monkeypatch.setattr(_info, "run", _raise_nested(KeyboardInterrupt()))
+    assert main(["info", str(tmp_path / "m.skops")]) == 130

@@ -40,7 +40,7 @@ from skbioner.annotate import (
     POSTagger,
     WordClassAnnotator,
 )
-from skbioner.ensemble import StackedTagger, VotingTagger
+from skbioner.ensemble import DistilledTagger, StackedTagger, VotingTagger
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.model_selection import SequentialGroupSelector
@@ -126,6 +126,12 @@ CASES = {
                                               ("model", OnlinePACRF(max_iter=2,
                                                                     random_state=0))])),
                       ("memo", MajorityTagger())], voting="hard", threshold=0.4),
+        (X, Y), "predict", X, True),
+    "DistilledTagger": Case(
+        DistilledTagger(MajorityTagger(),
+                        TaggerPipeline([("features", TokenFeaturizer()),
+                                        ("model", OnlinePACRF(max_iter=2, random_state=0))]),
+                        unlabeled=[Sentence(list(s)[::-1]) for s in X[:6]], max_tokens=None),
         (X, Y), "predict", X, True),
     "StackedTagger": Case(
         StackedTagger([("crf", TaggerPipeline([("features", TokenFeaturizer()),
@@ -278,7 +284,7 @@ def test_classes_are_the_labels_predict_returns(name):
 
 @pytest.mark.parametrize("name", ["OnlinePACRF", "MajorityTagger", "PostProcessedTagger",
                                   "RecutTagger", "LearnedCutTagger", "VotingTagger",
-                                  "StackedTagger"])
+                                  "StackedTagger", "DistilledTagger"])
 def test_cross_val_predict_on_sequences(name):
     case = CASES[name]
     est = case.est if case.arg is X else make_pipeline(TokenFeaturizer(), case.est)

@@ -8,11 +8,13 @@ compressed or plain), so a user's own terminology reads the same way.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import lzma
 import os
 import unicodedata
+import zipfile
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
@@ -180,14 +182,70 @@ def _selected(path, types):
     return (e for e in entries if e[1] in wanted)
 
 
+def _cache_dir():
+    """Where compiled lexicons are kept between processes: ``$SKBIONER_CACHE``, else
+    ``$XDG_CACHE_HOME/skbioner`` (``~/.cache/skbioner``); None if it cannot be made."""
+    root = os.environ.get("SKBIONER_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "skbioner")
+    try:
+        os.makedirs(root, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return root if os.access(root, os.W_OK | os.X_OK) else None
+
+
+_TABLE_FIELDS = ("keys", "values", "bits", "masks")
+
+
+def _cached(digest, types, compile_):
+    """``compile_()``'s arrays, kept in the cache directory under the file's digest and the
+    types (plain ``.npz``, read without pickles and checked before use)."""
+    root = _cache_dir()
+    tag = hashlib.sha256(repr((digest, types, MAX_CHARS)).encode()).hexdigest()[:24]
+    path = None if root is None else os.path.join(root, f"lexicon-{tag}.npz")
+    if path is not None and os.path.isfile(path):
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in _TABLE_FIELDS}
+                kinds = tuple(str(k) for k in z["kinds"])
+            keys, values, bits = arrays["keys"], arrays["values"], arrays["bits"]
+            size = keys.shape[0]
+            if (keys.dtype == np.uint64 and values.dtype == np.uint64 and bits.dtype == np.uint64
+                    and size & (size - 1) == 0 and values.shape == keys.shape
+                    and bits.size and bits.size & (bits.size - 1) == 0
+                    and arrays["masks"].dtype == np.uint64):
+                return (keys, values, bits), kinds, arrays["masks"]
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+            pass  # a damaged or foreign file: compiled again, and replaced
+    (keys, values, bits), kinds, masks = compile_()
+    if path is not None:
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "wb") as fh:
+                np.savez(fh, keys=keys, values=values, bits=bits, masks=masks,
+                         kinds=np.asarray(kinds, dtype=str))
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return (keys, values, bits), kinds, masks
+
+
 @lru_cache(maxsize=4)
 def _load(path: str, mtime_ns: int, size: int, types):
     """The names of ``types`` (None: all) of a lexicon file, compiled once per version of the
-    file: ``(table, type names, names per type, SHA-256 of the file)``."""
-    keys, masks, kinds = _keyed(_selected(path, types))
+    file (and kept in :func:`_cache_dir`): ``(table, type names, names per type, SHA-256 of
+    the file)``."""
+    digest = _digest(Path(path))
+
+    def compile_():
+        keys, masks, kinds = _keyed(_selected(path, types))
+        return build_table(keys, masks), tuple(kinds), masks
+
+    table, kinds, masks = _cached(digest, types, compile_)
     counts = {k: int(np.count_nonzero(masks & np.uint64((1 << i) | (1 << (i + 32)))))
               for i, k in enumerate(kinds)}
-    return build_table(keys, masks), tuple(kinds), counts, _digest(Path(path))
+    return table, kinds, counts, digest
 
 
 def _load_file(path: Path, types=None):
@@ -304,6 +362,7 @@ class LexiconMatcher(
         self.n_names_ = {t: counts[t] for t in types}
         self.lexicon_digest_ = digest
         self._columns = np.asarray([kinds.index(t) for t in types], dtype=np.int64)
+        self._selection = given  # what the compiled table holds (None: every type)
         self.__dict__.pop("_embedded", None)
         self.__dict__.pop("_table", None)
         if str(self.lexicons) != "bundled":  # a user's file travels with the model
@@ -327,9 +386,11 @@ class LexiconMatcher(
         embedded = self.__dict__.get("_embedded")
         if embedded is not None:
             keys, masks, kinds = embedded
-            table = (build_table(keys.split("\n"), masks), tuple(kinds))
+            table, kinds, _ = _cached(self.lexicon_digest_, self._selection, lambda: (
+                build_table(keys.split("\n"), masks), tuple(kinds), masks))
+            table = (table, kinds)
         else:
-            table, kinds, _, digest = _load_file(BUNDLED_LEXICONS, self.types_)
+            table, kinds, _, digest = _load_file(BUNDLED_LEXICONS, self._selection)
             if digest != self.lexicon_digest_:
                 raise ValueError(
                     "this model was fitted with other bundled lexicons (SHA-256 "

@@ -204,3 +204,27 @@ def test_lexicon_features_let_a_tagger_find_unseen_names(lexicon_file):
     lexical = make_tagger(model_params=params, lexicons=str(path), n_jobs=1).fit(X, y)
     assert lexical.score(Xt, yt) > 0.95
     assert plain.score(Xt, yt) < lexical.score(Xt, yt) - 0.3
+
+
+def test_compiled_lexicons_are_cached_and_a_damaged_cache_is_rebuilt(lexicon_file, tmp_path,
+                                                                     monkeypatch):
+    from skbioner.annotate import _lexicon
+
+    monkeypatch.setenv("SKBIONER_CACHE", str(tmp_path / "cache"))
+    X = [["IL-2", "receptor", "in", "HeLa"]]
+    first = LexiconMatcher(str(lexicon_file)).fit()
+    [cached] = (tmp_path / "cache").glob("lexicon-*.npz")
+    calls = []
+    monkeypatch.setattr(_lexicon, "build_table",
+                        lambda *a: calls.append(a) or _lexicon_build(*a))
+    _lexicon._load.cache_clear()
+    assert LexiconMatcher(str(lexicon_file)).fit().transform(X) == first.transform(X)
+    assert not calls  # read from the cache
+    cached.write_bytes(b"not an npz file")
+    _lexicon._load.cache_clear()
+    assert LexiconMatcher(str(lexicon_file)).fit().transform(X) == first.transform(X)
+    assert len(calls) == 1  # compiled again, and the cache replaced
+    assert cached.read_bytes()[:2] == b"PK"
+
+
+_lexicon_build = build_table

@@ -5,9 +5,9 @@
 Loads ``skbioner.load_model("bc5cdr")`` (or ``--model NAME|FILE``, ``--corpus`` its corpus:
 by default the model's name) and scores the corpus's ``test.tsv`` with the official-style
 exact F1 (overall and per type; the test file only reports: the system was chosen on
-``devel.tsv`` by ``scripts/make_corpus_model.py --choose``), and times tagging the test sentences (``harness.tagging_speed``).  ``--store``
-appends the record (question ``bundled-models``) to benchmarks/results.jsonl.  Last line
-of stdout: one JSON object.
+``devel.tsv`` by ``scripts/make_corpus_model.py --choose``), and times tagging the test
+sentences (``harness.tagging_speed``).  ``--store`` appends the record (question
+``bundled-models``) to benchmarks/results.jsonl.  Last line of stdout: one JSON object.
 """
 
 from __future__ import annotations

@@ -13,12 +13,15 @@ columns of :class:`skbioner.annotate.LexiconMatcher` (the bundled lexicons) at
 of the training abstracts; BioNLP13CG and BC5CDR: their devel files).  A variant is
 ``none`` (no lexicon), ``all`` (every type), ``-TYPE`` (every type but one) or ``+TYPE``
 (that type alone); the default runs none, all and every ``-TYPE``.  Test files are read only
-with ``--test``, which trains on ``train`` (plus the devel file) the one configuration
-``--types`` names and scores the test file once.
+with ``--test``, which trains on the training file the configuration ``--types`` names
+(and, beside it, the preset without lexicons) and scores the test file once.
 
 ``--speed`` measures the matcher itself on one core: the bundled lexicons read and compiled
 (seconds and peak resident memory, in a fresh process), and the columns of every type added to
-the JNLPBA training file (CPU seconds: the compiled look-up alone, and ``transform`` whole).
+the JNLPBA training file (CPU seconds: the compiled look-up alone, and ``transform`` whole);
+then the online-crf preset (no calibration) with and without ``lexicons="bundled"`` side by
+side on the ``--corpora`` (default JNLPBA): training and tagging CPU seconds, matching
+included, and their ratios.
 
 Each record also says how many names of the scored file's entities the lexicons hold
 (``entities_in_lexicons``: an entity whose whole span is one lexicon match of any type).
@@ -140,8 +143,36 @@ def measure_speed(args):
     print(f"{built['names']:,} names compiled in {built['build_seconds']:.1f} s, peak RSS "
           f"{built['peak_rss_mb']:.0f} MB ({built['rss_before_mb']:.0f} MB before); {n:,} "
           f"tokens: look-up {n / best_kernel:,.0f} tokens/CPU s, transform "
-          f"{n / best_transform:,.0f} tokens/CPU s")
-    harness.finish([rec], args)
+          f"{n / best_transform:,.0f} tokens/CPU s", flush=True)
+    records = [rec]
+    from skbioner.pipelines import make_tagger
+
+    for corpus in harness.corpus_names(args.corpora):
+        fit = harness.load(corpus, "fit", args.data)
+        dev = harness.load(corpus, "dev", args.data)
+        m = sum(map(len, dev.X))
+        cpu = {}
+        for lexicons in (None, "bundled"):
+            model = make_tagger(lexicons=lexicons, model_params={"calibrate": False}, n_jobs=1)
+            t = time.process_time()
+            model.fit(fit.X, fit.y)
+            train = time.process_time() - t
+            model.predict(dev.X[:50])
+            tag = float("inf")
+            for _ in range(3):
+                t = time.process_time()
+                model.predict(dev.X)
+                tag = min(tag, time.process_time() - t)
+            cpu[lexicons] = (train, tag)
+        (t0, g0), (t1, g1) = cpu[None], cpu["bundled"]
+        records.append(harness.record(
+            "lexicons", "online-crf with and without lexicons=bundled (CPU seconds)", corpus,
+            "dev", train_cpu_seconds=t0, train_cpu_seconds_lexicons=t1, train_ratio=t1 / t0,
+            tag_tokens_per_cpu_second=m / g0, tag_tokens_per_cpu_second_lexicons=m / g1,
+            tag_speed_ratio=g0 / g1))
+        print(f"{corpus}: training {t0:.1f} -> {t1:.1f} CPU s ({t1 / t0:.2f}x); tagging "
+              f"{m / g0:,.0f} -> {m / g1:,.0f} tokens/CPU s ({g0 / g1:.2f}x)", flush=True)
+    harness.finish(records, args)
 
 
 def main():
@@ -150,7 +181,7 @@ def main():
     ap.add_argument("--variants", default=None)
     ap.add_argument("--window", type=int, default=WINDOW)
     ap.add_argument("--test", action="store_true",
-                    help="train on train(+devel) and score the test file once, for --types")
+                    help="train on the training file and score the test file once, for --types")
     ap.add_argument("--types", default=None, help="with --test: the chosen types (comma list)")
     ap.add_argument("--speed", action="store_true", help="the matcher's own speed and memory")
     args = ap.parse_args()
@@ -166,7 +197,7 @@ def main():
     matcher.transform([["warm", "up"]])  # compiles (or loads) the kernels before timing
     records = []
     for corpus in harness.corpus_names(args.corpora):
-        fit_split, score_split = ("train+dev", "test") if args.test else ("fit", "dev")
+        fit_split, score_split = ("train", "test") if args.test else ("fit", "dev")
         fit = harness.load(corpus, fit_split, args.data)
         score = harness.load(corpus, score_split, args.data)
         n_tokens = sum(map(len, score.X))
@@ -178,7 +209,7 @@ def main():
         print(f"{corpus} {score_split}: lexicons matched at {match_speed:,.0f} tokens/s; "
               f"{hit}/{total} entities are a lexicon match", flush=True)
         if args.test:
-            todo = {"chosen": tuple(t for t in (args.types or "").split(",") if t)}
+            todo = {"none": (), "chosen": tuple(t for t in (args.types or "").split(",") if t)}
         else:
             spec = args.variants or ",".join(["none", "all", *(f"-{k}" for k in kinds)])
             todo = variants(spec, kinds)

@@ -54,12 +54,16 @@ CANDIDATES = {
 #: Per corpus: the system devel chose (``--choose``; skbioner/tagging/data/README.md), the
 #: lexicon types read (chosen on devel: benchmarks/lexicons.py), and what the model is.
 CORPORA = {
-    "bc5cdr": {"system": "online-crf+classes+pos", "lexicon_types": None,
+    "bc5cdr": {"system": "online-crf+classes+pos", "lexicon_types": (
+        "anatomy", "cell_line", "cell_type", "chemical", "disease", "gene", "nucleic_acid",
+        "phenotype", "protein"),
                "what": "chemical and disease", "name": "BioCreative V CDR",
                "licence": "model derived from the BioCreative V CDR corpus (Li et al. 2016), "
                           "word classes from CC BY text and the bundled lexicons; see "
                           "README.md beside it"},
-    "bionlp13cg": {"system": "online-crf+classes+lexicons", "lexicon_types": None,
+    "bionlp13cg": {"system": "online-crf+classes+lexicons", "lexicon_types": (
+        "anatomy", "cell_line", "cell_type", "cellular_component", "chemical", "disease", "gene",
+        "protein", "species"),
                    "what": "cancer genetics (16 types)", "name": "BioNLP 2013 Cancer Genetics",
                    "licence": "model derived from the BioNLP 2013 CG corpus (annotations (c) "
                               "NaCTeM, CC BY-SA 3.0: the model is shared under the same "

@@ -61,8 +61,9 @@ def add_tagger_arguments(p):
                         "cells...): the lexicons shipped with the package, or a file of "
                         "name<TAB>type lines")
     a.add_argument("--lexicon-types", default=None, metavar="TYPE[,TYPE...]",
-                   help="the lexicon types to read (default: all; `skbioner info "
-                        "--lexicons` lists them)")
+                   help="the lexicon types to read (default: all; the bundled ones: anatomy, "
+                        "cell_line, cell_type, cellular_component, chemical, disease, gene, "
+                        "nucleic_acid, phenotype, protein, species)")
     k = p.add_argument_group("knowledge (Zhou & Su 2004) and composition")
     k.add_argument("--two-pass", action="store_true",
                    help="stack on an out-of-fold first pass (the same model by default)")

@@ -281,8 +281,8 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
     }
 
     def __init__(self, models=MODELS, pos=True, word_classes=True, pos_corpus=None,
-                 lexicons=True, holdout=0.2, min_held_out=500, factor=3, min_resources=250, alpha=0.1,
-                 n_jobs=2, random_state=0, verbose=0):
+                 lexicons=True, holdout=0.2, min_held_out=500, factor=3, min_resources=250,
+                 alpha=0.1, n_jobs=2, random_state=0, verbose=0):
         self.models = models
         self.pos = pos
         self.word_classes = word_classes

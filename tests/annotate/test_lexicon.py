@@ -228,3 +228,4 @@ def test_compiled_lexicons_are_cached_and_a_damaged_cache_is_rebuilt(lexicon_fil
 
 
 _lexicon_build = build_table
+

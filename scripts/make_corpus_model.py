@@ -54,14 +54,14 @@ CANDIDATES = {
 #: Per corpus: the system devel chose (``--choose``; skbioner/tagging/data/README.md), the
 #: lexicon types read (chosen on devel: benchmarks/lexicons.py), and what the model is.
 CORPORA = {
-    "bc5cdr": {"system": "online-crf+classes+pos", "lexicon_types": (
+    "bc5cdr": {"system": "two-pass+classes+lexicons", "lexicon_types": (
         "anatomy", "cell_line", "cell_type", "chemical", "disease", "gene", "nucleic_acid",
         "phenotype", "protein"),
                "what": "chemical and disease", "name": "BioCreative V CDR",
                "licence": "model derived from the BioCreative V CDR corpus (Li et al. 2016), "
                           "word classes from CC BY text and the bundled lexicons; see "
                           "README.md beside it"},
-    "bionlp13cg": {"system": "online-crf+classes+lexicons", "lexicon_types": (
+    "bionlp13cg": {"system": "two-pass+classes+lexicons", "lexicon_types": (
         "anatomy", "cell_line", "cell_type", "cellular_component", "chemical", "disease", "gene",
         "protein", "species"),
                    "what": "cancer genetics (16 types)", "name": "BioNLP 2013 Cancer Genetics",

@@ -428,21 +428,25 @@ class LexiconMatcher(
         if codes.size:
             nonempty = lengths > 0
             hit[nonempty] = np.logical_or.reduceat(codes != 0, offsets[:-1][nonempty], axis=0)
-        columns = [labels[codes[:, k]].tolist() for k in range(codes.shape[1])]
-        names = self.annotation_names_
         bounds = offsets.tolist()
-        blank = {}
-        out = []
-        for i, (s, hits) in enumerate(zip(sentences, hit.tolist())):
-            a, b = bounds[i], bounds[i + 1]
-            o = blank.get(b - a)
-            if o is None:
-                o = blank[b - a] = ("O",) * (b - a)
-            cols = dict(s._cols)  # the new columns are right by construction: not re-checked
-            for n, col, h in zip(names, columns, hits):
-                cols[n] = tuple(col[a:b]) if h else o
-            out.append(Sentence._checked(s, cols, s.doc_id))
-        return out
+        spans = list(zip(bounds[:-1], bounds[1:]))
+        blank = {n: ("O",) * n for n in set(lengths.tolist())}
+        blanks = [blank[b - a] for a, b in spans]
+        # per column, the sentences' tuples: slices where a name matched, else the shared
+        # all-"O" tuple of the sentence's length
+        per_column = []
+        for k in range(codes.shape[1]):
+            col = labels[codes[:, k]].tolist()
+            values = list(blanks)
+            for i in np.flatnonzero(hit[:, k]).tolist():
+                a, b = spans[i]
+                values[i] = tuple(col[a:b])
+            per_column.append(values)
+        names = self.annotation_names_
+        # the new columns are right by construction: the sentences are made without
+        # checking them again
+        return [Sentence._checked(s, {**s._cols, **dict(zip(names, row))}, s.doc_id)
+                for s, row in zip(sentences, zip(*per_column))] if per_column else list(sentences)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

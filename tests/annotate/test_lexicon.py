@@ -229,3 +229,17 @@ def test_compiled_lexicons_are_cached_and_a_damaged_cache_is_rebuilt(lexicon_fil
 
 _lexicon_build = build_table
 
+
+
+@pytest.mark.parametrize("model", ["online-crf", "cascaded", "crfsuite", "nerbio", "hmm-svm",
+                                   "pairwise-svm"])
+def test_every_preset_reads_the_lexicon_columns(model):
+    from skbioner.features import get_preset
+    from skbioner.pipelines import make_tagger
+
+    tagger = make_tagger(model, lexicons="bundled", lexicon_types="gene")
+    steps = dict(tagger.steps)
+    assert isinstance(steps["lexicons"], LexiconMatcher)
+    templates = steps["features"].templates
+    groups = get_preset(templates) if isinstance(templates, str) else templates
+    assert any(g.kind == "dictionary" and g.params.get("prefix") == "lex_" for g in groups)

@@ -120,9 +120,9 @@ def measure_speed(args):
     import numpy as np
 
     from skbioner.annotate import LexiconMatcher, normalize_name
-    from skbioner.annotate._lexicon import word_flags
-    from skbioner.annotate._lexicon_kernel import match_tokens
-    from skbioner.features._corpus import factorize
+    from skbioner.annotate._lexicon import word_flags  # private: the look-up timed alone
+    from skbioner.annotate._lexicon_kernel import match_tokens  # private: timed alone
+    from skbioner.features._corpus import factorize  # private: the look-up timed alone
 
     built = harness.isolated(_build)
     m = LexiconMatcher().fit()

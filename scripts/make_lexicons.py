@@ -169,7 +169,7 @@ def main():
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     from skbioner.annotate import normalize_name
-    from skbioner.annotate._lexicon_kernel import name_key
+    from skbioner.annotate._lexicon_kernel import name_key  # private: the key names get
 
     t0 = time.perf_counter()
     stop = {name_key(normalize_name(w)) for w in ENGLISH_STOP_WORDS}

@@ -18,6 +18,8 @@ FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
              "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
              "first_pass", "members", "word_classes", "lexicons", "lexicon_types", "distill",
              "unlabeled")}}
+#: the options that name input files (beside --train): an output may not be one of them
+INPUTS = ("pos_jackknife", "hmm_states", "dictionary", "word_classes", "lexicons", "unlabeled")
 #: make_tagger's dict arguments, given as repeatable KEY=VALUE options
 _PARAMS = ("model_params", "feature_params", "hmm_params", "combination_params",
            "distill_params")

@@ -44,7 +44,7 @@ def add_tagger_arguments(p):
     m.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
                    help="featurizer parameter, repeatable (min_count=2)")
     m.add_argument("--tune", action="store_true",
-                   help="choose model, scheme, epochs, cutoff, POS and word classes on "
+                   help="choose model, scheme, epochs, cutoff, POS, word classes and lexicons on "
                         "held-out documents (successive halving; the preset is kept unless "
                         "beaten beyond noise)")
     a = p.add_argument_group("annotations read as features")

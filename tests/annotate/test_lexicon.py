@@ -243,3 +243,14 @@ def test_every_preset_reads_the_lexicon_columns(model):
     templates = steps["features"].templates
     groups = get_preset(templates) if isinstance(templates, str) else templates
     assert any(g.kind == "dictionary" and g.params.get("prefix") == "lex_" for g in groups)
+
+
+def test_a_lexicon_over_the_size_bound_is_refused_while_read(tmp_path, monkeypatch):
+    from skbioner.annotate import _lexicon
+
+    path = tmp_path / "big.tsv"
+    path.write_text("".join(f"name{i}\tgene\n" for i in range(1000)), encoding="utf-8")
+    monkeypatch.setattr(_lexicon, "MAX_LEXICON_BYTES", 5000)
+    with pytest.raises(CorpusFormatError, match="larger than 5,000 bytes") as info:
+        read_lexicon(path)
+    assert "big.tsv:" in str(info.value)

@@ -12,7 +12,7 @@ from .._validation import HasMethods, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin, classes_of, head_transform, split_pipeline
 from ..schemes import check_labels, labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
-from ..text._recut import cut_at_boundaries, recut
+from ..text._recut import CONNECTORS, cut_at_boundaries, recut
 
 __all__ = ["LearnedCutTagger", "RecutTagger"]
 
@@ -211,6 +211,28 @@ def _check_iob2(X, y):
     return X, y
 
 
+def _unglued(pieces, own):
+    """Piece indices ``k`` where two input tokens meet and must stay apart.
+
+    Tokens are glued back only at a hyphen or slash between two word characters
+    (``Tax`` ``-induced``, ``anti-`` ``CD3``): never to a bracket or other
+    punctuation the tokenizer split off (``)`` ``-induced``, ``--`` ``and``),
+    which no corpus token holds.
+    """
+    n = len(pieces)
+    if n < 2:
+        return set()
+    words = list(pieces)
+    con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=n)
+    word_end = np.fromiter((w[-1].isalnum() for w in words), dtype=bool, count=n)
+    word_start = np.fromiter((w[0].isalnum() for w in words), dtype=bool, count=n)
+    # a hyphen or slash between two word characters is inside a word
+    inner = np.zeros(n, dtype=bool)
+    inner[1:-1] = con[1:-1] & word_end[:-2] & word_start[2:]
+    meet = own[1:, 0] != own[:-1, 1]
+    return set((np.flatnonzero(meet & ~(inner[1:] | inner[:-1])) + 1).tolist())
+
+
 def _project(y, sents, owners):
     """Labels of the new tokens: each gold entity on the new tokens wholly inside it."""
     out = []
@@ -355,7 +377,8 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
             pieces, owners, piece_off = recut(X, None, offsets)
         todo = [k for k, own in enumerate(owners) if own is not None]  # a - or / inside
         labels = self.cut_tagger_.predict([pieces[k] for k in todo]) if todo else []
-        bounds = [{b for _, i, j in labels_to_spans(labs) for b in (i, j)} for labs in labels]
+        bounds = [{b for _, i, j in labels_to_spans(labs) for b in (i, j)}
+                  | _unglued(pieces[k], owners[k]) for k, labs in zip(todo, labels, strict=True)]
         sub = cut_at_boundaries([pieces[k] for k in todo], bounds,
                                 None if piece_off is None else [piece_off[k] for k in todo])
         out = list(X)

@@ -184,6 +184,20 @@ def test_raw_text_is_cut_where_the_piece_tagger_puts_a_boundary(train):
                    zip(words, np.concatenate(res.offsets).tolist(), strict=True))
 
 
+def test_raw_text_tokens_split_off_by_the_tokenizer_stay_apart(train):
+    # a bracket the tokenizer split off is never glued to the hyphen after it: no corpus
+    # token is ")-induced", and a model of the corpus's tokens does not know one
+    model = LearnedCutTagger(MajorityTagger(), cut_tagger=_PiecesStub()).fit(
+        train.X[:50], train.y[:50])
+    text = "Interleukin (IL)-2-induced and (Tax)-induced genes; Tax-induced anti-CD3/CD28."
+    for tokenizer in (BioTokenizer(), BioTokenizer(cuts=None, split_suffixes=False)):
+        res = next(iter(tag_documents(model, [Document("d", text, "<test>")],
+                                      tokenizer=tokenizer)))
+        words = [w for s in res.sentences for w in s]
+        assert words == ["Interleukin", "(", "IL", ")", "-2-induced", "and", "(", "Tax", ")",
+                         "-induced", "genes", ";", "Tax", "-induced", "anti-CD3/CD28", "."]
+
+
 def test_learned_cut_tagger_is_saved_and_described(train, tmp_path):
     from skbioner.io import load_model, save_model
     from skbioner.pipelines import describe_model

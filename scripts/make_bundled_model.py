@@ -68,7 +68,9 @@ def build(preset, recut, **kwargs):
     if recut == "off":
         return model
     if recut == "learned":
-        params = {**(kwargs.get("model_params") or {}), "calibrate": False}
+        params = kwargs.get("model_params")
+        if preset == "online-crf":  # only its labels are read: no calibration
+            params = {**(params or {}), "calibrate": False}
         features = {**(kwargs.get("feature_params") or {}), "min_count": CUT_MIN_COUNT}
         return LearnedCutTagger(model, make_tagger(preset, **{**kwargs, "model_params": params,
                                                               "feature_params": features}))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.metaestimators import available_if
@@ -211,26 +213,35 @@ def _check_iob2(X, y):
     return X, y
 
 
-def _unglued(pieces, own):
-    """Piece indices ``k`` where two input tokens meet and must stay apart.
+def _unglued(pieces, owners):
+    """Per sentence of pieces, the piece indices ``k`` where two input tokens meet and stay apart.
 
     Tokens are glued back only at a hyphen or slash between two word characters
     (``Tax`` ``-induced``, ``anti-`` ``CD3``): never to a bracket or other
     punctuation the tokenizer split off (``)`` ``-induced``, ``--`` ``and``),
-    which no corpus token holds.
+    which no corpus token holds.  Only where a connector meets a token boundary
+    is anything looked at in Python.
     """
-    n = len(pieces)
-    if n < 2:
-        return set()
-    words = list(pieces)
-    con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=n)
-    word_end = np.fromiter((w[-1].isalnum() for w in words), dtype=bool, count=n)
-    word_start = np.fromiter((w[0].isalnum() for w in words), dtype=bool, count=n)
-    # a hyphen or slash between two word characters is inside a word
-    inner = np.zeros(n, dtype=bool)
-    inner[1:-1] = con[1:-1] & word_end[:-2] & word_start[2:]
-    meet = own[1:, 0] != own[:-1, 1]
-    return set((np.flatnonzero(meet & ~(inner[1:] | inner[:-1])) + 1).tolist())
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    out = [set() for _ in pieces]
+    if not lengths.sum():
+        return out
+    words = list(itertools.chain.from_iterable(pieces))
+    sent = np.repeat(np.arange(len(pieces)), lengths)
+    own = np.concatenate([o[:, 0] for o in owners])
+    con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=len(words))
+    same = sent[1:] == sent[:-1]
+    meet = same & (own[1:] != own[:-1]) & (con[1:] | con[:-1])  # before piece k + 1
+    starts = np.r_[0, np.cumsum(lengths)]
+
+    def inner(m):  # a connector piece between two word characters of its sentence
+        return (con[m] and 0 < m < len(words) - 1 and same[m - 1] and same[m]
+                and words[m - 1][-1].isalnum() and words[m + 1][0].isalnum())
+
+    for k in (np.flatnonzero(meet) + 1).tolist():
+        if not (inner(k) or inner(k - 1)):
+            out[sent[k]].add(k - int(starts[sent[k]]))
+    return out
 
 
 def _project(y, sents, owners):
@@ -377,8 +388,9 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
             pieces, owners, piece_off = recut(X, None, offsets)
         todo = [k for k, own in enumerate(owners) if own is not None]  # a - or / inside
         labels = self.cut_tagger_.predict([pieces[k] for k in todo]) if todo else []
-        bounds = [{b for _, i, j in labels_to_spans(labs) for b in (i, j)}
-                  | _unglued(pieces[k], owners[k]) for k, labs in zip(todo, labels, strict=True)]
+        bounds = _unglued([pieces[k] for k in todo], [owners[k] for k in todo])
+        for b, labs in zip(bounds, labels, strict=True):
+            b.update(p for _, i, j in labels_to_spans(labs) for p in (i, j))
         sub = cut_at_boundaries([pieces[k] for k in todo], bounds,
                                 None if piece_off is None else [piece_off[k] for k in todo])
         out = list(X)

@@ -110,6 +110,20 @@ def oracle_spans(model, docs, tokenizer):
     return out
 
 
+def word_cuts(docs, cuts, whole):
+    """Token boundaries inside the words of ``whole`` (a tokenizer that never cuts a word
+    inside) against the gold entity boundaries there: counts, precision and recall."""
+    tp = n_pred = n_gold = 0
+    for doc in docs:
+        inside = {p for a, b in whole.token_spans(doc.text) for p in range(a + 1, b)}
+        pred = cuts.get(doc.id, set()) & inside
+        gold = {p for _, s, e in doc.spans() for p in (s, e)} & inside
+        tp, n_pred, n_gold = tp + len(pred & gold), n_pred + len(pred), n_gold + len(gold)
+    return {"tp": tp, "n_pred": n_pred, "n_gold": n_gold,
+            "precision": tp / n_pred if n_pred else 0.0,
+            "recall": tp / n_gold if n_gold else 0.0}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default="../shared/data/jnlpba")
@@ -164,6 +178,7 @@ def main():
                           feature_params={"min_count": args.cut_min_count})).fit(
                           Xtr, ytr).cut_tagger_, result)
 
+    whole = BioTokenizer(split_suffixes=False, cuts=None)  # words never cut inside
     rows = {}
     for name in variants:
         tokenizer, tagger, token_level = table, model, None
@@ -185,14 +200,23 @@ def main():
                                 lambda: make_tagger(args.preset, model_params=no_cal).fit(Xr, yr),
                                 result)
                 token_level = entity_report(ydev, tagger.predict(Xdev)).overall.exact.f1
-            pred = {r.id: [(e.type, e.start, e.end) for e in r.entities]
-                    for r in tag_documents(tagger, docs, tokenizer=tokenizer, confidence=False)}
+            pred, cuts = {}, {}
+            for res in tag_documents(tagger, docs, tokenizer=tokenizer, confidence=False):
+                pred[res.id] = [(e.type, e.start, e.end) for e in res.entities]
+                cuts[res.id] = {int(p) for o in res.offsets for p in o.ravel()}
         r = character_span_scores(gold, pred)["overall"]
         r["token_level_f1"] = token_f1 if token_level is None else token_level
+        if name != "oracle":
+            r["word_cuts"] = word_cuts(dev_docs, cuts, whole)
         rows[name] = r
         print(f"{name:<10} raw-text span F1 {100 * r['f1']:.2f} (P {100 * r['precision']:.2f} "
               f"R {100 * r['recall']:.2f}); its gold-token F1 {100 * r['token_level_f1']:.2f}, "
               f"gap {100 * (r['token_level_f1'] - r['f1']):+.2f}", flush=True)
+        if "word_cuts" in r:
+            c = r["word_cuts"]
+            print(f"{'':<10} cuts inside words against the entity boundaries there: "
+                  f"{c['tp']} of {c['n_pred']} right (P {100 * c['precision']:.1f}), "
+                  f"{c['tp']} of {c['n_gold']} found (R {100 * c['recall']:.1f})", flush=True)
     result["raw_text"] = rows
     print(json.dumps(result))
 

@@ -118,7 +118,9 @@ def recut(X, cuts=None, offsets=None):
     lengths = np.fromiter((len(s) for s in X), dtype=np.int64, count=len(X))
     words = list(itertools.chain.from_iterable(X))
     joined = _SEP.join(words)
-    pieces, owner, start, size, is_con = (_pieces(joined) if _SEP not in joined
+    # the separators are those joining the words, unless a word holds one itself
+    pieces, owner, start, size, is_con = (_pieces(joined)
+                                          if joined.count(_SEP) == max(len(words) - 1, 0)
                                           else _pieces_each(words))
     n = len(pieces)
     # where each sentence's pieces end, and the last piece of each sentence

@@ -365,7 +365,9 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         ----------
         X : list of Sentence
             Sentences of raw text as a tokenizer cut them (however it cut their
-            hyphenated words: they are joined again).
+            hyphenated words: they are joined again; two tokens are joined only
+            at a hyphen or slash between word characters, ``Tax`` ``-induced``,
+            never to punctuation split off, ``)`` ``-induced``).
         offsets : list of ndarray of shape (n_tokens, 2), optional
             Character offsets of the tokens; pieces glue into a word only where
             they touch in the text.  Without them, pieces linked by a hyphen or

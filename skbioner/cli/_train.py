@@ -100,7 +100,8 @@ def run(args):
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
-                                            args.dictionary, args.word_classes, args.unlabeled])
+                                            args.dictionary, args.word_classes, args.lexicons,
+                                            args.unlabeled])
     check_writable(args.output)  # a missing directory is found now, not after the training
     say = (lambda message: None) if args.quiet else \
         (lambda message: print(message, file=sys.stderr, flush=True))

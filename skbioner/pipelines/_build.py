@@ -167,8 +167,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, two_pass=False,
                 first_pass=None, abbreviations=False, alias=False, cascade_rules=False,
                 closed_dictionary=False, dictionary=None, recut=None, word_classes=None,
-                members=None, combination_params=None, distill=None, unlabeled=None,
-                distill_params=None, n_jobs=2, verbose=0):
+                lexicons=None, lexicon_types=None, members=None, combination_params=None,
+                distill=None, unlabeled=None, distill_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -193,6 +193,10 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         Word classes learned from unlabeled text as features (the classes shipped with the
         package, or a table written by ``skbioner clusters``); see :func:`make_annotators`.
         With ``two_pass`` the first pass (a preset name) reads them too.
+    lexicons : "bundled", str, path or None, default=None
+        Typed terminology names as features (the lexicons shipped with the package, or a
+        lexicon file); ``lexicon_types`` chooses the types (``"gene,disease"``; None: all).
+        See :func:`make_annotators`.  With ``two_pass`` the first pass reads them too.
     two_pass : bool, default=False
         Stack the tagger on a first pass (:func:`add_first_pass`), the preset's second-pass
         settings (:data:`TWO_PASS_PARAMS`) under ``model_params``.
@@ -249,8 +253,9 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         return _voting(members, combination_params, scheme=scheme, model_params=model_params,
                        feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
                        hmm_states=hmm_states, hmm_params=hmm_params, word_classes=word_classes,
-                       two_pass=two_pass, first_pass=first_pass, abbreviations=abbreviations,
-                       alias=alias, cascade_rules=cascade_rules, dictionary=dictionary,
+                       lexicons=lexicons, lexicon_types=lexicon_types, two_pass=two_pass,
+                       first_pass=first_pass, abbreviations=abbreviations, alias=alias,
+                       cascade_rules=cascade_rules, dictionary=dictionary,
                        closed_dictionary=closed_dictionary, recut=recut, n_jobs=n_jobs,
                        verbose=verbose)
     if model == "stack":  # the online-crf preset, two passes with the members as first pass
@@ -274,11 +279,13 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
                              feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
                              hmm_states=hmm_states, hmm_params=hmm_params, n_jobs=n_jobs,
-                             verbose=verbose, word_classes=word_classes)
+                             verbose=verbose, word_classes=word_classes, lexicons=lexicons,
+                             lexicon_types=lexicon_types)
     if two_pass:
         tagger = _with_first_pass(tagger, model, first_pass, model_params, combination_params,
                                   pos=pos, pos_jackknife=pos_jackknife, n_jobs=n_jobs,
-                                  word_classes=word_classes, verbose=verbose)
+                                  word_classes=word_classes, lexicons=lexicons,
+                                  lexicon_types=lexicon_types, verbose=verbose)
     elif first_pass is not None:
         raise ValueError("first_pass is the first pass of two_pass=True")
     tagger = add_knowledge(tagger, **knowledge)
@@ -314,7 +321,7 @@ def _several(two_pass, first_pass):
 
 
 def _with_first_pass(tagger, model, first_pass, model_params, combination_params, *, pos,
-                     pos_jackknife, n_jobs, word_classes, verbose):
+                     pos_jackknife, n_jobs, word_classes, lexicons, lexicon_types, verbose):
     """``tagger`` as the second pass over ``first_pass``: one (two-pass) or several (stack)."""
     from sklearn.base import clone
 
@@ -325,7 +332,8 @@ def _with_first_pass(tagger, model, first_pass, model_params, combination_params
         first_pass = clone(tagger)
     elif isinstance(first_pass, str) and not several:
         first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
-                                     n_jobs=n_jobs, word_classes=word_classes)
+                                     n_jobs=n_jobs, word_classes=word_classes,
+                                     lexicons=lexicons, lexicon_types=lexicon_types)
     # the preset's second-pass settings, under the ones given
     tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
                              if k not in model_params})

@@ -287,7 +287,8 @@ def cut_at_boundaries(pieces, boundaries, offsets=None):
     words = list(itertools.chain.from_iterable(pieces))
     con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=n)
     cut = ~(con[:-1] | con[1:])  # a token boundary after piece i of the batch
-    cut[base[1:-1] - 1] = True  # sentence ends
+    ends = base[1:-1]
+    cut[ends[ends > 0] - 1] = True  # sentence ends (an empty sentence ends nothing)
     if offsets is not None and n:
         flat_off = np.concatenate([np.asarray(o, dtype=np.int64).reshape(-1, 2)
                                    for o in offsets])

@@ -156,10 +156,11 @@ def test_cut_at_boundaries_glues_pieces_but_at_boundaries():
 def test_cut_at_boundaries_cuts_a_batch_as_each_sentence_alone():
     from skbioner.text import cut_at_boundaries
 
-    pieces = [["Tax", "-", "induced"], [], ["IL", "-", "2", "-", "induced", "ATF", "/", "CREB"],
-              ["-"], ["a", "/", "b"]]
-    bounds = [{1}, set(), {3, 5}, {0, 1}, set()]
-    off = [np.array([[0, 3], [3, 4], [4, 11]]), np.zeros((0, 2), dtype=np.int64),
+    pieces = [[], ["Tax", "-", "induced"], [], ["IL", "-", "2", "-", "induced", "ATF", "/",
+                                                 "CREB"], ["-"], ["a", "/", "b"]]
+    bounds = [set(), {1}, set(), {3, 5}, {0, 1}, set()]
+    off = [np.zeros((0, 2), dtype=np.int64), np.array([[0, 3], [3, 4], [4, 11]]),
+           np.zeros((0, 2), dtype=np.int64),
            np.array([[0, 2], [2, 3], [3, 4], [4, 5], [5, 12], [13, 16], [16, 17], [17, 21]]),
            np.array([[0, 1]]), np.array([[0, 1], [2, 3], [4, 5]])]  # "a / b": apart
     batch = cut_at_boundaries(pieces, bounds, off)
@@ -167,9 +168,10 @@ def test_cut_at_boundaries_cuts_a_batch_as_each_sentence_alone():
         alone = cut_at_boundaries([pieces[k]], [bounds[k]], [off[k]])
         assert list(batch[0][k]) == list(alone[0][0])
         assert batch[1][k].tolist() == alone[1][0].tolist()
-    assert [list(s) for s in batch[0]] == [["Tax", "-induced"], [], ["IL-2", "-induced",
+    assert [list(s) for s in batch[0]] == [[], ["Tax", "-induced"], [], ["IL-2", "-induced",
                                            "ATF/CREB"], ["-"], ["a", "/", "b"]]
-    assert batch[1][2].tolist() == [[0, 4], [4, 12], [13, 21]]
+    assert batch[1][3].tolist() == [[0, 4], [4, 12], [13, 21]]
+    assert [list(s) for s in cut_at_boundaries([[], []], [set(), set()])] == [[], []]
 
 
 def test_learned_cuts_leave_the_token_path_to_the_tagger(train):

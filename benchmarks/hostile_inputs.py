@@ -746,6 +746,115 @@ def evaluate_contradicting_text(ws):
         and "'TNF!'" in err and not problems)
 
 
+# -- round three (issue 37): every size read from a file is bounded before memory is spent ----
+
+
+def edited_model(data, edit):
+    """The ``.skops`` file ``data`` with ``edit(schema)`` applied to its schema (in place)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as src:
+        schema = json.loads(src.read("schema.json"))
+        edit(schema)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+            for info in src.infolist():
+                z.writestr(info.filename, json.dumps(schema) if info.filename == "schema.json"
+                           else src.read(info))
+    return buffer.getvalue()
+
+
+def attributes(schema, cls):
+    """The attribute nodes (``{name: node}``) of every object of class ``cls`` in ``schema``."""
+    from skbioner.io._trust import nodes
+
+    return [n["content"]["content"] for n in nodes(schema)
+            if n["__class__"] == cls and n["__loader__"] == "ObjectNode"]
+
+
+def word_class_model():
+    """A ``.skops`` WordClassAnnotator of a three-word table."""
+    from skbioner.annotate import WordClassAnnotator
+    from skbioner.io import save_model
+
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp, "classes.tsv")
+        table.write_text("# skbioner word classes; normalize=none\nword\tbrown\n"
+                         "IL-2\t0\np53\t10\ngene\t11\n")
+        save_model(WordClassAnnotator(classes=str(table)).fit([["IL-2"]]), Path(tmp, "w.skops"))
+        return Path(tmp, "w.skops").read_bytes()
+
+
+def _three_commands(ws, path):
+    """``[(command, status, err)]`` of info, predict and tag with the model at ``path``."""
+    text = ws.inputs / "r3.txt"
+    runs = [("info", *ws.cli("info", path)),
+            ("predict", *ws.cli("predict", path, ws.train, "-o", ws.fresh_out("r3.iob2"))),
+            ("tag", *ws.cli("tag", "-m", path, text, "-o", ws.fresh_out("r3.jsonl"),
+                            "--progress", "never"))]
+    return [(command, status, err) for command, status, _, err in runs]
+
+
+def _all_refuse(ws, name, data, *needles):
+    path = ws.write(name, data)
+    ws.write("r3.txt", TEXT)
+    with ws.watch() as problems:
+        runs = _three_commands(ws, path)
+    ok = all(status == 1 and one_line_error(err, command) and str(path) in err
+             and all(n in err for n in needles) for command, status, err in runs)
+    return _last(runs[-1][2])[:160] + (f" {problems}" if problems else ""), ok and not problems
+
+
+def _set(cls, attr, value, index=None):
+    def edit(schema):
+        node = attributes(schema, cls)[0][attr]
+        if index is not None:
+            node = node["content"][index]
+        node["content"] = json.dumps(value)
+    return edit
+
+
+@case("r3.1", "a word-class model whose n_words_ is 300,000,000: refused by info/predict/tag")
+def model_count_sizes_allocation(ws):
+    data = edited_model(word_class_model(), _set("WordClassAnnotator", "n_words_", 300_000_000))
+    return _all_refuse(ws, "n-words.skops", data, "n_words_")
+
+
+@case("r3.2", "a sparse matrix in a member not named .npz: checked inside all the same")
+def model_sparse_member_renamed(ws):
+    import scipy.sparse as sp
+
+    matrix = io.BytesIO()
+    sp.save_npz(matrix, sp.csr_matrix((3, 3)), compressed=False)
+    inner = zipfile.ZipFile(io.BytesIO(matrix.getvalue()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:  # data.npy: 300 MB of zeros
+        for info in inner.infolist():
+            if info.filename != "data.npy":
+                z.writestr(info.filename, inner.read(info))
+        with z.open("data.npy", "w", force_zip64=True) as f:
+            f.write(zipfile.ZipFile(io.BytesIO(_bomb(300 * 2**20))).read("bomb.npy")[:128])
+            for _ in range(300):
+                f.write(bytes(2**20 - (128 if _ == 299 else 0)))
+    node = {"__class__": "csr_matrix", "__module__": "scipy.sparse._csr",
+            "__loader__": "SparseMatrixNode", "type": "scipy", "file": "weights.bin"}
+    return _refused(ws, "sparse-bomb.skops", skops_file(node, [("weights.bin",
+                                                                 buffer.getvalue())]),
+                    "would inflate")
+
+
+@case("r3.3", "feature window offsets 10**7, 4*10**7, 10**9, feature_ranges_ 2**40: refused")
+def model_offsets_size_allocation(ws):
+    observed, ok = [], []
+    for i, edit in enumerate([_set("FeatureGroup", "offsets", 10**7, 0),
+                              _set("FeatureGroup", "offsets", 4 * 10**7, 0),
+                              _set("FeatureGroup", "offsets", 10**9, 0),
+                              _set("TokenFeaturizer", "n_features_out_", 2**40)]):
+        line, good = _all_refuse(ws, f"offsets{i}.skops", edited_model(ws.model.read_bytes(),
+                                                                         edit), "refused")
+        observed.append(line[-70:])
+        ok.append(good)
+    return "; ".join(observed), all(ok)
+
+
 # -- running ---------------------------------------------------------------------------------
 
 

@@ -39,11 +39,13 @@ from pathlib import Path
 from ._atomic import atomic_write_bytes
 from ._decode import check_input_kind
 from ._trust import (
+    _ZIP_MAGIC,
     TRUSTED_TYPES,
     SkopsFileError,
     SkopsRefusal,
     audit_schema,
     check_members,
+    check_sizes,
     read_schema,
     type_names,
 )
@@ -57,8 +59,6 @@ METADATA_MEMBER = "skbioner-metadata.json"
 
 #: File name endings :func:`save_model` writes as a joblib pickle (every other name: skops).
 PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")
-
-_ZIP_MAGIC = b"PK\x03\x04"
 
 
 class ModelFileError(ValueError):
@@ -344,7 +344,7 @@ def _load_skops(data, path_str, trusted=()):
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            check_members(archive, len(data))
+            limit = check_members(archive, len(data))
             schema = read_schema(archive)
     except SkopsRefusal as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
@@ -355,6 +355,8 @@ def _load_skops(data, path_str, trusted=()):
         ) from None
     try:
         refused = audit_schema(schema, trusted)
+        if not refused:
+            check_sizes(schema, limit)
     except SkopsFileError as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
     if refused:
@@ -364,7 +366,9 @@ def _load_skops(data, path_str, trusted=()):
         )
     try:
         # skops checks the types again, against what our audit accepted
-        return sio.loads(data, trusted=type_names(schema))
+        model = sio.loads(data, trusted=type_names(schema))
+        _check_restored(model)
+        return model
     except (zipfile.BadZipFile, EOFError) as exc:
         raise ModelFileError(
             f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
@@ -374,6 +378,44 @@ def _load_skops(data, path_str, trusted=()):
         raise ModelFileError(
             f"{path_str}: cannot load the model ({_describe(exc)})"
         ) from None
+
+
+def _check_restored(model):
+    """Validate every object restored from a file as its constructor would have.
+
+    skops builds objects without calling ``__init__``: here every estimator's
+    parameters are checked against its declared constraints, every dataclass
+    runs its ``__post_init__`` checks, and every count ``n_X_`` must be the
+    length of the ``X_`` stored beside it -- one walk over the model, so a
+    new estimator is covered without a check of its own.
+    """
+    import dataclasses
+
+    from sklearn.base import BaseEstimator
+
+    seen, stack = set(), [model]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, str | int | float | bytes) or obj is None or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, list | tuple):
+            stack.extend(obj)
+        elif type(obj).__module__.split(".")[0] in ("skbioner", "sklearn"):
+            if isinstance(obj, BaseEstimator):
+                obj._validate_params()
+            elif dataclasses.is_dataclass(obj) and hasattr(obj, "__post_init__"):
+                obj.__post_init__()
+            state = getattr(obj, "__dict__", {})
+            for name, value in state.items():
+                stored = state.get(name[2:]) if name.startswith("n_") else None
+                if name.endswith("_") and hasattr(stored, "__len__") and isinstance(
+                        value, int) and value != len(stored):
+                    raise ValueError(f"{type(obj).__name__}.{name} is {value:,} but "
+                                     f"{name[2:]} holds {len(stored):,}")
+            stack.extend(state.values())
 
 
 def _describe(exc):

@@ -855,6 +855,22 @@ def model_offsets_size_allocation(ws):
     return "; ".join(observed), all(ok)
 
 
+@case("r3.7", "a model whose vocabulary_ is 5: 'the model file is invalid', naming it")
+def model_type_confused(ws):
+    from skbioner.io import save_model
+    from skbioner.models import MajorityTagger
+
+    save_model(MajorityTagger().fit([["IL-2"]], [["B-DNA"]]), ws.fresh_out("majority.skops"))
+    data = edited_model(ws.fresh_out("majority.skops").read_bytes(),
+                        lambda schema: attributes(schema, "MajorityTagger")[0].update(
+                            vocabulary_=_json_node(5)))
+    path = ws.write("confused.skops", data)
+    with ws.watch() as problems:
+        status, _, err = ws.cli("predict", path, ws.train, "-o", ws.fresh_out("c.iob2"))
+    return _last(err)[:160], (status == 1 and one_line_error(err, "predict")
+                              and f"{path}: the model file is invalid" in err and not problems)
+
+
 # -- running ---------------------------------------------------------------------------------
 
 

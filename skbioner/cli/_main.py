@@ -245,6 +245,9 @@ def _run(args) -> int:
 
                 start(float64_weights=args.command == "demo")  # the demo's own model
         notes = CompileNotes()
+        from .._numba_cache import tolerate_cache_write_errors
+
+        tolerate_cache_write_errors()
     try:
         with notes:
             status = args.run(args)

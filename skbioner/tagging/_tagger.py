@@ -316,7 +316,8 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
             sents, offs = tokenizer.tokenize_text(doc.text)
             sents = [s.with_doc_id(str(doc.id)) for s in sents]
         except Exception as exc:  # a tokenizer failure concerns this document only
-            prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {exc}"))
+            why = "out of memory" if isinstance(exc, MemoryError) else str(exc) or repr(exc)
+            prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {why}"))
             continue
         flat = np.concatenate(offs) if offs else np.zeros((0, 2), dtype=np.int64)
         long = np.flatnonzero(flat[:, 1] - flat[:, 0] > max_token_length)

@@ -114,6 +114,8 @@ def _entities_from_spans(text, offsets, spans):
 #: call and per distinct word type in it, so larger batches are cheaper per token (on the
 #: JNLPBA test abstracts, one core: 128 documents ~1.2x the tokens/s of 32; 256 no better).
 BATCH_SIZE = 128
+#: ... or fewer documents holding this many characters (long texts, standard input's pieces).
+BATCH_CHARS = 1 << 20
 
 
 def gives_confidences(model) -> bool:
@@ -455,16 +457,25 @@ def _worth_workers(documents, n_jobs, parallel_from):
         raise ValueError(f"parallel_from must be a non-negative int, got {parallel_from!r}")
     if n_jobs == 1 or parallel_from == 0:
         return documents, n_jobs
-    it = iter(documents)
-    head = list(itertools.islice(it, parallel_from))
-    if len(head) < parallel_from:
-        return head, 1
-    return itertools.chain(head, it), n_jobs
+    it, head, chars = iter(documents), [], 0
+    for doc in it:  # as many characters as the documents of the break-even are worth too
+        head.append(doc)
+        chars += len(getattr(doc, "text", ""))
+        if len(head) >= parallel_from or chars >= parallel_from * 1_500:
+            return itertools.chain(head, it), n_jobs
+    return head, 1
 
 
 def _batches(docs: Iterable, size: int) -> Iterator[list]:
-    it = iter(docs)
-    while batch := list(itertools.islice(it, size)):
+    """Batches of ``size`` documents, or fewer holding :data:`BATCH_CHARS` characters."""
+    batch, chars = [], 0
+    for doc in docs:
+        batch.append(doc)
+        chars += len(getattr(doc, "text", ""))
+        if len(batch) >= size or chars >= BATCH_CHARS:
+            yield batch
+            batch, chars = [], 0
+    if batch:
         yield batch
 
 

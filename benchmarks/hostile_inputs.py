@@ -809,6 +809,7 @@ def _set(cls, attr, value, index=None):
         if index is not None:
             node = node["content"][index]
         node["content"] = json.dumps(value)
+        node.pop("__id__", None)  # not the object another node with that id stands for
     return edit
 
 

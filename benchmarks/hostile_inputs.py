@@ -770,7 +770,7 @@ def edited_model(data, edit):
 
 def attributes(schema, cls):
     """The attribute nodes (``{name: node}``) of every object of class ``cls`` in ``schema``."""
-    from skbioner.io._trust import nodes
+    from skbioner.io._trust import nodes  # private: the nodes of a crafted file
 
     return [n["content"]["content"] for n in nodes(schema)
             if n["__class__"] == cls and n["__loader__"] == "ObjectNode"]

@@ -26,7 +26,6 @@ import os
 import re
 import sys
 import time
-import zlib
 from collections import Counter
 from itertools import chain, repeat
 from pathlib import Path
@@ -41,6 +40,7 @@ from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, Integral, Interval, StrOptions
 from ..base import SentenceTransformerMixin
+from ..io._decode import text_lines
 
 __all__ = ["BUNDLED_CLASSES", "BrownClusterer", "EmbeddingClusterer", "NORMALIZATIONS",
            "UNKNOWN", "WordClassAnnotator", "normalize_word", "read_word_classes",
@@ -339,7 +339,9 @@ def read_word_classes(path):
         fields (file and line named).
     """
     path_str = os.fspath(path)
-    lines = _table_lines(path, path_str)
+    with open(path, "rb") as fh:
+        gzipped = fh.read(2) == b"\x1f\x8b"
+    lines = text_lines(path, path_str, max_chars=_MAX_LINE, gzipped=gzipped)
     _, first = next(lines, (1, ""))
     if not first.startswith(_HEADER):
         raise ValueError(f"{path_str}:1: not a word class table (expected {_HEADER!r} "
@@ -378,25 +380,6 @@ def read_word_classes(path):
     if not rows:
         raise ValueError(f"{path_str}: no word after the header line (an empty class table)")
     return list(rows), dict(zip(names, cols, strict=True)), normalize, notes
-
-
-def _table_lines(path, path_str):
-    """``(number, line)`` of a class table, read as a stream (``.gz`` decompressed)."""
-    with open(path, "rb") as fh:
-        gzipped = fh.read(2) == b"\x1f\x8b"
-    n = 0
-    try:
-        with (gzip.open if gzipped else open)(path, "rb") as fh:
-            while line := fh.readline(_MAX_LINE + 1):
-                n += 1
-                if len(line) > _MAX_LINE:
-                    raise ValueError(f"{path_str}:{n}: a line of more than {_MAX_LINE:,} "
-                                     "bytes (not a word class table?)")
-                yield n, line.decode("utf-8").rstrip("\r\n")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path_str}:{n}: not UTF-8 text ({exc.reason})") from None
-    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        raise ValueError(f"{path_str}:{n + 1}: cannot decompress ({exc})") from None
 
 
 def _file_key(path):

@@ -45,14 +45,15 @@ def read_bytes(path, path_str: str) -> bytes:
         raise CorpusFormatError(path_str, None, "too large to read into memory") from None
 
 
-def text_lines(path, path_str: str, encoding: str = "utf-8", max_chars: int = MAX_LINE_CHARS):
+def text_lines(path, path_str: str, encoding: str = "utf-8", max_chars: int = MAX_LINE_CHARS,
+               gzipped=None):
     """``(number, line)`` of a text file read as a stream, without the line ends.
 
-    As :func:`read_bytes` and :func:`decode` read it (``.gz`` through gzip,
-    strict decoding, a byte order mark dropped, control characters refused),
-    but line by line: a line longer than ``max_chars`` characters is refused
-    before it is read whole.  Errors are :class:`CorpusFormatError` naming
-    the file and the line.
+    As :func:`read_bytes` and :func:`decode` read it (``.gz``, or ``gzipped``,
+    through gzip, strict decoding, a byte order mark dropped, control
+    characters refused), but line by line: a line longer than ``max_chars``
+    characters is refused before it is read whole.  Errors are
+    :class:`CorpusFormatError` naming the file and the line.
     """
     import io
 
@@ -61,7 +62,8 @@ def text_lines(path, path_str: str, encoding: str = "utf-8", max_chars: int = MA
     utf8 = encoding.lower().replace("_", "-") in _UTF8
     n = 0
     try:
-        with (gzip.open if path_str.endswith(".gz") else open)(path, "rb") as raw, \
+        gzipped = path_str.endswith(".gz") if gzipped is None else gzipped
+        with (gzip.open if gzipped else open)(path, "rb") as raw, \
                 io.TextIOWrapper(raw, "utf-8-sig" if utf8 else encoding,
                                  errors="surrogateescape") as fh:
             while line := fh.readline(max_chars + 1):

@@ -149,9 +149,12 @@ MIN_INFLATE_BUDGET = 256 * 2**20
 #: Bytes of a ``.npy`` header read to learn an array's shape.
 _MAX_NPY_HEADER = 1 << 16
 #: A count, size or offset in a model file (a whole number of its fitted state, a sparse
-#: matrix's shape) may be at most the bytes its members inflate to, or this if more: a
-#: model's sizes are bounded by what it stores, so no size read from it costs more memory.
+#: matrix's width) may be at most MAX_SIZE_RATIO times the file's size or the bytes its
+#: members inflate to, whichever is less, or MIN_SIZE_LIMIT if more (or equal one of its
+#: estimator's parameters, validated once built): a model's sizes are bounded by what it
+#: carries, so no size read from it costs much more memory than its content.
 MIN_SIZE_LIMIT = 2**22
+MAX_SIZE_RATIO = 16
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -358,12 +361,21 @@ def check_members(archive, file_size):
             "file's size; a zip bomb?)") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError) as exc:
         raise SkopsFileError(f"a member cannot be read ({type(exc).__name__}: {exc})") from None
-    limit = max(MIN_SIZE_LIMIT, total)
-    for name, shape in shapes:
-        if any(not 0 <= n <= limit for n in shape):
+    limit = max(MIN_SIZE_LIMIT, min(total, MAX_SIZE_RATIO * file_size))
+    for name, shape in shapes:  # its rows are backed by its index array, not its columns
+        if len(shape) != 2 or not (0 <= shape[0] <= max(limit, total) and 0 <= shape[1] <= limit):
             raise SkopsRefusal(f"member {name}: a sparse matrix of shape {tuple(shape)} from "
                                f"{total:,} bytes of arrays (corrupt or crafted)")
     return limit
+
+
+def _json_int(node):
+    """The integer a JsonNode holds, or None."""
+    try:
+        value = json.loads(node.get("content", "null"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return value if type(value) is int else None
 
 
 def check_sizes(schema, limit):
@@ -373,30 +385,29 @@ def check_sizes(schema, limit):
     are validated as a constructor's are, once built: see
     :func:`skbioner.io.load_model`) -- a count, a shape, an offset, however
     nested -- must be at most ``limit`` (:func:`check_members`) in
-    magnitude, so no size read from a model file sizes an allocation beyond
-    what the file stores.  Raises :class:`SkopsRefusal` naming the attribute.
+    magnitude, or equal one of its estimator's parameters (``n_hash_`` is
+    ``n_hash``), so no size read from a model file sizes an allocation
+    beyond what the file carries.  Raises :class:`SkopsRefusal` naming the
+    attribute.
     """
     import importlib
 
     from sklearn.base import BaseEstimator
 
-    stack = [(schema, "")]
+    stack = [(schema, "", ())]  # node, where it is, its estimator's parameter values
     while stack:
-        node, where = stack.pop()
+        node, where, own = stack.pop()
         if isinstance(node, list):
-            stack.extend((v, where) for v in node)
+            stack.extend((v, where, own) for v in node)
             continue
         if not isinstance(node, dict):
             continue
         loader = node.get("__loader__")
         if loader == "JsonNode":
-            try:
-                value = json.loads(node.get("content", "null"))
-            except (TypeError, ValueError, RecursionError):
-                continue
-            if type(value) is int and abs(value) > limit:
-                raise SkopsRefusal(f"{where or 'a number'} is {value:,}, beyond any size its "
-                                   f"arrays make (at most {limit:,}; corrupt or crafted)")
+            value = _json_int(node)
+            if value is not None and abs(value) > limit and value not in own:
+                raise SkopsRefusal(f"{where or 'a number'} is {value:,}, beyond any size "
+                                   f"the file carries (at most {limit:,}; corrupt or crafted)")
             continue
         attrs = node.get("content")
         attrs = attrs.get("content") if isinstance(attrs, dict) else None
@@ -404,8 +415,10 @@ def check_sizes(schema, limit):
             cls = getattr(importlib.import_module(node["__module__"]), node["__class__"], None)
             names = cls._get_param_names() if isinstance(cls, type) and issubclass(
                 cls, BaseEstimator) else ()
-            stack.extend((v, f"{node['__class__']}.{k}") for k, v in attrs.items()
-                         if k not in names or not isinstance(v, dict)
-                         or v.get("__loader__") != "JsonNode")
+            params = {k: v for k, v in attrs.items() if k in names and isinstance(v, dict)
+                      and v.get("__loader__") == "JsonNode"}
+            own = tuple(_json_int(v) for v in params.values())  # n_hash_ is n_hash...
+            stack.extend((v, f"{node['__class__']}.{k}", own) for k, v in attrs.items()
+                         if k not in params)
         else:
-            stack.extend((v, where) for v in node.values())
+            stack.extend((v, where, own) for v in node.values())

@@ -7,6 +7,7 @@ the end-to-end sweep of the same cases is benchmarks/hostile_inputs.py.
 import gzip
 import io
 import sys
+import zipfile
 
 import pytest
 
@@ -72,6 +73,32 @@ def test_window_offsets_and_feature_counts_are_bounded(tmp_path, capsys, toy_fil
     path = _write(tmp_path, "offset.skops", H.edited_model(model.read_bytes(), edit))
     status, _, err = run(capsys, "predict", path, train, "-o", tmp_path / "p.iob2")
     assert status == 1 and _one_line_naming(err, "predict", path) and needle in err
+
+
+def test_padding_does_not_raise_the_bound_and_parameters_vouch_for_their_copies(tmp_path,
+                                                                                 toy_files):
+    _, model = toy_files
+    padded = io.BytesIO()
+    with zipfile.ZipFile(padded, "w", zipfile.ZIP_DEFLATED) as z:  # 64 MB of zeros beside it
+        with zipfile.ZipFile(model) as src:
+            for info in src.infolist():
+                z.writestr(info.filename, src.read(info))
+        z.writestr("padding.bin", bytes(64 * 2**20))
+    path = _write(tmp_path, "padded.skops", H.edited_model(
+        padded.getvalue(), H._set("FeatureGroup", "offsets", 8_000_000, 0)))
+    with pytest.raises(ModelFileError, match=r"FeatureGroup.offsets is 8,000,000"):
+        load_model(path)
+    path = _write(tmp_path, "iters.skops", H.edited_model(
+        model.read_bytes(), H._set("OnlinePACRF", "t_", 10**8)))
+    with pytest.raises(ModelFileError, match=r"OnlinePACRF.t_ is 100,000,000"):
+        load_model(path)
+
+    def both(schema):  # a fitted count equal to a (validated) parameter: n_hash_ and n_hash
+        H._set("OnlinePACRF", "max_iter", 10**8)(schema)
+        H._set("OnlinePACRF", "n_iter_", 10**8)(schema)
+
+    path = _write(tmp_path, "same.skops", H.edited_model(model.read_bytes(), both))
+    assert load_model(path).steps[-1][1].n_iter_ == 10**8
 
 
 def test_restored_parameters_are_validated_as_a_constructor_would(tmp_path, toy_files):

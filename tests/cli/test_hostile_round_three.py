@@ -131,6 +131,12 @@ def test_a_sparse_matrix_member_is_checked_whatever_its_name(tmp_path):
     with pytest.raises(ModelFileError, match=r"member weights.bin: a sparse matrix of shape "
                                              r"\(2, 5000000000\)"):
         load_model(path)
+    matrix = io.BytesIO()  # 1,000 rows of 3,000,000 columns: 24 GB once made dense
+    sp.save_npz(matrix, sp.csr_matrix((1000, 3_000_000)), compressed=False)
+    path = _write(tmp_path, "dense.skops", H.skops_file(node, [("weights.bin",
+                                                                   matrix.getvalue())]))
+    with pytest.raises(ModelFileError, match=r"a sparse matrix of shape \(1000, 3000000\)"):
+        load_model(path)
 
 
 # -- item 7: a type-confused model is an invalid model file ----------------------------------

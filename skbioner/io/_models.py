@@ -16,7 +16,15 @@ without executing anything from the file.  Before a single object is built:
   holds -- each only in the way skops builds it for the suite's models.
   No function, method or constructor named by the file is ever called:
   function references (a scikit-learn ``FunctionTransformer``'s function,
-  any function of skbioner's own) are refused whatever they name.
+  any function of skbioner's own) are refused whatever they name;
+* every whole number of the models' fitted state (a count, an offset, a
+  sparse matrix's shape) is bounded by what the file carries
+  (:func:`~skbioner.io._trust.check_sizes`), so no size read from a file
+  sizes an allocation.
+
+Once built, every restored object is validated as a constructed one would
+be (parameters against their constraints, counts against the arrays they
+count): one walk over the model, which covers a new estimator by itself.
 
 Anything else is refused with a one-line :class:`ModelFileError` naming the
 file and the types; nothing was built or run.
@@ -257,7 +265,9 @@ def load_model(path, *, allow_pickle=False, trusted=()):
         ``allow_pickle=True``; a file naming types (or function references)
         that are not trusted (they are named; nothing was built or run);
         members that would inflate beyond their declared sizes or 50 times
-        the file's size; an empty, truncated, corrupt or foreign file.
+        the file's size; a count or offset beyond what the file carries; a
+        parameter its estimator would refuse; an empty, truncated, corrupt or
+        foreign file.
     OSError
         If the file cannot be read (missing, a directory, no permission).
     """

@@ -354,7 +354,7 @@ def _load_skops(data, path_str, trusted=()):
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            limit = check_members(archive, len(data))
+            limit, scalars = check_members(archive, len(data))
             schema = read_schema(archive)
     except SkopsRefusal as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
@@ -366,7 +366,7 @@ def _load_skops(data, path_str, trusted=()):
     try:
         refused = audit_schema(schema, trusted)
         if not refused:
-            check_sizes(schema, limit)
+            check_sizes(schema, limit, scalars)
     except SkopsFileError as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
     if refused:
@@ -377,7 +377,7 @@ def _load_skops(data, path_str, trusted=()):
     try:
         # skops checks the types again, against what our audit accepted
         model = sio.loads(data, trusted=type_names(schema))
-        _check_restored(model)
+        _check_restored(model, limit)
         return model
     except (zipfile.BadZipFile, EOFError) as exc:
         raise ModelFileError(
@@ -390,42 +390,54 @@ def _load_skops(data, path_str, trusted=()):
         ) from None
 
 
-def _check_restored(model):
+def _check_restored(model, limit):
     """Validate every object restored from a file as its constructor would have.
 
     skops builds objects without calling ``__init__``: here every estimator's
     parameters are checked against its declared constraints, every dataclass
-    runs its ``__post_init__`` checks, and every count ``n_X_`` must be the
-    length of the ``X_`` stored beside it -- one walk over the model, so a
-    new estimator is covered without a check of its own.
+    runs its ``__post_init__`` checks, every count ``n_X_`` must be the length
+    of the ``X_`` stored beside it, and every whole number of their state (a
+    numpy scalar, a number a ``__setstate__`` derived) is within ``limit``, as
+    :func:`~skbioner.io._trust.check_sizes` checks the file's -- one walk over
+    the model, so a new estimator is covered without a check of its own.
     """
     import dataclasses
+    import numbers
 
     from sklearn.base import BaseEstimator
 
-    seen, stack = set(), [model]
+    seen, stack = set(), [(model, "the model", ())]
     while stack:
-        obj = stack.pop()
-        if isinstance(obj, str | int | float | bytes) or obj is None or id(obj) in seen:
+        obj, where, own = stack.pop()
+        if isinstance(obj, numbers.Integral) and not isinstance(obj, bool):
+            if abs(int(obj)) > limit and obj not in own:
+                raise ValueError(f"{where} is {int(obj):,}, beyond any size the file carries "
+                                 f"(at most {limit:,})")
+            continue
+        if isinstance(obj, str | float | bytes) or obj is None or id(obj) in seen:
             continue
         seen.add(id(obj))
         if isinstance(obj, dict):
-            stack.extend(obj.values())
+            stack.extend((v, where, own) for v in obj.values())
         elif isinstance(obj, list | tuple):
-            stack.extend(obj)
+            stack.extend((v, where, own) for v in obj)
         elif type(obj).__module__.split(".")[0] in ("skbioner", "sklearn"):
+            params = {}
             if isinstance(obj, BaseEstimator):
                 obj._validate_params()
+                params = obj.get_params(deep=False)
             elif dataclasses.is_dataclass(obj) and hasattr(obj, "__post_init__"):
                 obj.__post_init__()
             state = getattr(obj, "__dict__", {})
             for name, value in state.items():
                 stored = state.get(name[2:]) if name.startswith("n_") else None
                 if name.endswith("_") and hasattr(stored, "__len__") and isinstance(
-                        value, int) and value != len(stored):
+                        value, numbers.Integral) and value != len(stored):
                     raise ValueError(f"{type(obj).__name__}.{name} is {value:,} but "
                                      f"{name[2:]} holds {len(stored):,}")
-            stack.extend(state.values())
+            own = tuple(v for v in params.values() if isinstance(v, numbers.Integral))
+            stack.extend((v, f"{type(obj).__name__}.{k}", own) for k, v in state.items()
+                         if k not in params or isinstance(v, BaseEstimator | list))
 
 
 def _describe(exc):

@@ -276,15 +276,16 @@ def _npy_size(fh, name):
         raise SkopsFileError(f"member {name}: not a numpy array ({exc})") from None
     if dtype.hasobject:
         raise SkopsRefusal(f"member {name}: an array of Python objects (needs pickle)")
-    return fh.tell() + int(np.prod(shape, dtype=object)) * dtype.itemsize
+    return fh.tell() + int(np.prod(shape, dtype=object)) * dtype.itemsize, shape, dtype
 
 
-def _check_archive(archive, what, budget, shapes):
+def _check_archive(archive, what, budget, shapes, scalars=None):
     """Check one zip archive's members; return the bytes they inflate to.
 
     A member is checked by what it is, not by its name: an array (``.npy``
     magic) against its header, a zip archive (a sparse matrix's ``.npz``)
-    member by member inside, its declared ``shape`` added to ``shapes``.
+    member by member inside, its declared ``shape`` added to ``shapes``; the
+    value of an integer scalar (a 0-d array) goes to ``scalars`` by name.
     """
     total = 0
     for info in archive.infolist():
@@ -299,7 +300,11 @@ def _check_archive(archive, what, budget, shapes):
             magic = fh.read(6)
         if magic == b"\x93NUMPY":
             with archive.open(info) as fh:
-                expected = _npy_size(fh, name)
+                expected, shape, dtype = _npy_size(fh, name)
+                if shape == () and dtype.kind in "iu" and scalars is not None:
+                    scalars[info.filename] = int.from_bytes(
+                        fh.read(dtype.itemsize), "big" if dtype.byteorder == ">" else "little",
+                        signed=dtype.kind == "i")
             if expected != info.file_size:
                 raise SkopsRefusal(
                     f"member {name}: its header declares an array of {expected:,} bytes, the "
@@ -343,17 +348,19 @@ def check_members(archive, file_size):
 
     Returns
     -------
-    int
+    limit : int
         The size limit of the file's counts and offsets (:func:`check_sizes`).
+    scalars : dict
+        The integer scalars stored as arrays, by member name (idem).
 
     Raises
     ------
     SkopsFileError
     """
     budget = max(MIN_INFLATE_BUDGET, MAX_INFLATE_RATIO * file_size)
-    shapes = []
+    shapes, scalars = [], {}
     try:
-        total = _check_archive(archive, "", budget, shapes)
+        total = _check_archive(archive, "", budget, shapes, scalars)
     except _TooLarge as big:
         raise SkopsRefusal(
             f"its members would inflate to more than {big.total:,} bytes from a "
@@ -367,11 +374,13 @@ def check_members(archive, file_size):
                 shape[0] * shape[1] > 4 * limit:
             raise SkopsRefusal(f"member {name}: a sparse matrix of shape {tuple(shape)} from "
                                f"{total:,} bytes of arrays (corrupt or crafted)")
-    return limit
+    return limit, scalars
 
 
-def _json_int(node):
-    """The integer a JsonNode holds, or None."""
+def _int_of(node, scalars):
+    """The integer a JsonNode (or a numpy integer scalar's member) holds, or None."""
+    if node.get("__loader__") == "NdArrayNode":
+        return scalars.get(node.get("file"))
     try:
         value = json.loads(node.get("content", "null"))
     except (TypeError, ValueError, RecursionError):
@@ -379,7 +388,7 @@ def _json_int(node):
     return value if type(value) is int else None
 
 
-def check_sizes(schema, limit):
+def check_sizes(schema, limit, scalars):
     """Refuse a whole number of a model's fitted state beyond ``limit``, before anything is built.
 
     Every integer the file stores outside an estimator's parameters (those
@@ -404,8 +413,8 @@ def check_sizes(schema, limit):
         if not isinstance(node, dict):
             continue
         loader = node.get("__loader__")
-        if loader == "JsonNode":
-            value = _json_int(node)
+        if loader in ("JsonNode", "NdArrayNode"):
+            value = _int_of(node, scalars)
             if value is not None and abs(value) > limit and value not in own:
                 raise SkopsRefusal(f"{where or 'a number'} is {value:,}, beyond any size "
                                    f"the file carries (at most {limit:,}; corrupt or crafted)")
@@ -417,8 +426,8 @@ def check_sizes(schema, limit):
             names = cls._get_param_names() if isinstance(cls, type) and issubclass(
                 cls, BaseEstimator) else ()
             params = {k: v for k, v in attrs.items() if k in names and isinstance(v, dict)
-                      and v.get("__loader__") == "JsonNode"}
-            own = tuple(_json_int(v) for v in params.values())  # n_hash_ is n_hash...
+                      and v.get("__loader__") in ("JsonNode", "NdArrayNode")}
+            own = tuple(_int_of(v, scalars) for v in params.values())  # n_hash_ is n_hash
             stack.extend((v, f"{node['__class__']}.{k}", own) for k, v in attrs.items()
                          if k not in params)
         else:

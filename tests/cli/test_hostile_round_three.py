@@ -9,6 +9,7 @@ import io
 import sys
 import zipfile
 
+import numpy as np
 import pytest
 
 from skbioner.cli import main
@@ -73,6 +74,33 @@ def test_window_offsets_and_feature_counts_are_bounded(tmp_path, capsys, toy_fil
     path = _write(tmp_path, "offset.skops", H.edited_model(model.read_bytes(), edit))
     status, _, err = run(capsys, "predict", path, train, "-o", tmp_path / "p.iob2")
     assert status == 1 and _one_line_naming(err, "predict", path) and needle in err
+
+
+@pytest.mark.parametrize("value, cls, message", [
+    (np.int64(40_000_000), "int64", "FeatureGroup.offsets is 40,000,000"),
+    (np.array([40_000_000]), "ndarray", "offsets must be int, got array"),
+], ids=["numpy scalar", "one-element array"])
+def test_a_size_stored_as_a_numpy_number_is_bounded_too(tmp_path, toy_files, value, cls,
+                                                         message):
+    # a number need not be JSON: a numpy scalar is a member, an array becomes int once built
+    _, model = toy_files
+    buffer = io.BytesIO()
+    np.save(buffer, value)
+
+    def edit(schema):
+        offsets = H.attributes(schema, "FeatureGroup")[0]["offsets"]["content"]
+        offsets[0] = {"__class__": cls, "__module__": "numpy", "__loader__": "NdArrayNode",
+                      "type": "numpy", "file": "offset.npy"}
+
+    padded = io.BytesIO()
+    with zipfile.ZipFile(padded, "w", zipfile.ZIP_DEFLATED) as z:
+        with zipfile.ZipFile(io.BytesIO(H.edited_model(model.read_bytes(), edit))) as src:
+            for info in src.infolist():
+                z.writestr(info.filename, src.read(info))
+        z.writestr("offset.npy", buffer.getvalue())
+    path = _write(tmp_path, "numpy.skops", padded.getvalue())
+    with pytest.raises(ModelFileError, match=message):
+        load_model(path)
 
 
 def test_padding_does_not_raise_the_bound_and_parameters_vouch_for_their_copies(tmp_path,
@@ -338,3 +366,16 @@ def test_a_tokenizer_failure_always_says_why(monkeypatch):
     monkeypatch.setattr(BioTokenizer, "tokenize_text", no_memory)
     [res] = _tagger._tag_docs(None, [Document("d", "IL-2 gene", "x")], BioTokenizer(), 1000)
     assert isinstance(res, DocumentError) and str(res).endswith("cannot tokenize: out of memory")
+
+
+def test_numbers_a_restore_derives_are_bounded_after_building():
+    # what no schema shows (a number a __setstate__ computes) is checked once built
+    from skbioner.io._models import _check_restored
+    from skbioner.models import MajorityTagger
+
+    model = MajorityTagger().fit([["IL-2"]], [["B-DNA"]])
+    model.width_ = (np.int64(10**9),)
+    with pytest.raises(ValueError, match=r"MajorityTagger.width_ is 1,000,000,000"):
+        _check_restored(model, 2**22)
+    model.width_ = (np.int64(5),)
+    _check_restored(model, 2**22)

@@ -160,6 +160,7 @@ def run(args):
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
+    args.model_file = model_path  # named if the model fails unexpectedly
     if args.min_confidence is not None and not 0 <= args.min_confidence <= 1:
         raise ValueError(f"--min-confidence must be between 0 and 1, got {args.min_confidence}")
     if args.min_confidence is not None and args.no_confidence:

@@ -81,7 +81,6 @@ def _kind(path: Path) -> str:
 
 #: The input name that means standard input (read once; a text document's id is ``stdin``).
 STDIN = "-"
-_STDIN_ID = "stdin"
 
 
 def _is_stdin(path) -> bool:
@@ -201,22 +200,64 @@ def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]
 
 def _read_text_file(path: Path, encoding: str) -> Document | DocumentError:
     try:
-        if _is_stdin(path):
-            with _open_binary(path) as fh:
-                data = fh.read()
-        else:
-            data = path.read_bytes()
+        data = path.read_bytes()
     except OSError as exc:  # one unreadable file does not stop the batch
         return _unreadable(path, exc)
-    doc_id, name = (_STDIN_ID, "<stdin>") if _is_stdin(path) else (path.stem, str(path))
+    return _text_document(data, path.stem, str(path), 1, encoding)
+
+
+def _text_document(data, doc_id, name, first_line, encoding):
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + first_line
         return DocumentError(doc_id, f"{name}:{line}",
                              f"cannot decode {data[exc.start:exc.end]!r} as {encoding} "
                              f"({exc.reason})")
-    return _check_text(doc_id, text, name)
+    return _check_text(doc_id, text, name if first_line == 1 else f"{name}:{first_line}")
+
+
+#: Plain text on standard input is read in pieces of about this many bytes, each cut at a
+#: blank line (or at a line end, past 4 pieces' worth): endless input streams.
+STDIN_PIECE = 1 << 18
+
+
+def _read_stdin_text(encoding):
+    """The plain text of standard input as documents: ``stdin`` (all of it, up to about
+    :data:`STDIN_PIECE` bytes), then ``stdin-2``, ``stdin-3``... each from a line on; a
+    line of more than 4 pieces' worth is reported and skipped."""
+    k, start, line = 0, 1, 1  # documents so far, first line of the piece, current line
+    piece, size, head, partial = [], 0, 0, 0  # chunks, bytes, chunks of whole lines, ...
+    skipped = False
+
+    def document(chunks):
+        nonlocal k
+        k += 1
+        return _text_document(b"".join(chunks), "stdin" if k == 1 else f"stdin-{k}",
+                              "<stdin>", start, encoding)
+
+    with _open_binary(STDIN) as fh:
+        for raw in iter(lambda: fh.readline(STDIN_PIECE), b""):
+            piece.append(raw)
+            size += len(raw)
+            if not raw.endswith(b"\n"):
+                partial += len(raw)
+                if partial <= 4 * STDIN_PIECE:
+                    continue
+                if head:
+                    yield document(piece[:head])
+                yield DocumentError(None, f"<stdin>:{line}", f"a line of more than "
+                                    f"{4 * STDIN_PIECE:,} bytes; not tagged")
+                while raw and not raw.endswith(b"\n"):
+                    raw = fh.readline(STDIN_PIECE)
+                piece, size, skipped = [], 0, True
+            head, partial, line = len(piece), 0, line + 1
+            if not piece or size >= STDIN_PIECE and (not raw.strip() or size > 4 * STDIN_PIECE):
+                if piece:
+                    yield document(piece)
+                piece, size, head, start = [], 0, 0, line
+    if any(map(bytes.strip, piece)) or not (k or skipped):
+        yield document(piece)
 
 
 def iter_documents(inputs, input_format="auto", encoding="utf-8"):
@@ -229,7 +270,9 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
         (their ``*.txt`` and ``*.jsonl`` files, sorted by name) and JSONL
         files (``*.jsonl``: one ``{"id": ..., "text": ...}`` per line);
         ``"-"``: standard input, one plain-text document with the id
-        ``stdin`` (JSONL with ``input_format="jsonl"``).
+        ``stdin`` (JSONL with ``input_format="jsonl"``); a text of more
+        than :data:`STDIN_PIECE` bytes is read as a stream, in documents
+        ``stdin``, ``stdin-2``... cut at blank lines.
     input_format : {"auto", "text", "jsonl"}, default="auto"
         ``"auto"`` reads ``.jsonl``/``.ndjson`` files as JSONL and every
         other file as one plain-text document.
@@ -272,7 +315,8 @@ def _iter_documents(paths, input_format, encoding):
     for path in paths:
         jsonl = input_format == "jsonl" or (input_format == "auto" and path.suffix in
                                             JSONL_SUFFIXES)
-        docs = _read_jsonl(path, encoding) if jsonl else [_read_text_file(path, encoding)]
+        docs = (_read_jsonl(path, encoding) if jsonl else _read_stdin_text(encoding)
+                if _is_stdin(path) else [_read_text_file(path, encoding)])
         for doc in docs:
             if isinstance(doc, Document):  # a failed document does not use up its id
                 if doc.id in seen:

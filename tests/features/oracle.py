@@ -37,6 +37,7 @@ DEFAULTS = {
     "length": {"bins": (1, 2, 3, 4, 5, 7, 10), "label": "len"},
     "formation": {"label": "wf", "patterns": "suite"},
     "dictionary": {"prefix": "dict_"},
+    "lexicon": {"column": "lex", "label": None},
     "conjunction": {"lowercase": None},
     "word_cache": {"window": 2, "lowercase": None, "label": None},
     "head_noun": {"n": 1, "min_count": 3, "min_precision": 0.2, "lowercase": True,
@@ -153,7 +154,7 @@ class Oracle:
         for g in self.groups:
             p = _params(g)
             needs = []
-            if g.kind == "annotation":
+            if g.kind in ("annotation", "lexicon"):
                 needs = [p["column"]]
             elif g.kind == "conjunction":
                 of = p["of"] if isinstance(p["of"], tuple) else (p["of"],) * len(g.offsets)
@@ -204,6 +205,10 @@ class Oracle:
                 elif kind == "dictionary":
                     for c in sorted(c for c in cols if c.startswith(p["prefix"])):
                         out.add(f"{c}[{k}]={pad or cols[c][j]}")
+                elif kind == "lexicon":  # several values a token, "O" none; no padding value
+                    value = "O" if pad else cols[p["column"]][j]
+                    for v in value.split(" ") if value != "O" else ():
+                        out.add(f"{p['label'] or p['column']}[{k}]={v}")
                 elif kind in ("prefix", "suffix"):
                     for m in p["lengths"]:
                         label = f"{p['label']}{m}[{k}]"

@@ -79,6 +79,9 @@ def annotated(words=WORDS, pos=POS):
             emb3=[str(sum(map(ord, t)) % 3) for t in w],
             dict_protein=[x[0] for x in _dict_column(w)],
             dict_cell=["B" if t in ("Jurkat", "T") else "O" for t in w],
+            # LexiconMatcher's column: several types' positions a token, "O" for none
+            lex=[("gene:S protein:B" if len(t) % 3 == 0 else "cell_type:E")
+                 if t[0].isupper() else "O" for t in w],
         )
         for w, p in zip(words, pos, strict=True)
     ]
@@ -136,7 +139,7 @@ def test_presets_match_oracle_with_annotations(preset):
         assert {"pos", "chunk", "pos-1&pos0", "w0&pos0"} <= used
     if preset == "kazama":
         assert {"pos", "hmm", "lwc", "rwc"} <= used
-    assert {"brown", "emb"} <= used  # the word classes, in every preset
+    assert {"brown", "emb", "lexicon"} <= used  # word classes and lexicons, in every preset
     assert f.dictionary_columns_.get("emb") == ("emb3", "emb8")
     assert f.dictionary_columns_.get("dictionary") == ("dict_cell", "dict_protein") or (
         preset == "kazama" and "dictionary" not in used
@@ -295,9 +298,10 @@ def test_unseen_annotation_values_dropped():
     f = TokenFeaturizer(templates="nerbio").fit(X)
     new = [Sentence(["IL-2", "gene"], pos=["XX", "NN"], chunk=["B-NP", "I-NP"],
                     dict_protein=["B", "O"], dict_cell=["O", "O"], brown=["0", "1"],
-                    emb8=["1", "2"], emb3=["0", "0"])]  # fmt: skip
+                    emb8=["1", "2"], emb3=["0", "0"], lex=["gene:S", "disease:S"])]  # fmt: skip
     names = active_names(f, f.transform(new))
     assert "pos[0]=XX" not in names[0] and "pos[-1]=XX" not in names[1]
+    assert "lex[0]=gene:S" in names[0] and "lex[0]=disease:S" not in names[1]  # unseen
     assert "pos[0]=NN" in names[1] and "pos[-1]=NN" not in names[1]
     assert "w[0]&pos[0]=gene|NN" in names[1]
     assert not any(n.startswith("pos[-1]&pos[0]=") for n in names[1])

@@ -1,9 +1,17 @@
-"""Tag raw text: plain-text files, directories or JSONL in, entities with confidences out.
+"""Tag raw text: plain text, JSONL, PubTator, BioC or directories in, entities out.
 
 INPUT... are plain-text files (one document each; the id is the file stem),
-directories (their *.txt and *.jsonl files) or JSONL files (one
-{"id": ..., "text": ...} object per line); - is standard input (one
-plain-text document whose id is stdin, or JSONL with --input-format jsonl).
+JSONL files (one {"id": ..., "text": ...} object per line), PubTator files
+(one document per PMID: its title, a line break and its abstract, so the
+offsets are PubTator's), BioC XML or JSON collections (one document per BioC
+document, its passages at their offsets), or directories of such files (by
+name: .txt, .jsonl, .ndjson, .pubtator, .xml, .bioc, .json; every other entry
+is named in a note on stderr, with why it was skipped).  The format of a
+file is told by its name, else by its content (a first line <PMID>|t|<title>
+is PubTator; a <collection> is BioC XML), else it is plain text;
+--input-format forces one.  Annotations in an input file are not read: its
+texts are tagged.  - is standard input (one plain-text document whose id is
+stdin, or JSONL with --input-format jsonl).
 Without --model they are tagged with the model bundled with skbioner (protein, DNA, RNA, cell_line,
 cell_type; trained on the full JNLPBA 2004 training set: `skbioner info`
 describes it).  --output-format jsonl (the default) writes one
@@ -43,12 +51,15 @@ import sys
 import time
 
 NAME = "tag"
-HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL, IOB2, BioC)"
+HELP = ("tag raw text (files, directories, JSONL, PubTator, BioC) and write entities (brat, "
+        "JSONL, IOB2, BioC)")
 
 
 # skbioner.tagging.OUTPUT_FORMATS, repeated so that building the parser (``skbioner --help``)
 # imports nothing heavy; tests/cli/test_start.py checks that the two agree.
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2", "bioc-xml", "bioc-json")
+# skbioner.tagging.INPUT_FORMATS, likewise
+INPUT_FORMATS = ("auto", "text", "jsonl", "pubtator", "bioc-xml", "bioc-json")
 # skbioner.tagging.BATCH_SIZE and PARALLEL_MIN_DOCUMENTS, repeated for the same reason
 BATCH_SIZE = 128
 PARALLEL_MIN_DOCUMENTS = 10_000
@@ -58,7 +69,7 @@ def add_arguments(p):
     from ._predict import ALLOW_PICKLE_HELP, MODEL_HELP
 
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="text files, directories of .txt/.jsonl files, or .jsonl files; - "
+                   help="text, JSONL, PubTator or BioC files, or directories of them; - "
                         "reads standard input (one text document, id stdin; JSONL with "
                         "--input-format jsonl)")
     p.add_argument("-m", "--model", default=None, metavar="MODEL", help=MODEL_HELP)
@@ -70,8 +81,9 @@ def add_arguments(p):
     p.add_argument("--no-confidence", action="store_true",
                    help="do not compute confidences (skips the forward-backward pass; "
                         "docs/first-hour.md measures the time saved)")
-    p.add_argument("--input-format", choices=("auto", "text", "jsonl"), default="auto",
-                   help="auto: .jsonl/.ndjson files are JSONL, other files plain text")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="auto: by the file name (.jsonl/.ndjson, .pubtator, .xml/.bioc, "
+                        ".json), else by the content (PubTator, BioC), else plain text")
     p.add_argument("--n-jobs", type=int, default=1, metavar="N",
                    help="worker processes (joblib); -1 uses every core")
     p.add_argument("--parallel-from", type=int, default=PARALLEL_MIN_DOCUMENTS, metavar="DOCS",
@@ -143,6 +155,22 @@ def _model_and_inputs(args):
     return args.model, inputs
 
 
+def _report_skipped(skipped, shown=3):
+    """A note on stderr per input directory and reason: the entries not read."""
+    from collections import defaultdict
+
+    from ._formats import plural, printable
+
+    groups = defaultdict(list)
+    for path, reason in skipped:
+        groups[(str(path.parent), reason)].append(path.name + ("/" if path.is_dir() else ""))
+    for (directory, reason), names in groups.items():
+        more = f" and {len(names) - shown} more" if len(names) > shown else ""
+        print(f"skbioner tag: note: {printable(directory)}: skipped "
+              f"{plural(len(names), 'entry', 'entries')} ({printable(', '.join(names[:shown]))}"
+              f"{more}): {reason}", file=sys.stderr)
+
+
 def run(args):
     from tqdm import tqdm
 
@@ -174,7 +202,9 @@ def run(args):
     if n_jobs < args.n_jobs:
         print(f"skbioner tag: note: --n-jobs {args.n_jobs} is more than the {n_jobs} cores of "
               f"this machine: {n_jobs} worker processes", file=sys.stderr)
-    documents = iter_documents(inputs, args.input_format, args.encoding)
+    skipped = []
+    documents = iter_documents(inputs, args.input_format, args.encoding, skipped=skipped)
+    _report_skipped(skipped)
     ref = model_reference(model_path)  # a pipe is read once, here
     model = _model_of(ref, args.allow_pickle)  # fail fast, also with --n-jobs
     if args.min_confidence is not None and not gives_confidences(model):

@@ -19,7 +19,7 @@ __all__ = ["Document", "DocumentError", "iter_documents"]
 
 #: File name endings read as JSONL (one ``{"id": ..., "text": ...}`` object per line).
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
-#: The input formats; ``"auto"`` decides per file (:func:`input_format_of`).
+#: Input formats accepted by :func:`iter_documents` (``"auto"``: decided per file).
 INPUT_FORMATS = ("auto", "text", "jsonl", "pubtator", "bioc-xml", "bioc-json")
 #: Formats read whole by :mod:`skbioner.io` (a document per PubTator/BioC document; the
 #: annotations a file may hold are not read: the texts are tagged).
@@ -316,7 +316,7 @@ def _read_corpus(path: Path, fmt: str, encoding: str) -> Iterator[Document | Doc
 
 
 def iter_documents(inputs, input_format="auto", encoding="utf-8", *, skipped=None):
-    """Stream the documents of files, directories and JSONL files, one at a time.
+    """Stream the documents of files, directories, JSONL, PubTator and BioC, one at a time.
 
     Parameters
     ----------
@@ -326,17 +326,21 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8", *, skipped=Non
         files (a document per PMID: title, a line break, abstract; the
         offsets are PubTator's), BioC XML or JSON collections (a document
         per BioC document, passages at their offsets), directories (their
-        files of these kinds, by name ending: :data:`DIRECTORY_SUFFIXES`,
+        files of these kinds, by name ending: ``DIRECTORY_SUFFIXES``,
         sorted by name); ``"-"``: standard input, one plain-text document
         with the id ``stdin`` (JSONL with ``input_format="jsonl"``).
         Annotations in a PubTator or BioC file are not read.
     input_format : {"auto", "text", "jsonl", "pubtator", "bioc-xml", "bioc-json"}, default="auto"
-        ``"auto"`` decides per file (:func:`input_format_of`): by its name's
+        ``"auto"`` decides per file (``input_format_of``): by its name's
         ending, then by its content, else plain text.
     encoding : str, default="utf-8"
         Of text, JSONL and PubTator files (BioC XML declares its own).
         With UTF-8 a leading byte order mark is dropped (it is not text, and
         would stick to the first token); offsets count from after it.
+    skipped : list, optional
+        Receives a ``(path, reason)`` pair for each entry of an input
+        directory that is not read (an ``.ann`` file, a subdirectory, a file
+        of another kind), so a caller can say so.
 
     Returns
     -------
@@ -348,10 +352,6 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8", *, skipped=Non
         or was seen before) comes as a :class:`DocumentError` naming the
         file and line, so a batch goes on; nothing is skipped silently.
         A PubTator or BioC file that cannot be read is one such error.
-    skipped : list, optional
-        Receives a ``(path, reason)`` pair for each entry of an input
-        directory that is not read (an ``.ann`` file, a subdirectory, a file
-        of another kind), so a caller can say so.
 
     Raises
     ------

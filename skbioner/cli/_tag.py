@@ -72,7 +72,10 @@ def add_arguments(p):
                    help="text, JSONL, PubTator or BioC files, or directories of them; - "
                         "reads standard input (one text document, id stdin; JSONL with "
                         "--input-format jsonl)")
-    p.add_argument("-m", "--model", default=None, metavar="MODEL", help=MODEL_HELP)
+    p.add_argument("-m", "--model", default=None, metavar="MODEL",
+                   help=MODEL_HELP + "; several separated by commas (-m jnlpba,bc5cdr) tag "
+                        "together: overlapping entities resolved by confidence, each naming "
+                        "its model")
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="directory (brat) or file (jsonl, iob2); - or none: standard output")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="jsonl")
@@ -155,6 +158,17 @@ def _model_and_inputs(args):
     return args.model, inputs
 
 
+def _models(model_path):
+    """``model_path``, or the models it lists (``jnlpba,bc5cdr``: not a file's name)."""
+    import os
+
+    from ..tagging._tagger import Models
+
+    if model_path is None or "," not in model_path or os.path.exists(model_path):
+        return model_path
+    return Models.of([m.strip() for m in model_path.split(",")])
+
+
 def _report_skipped(skipped, shown=3):
     """A note on stderr per input directory and reason: the entries not read."""
     from collections import defaultdict
@@ -188,6 +202,8 @@ def run(args):
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
+    model_path = _models(model_path)
+    paths = list(getattr(model_path, "models", [model_path]))
     if args.min_confidence is not None and not 0 <= args.min_confidence <= 1:
         raise ValueError(f"--min-confidence must be between 0 and 1, got {args.min_confidence}")
     if args.min_confidence is not None and args.no_confidence:
@@ -195,9 +211,9 @@ def run(args):
     if args.output_format == "brat":
         if args.output == STDOUT:
             raise ValueError("brat output is a directory: give it with -o OUT")
-        refuse_output_dir_over_inputs(args.output, [model_path, *inputs])
+        refuse_output_dir_over_inputs(args.output, [*paths, *inputs])
     elif args.output != STDOUT:
-        refuse_output_over_inputs(args.output, [model_path, *inputs])
+        refuse_output_over_inputs(args.output, [*paths, *inputs])
     n_jobs = worker_count(args.n_jobs)
     if n_jobs < args.n_jobs:
         print(f"skbioner tag: note: --n-jobs {args.n_jobs} is more than the {n_jobs} cores of "
@@ -207,10 +223,11 @@ def run(args):
     _report_skipped(skipped)
     ref = model_reference(model_path)  # a pipe is read once, here
     model = _model_of(ref, args.allow_pickle)  # fail fast, also with --n-jobs
-    if args.min_confidence is not None and not gives_confidences(model):
-        last = final_estimator(model)
-        raise ValueError(f"--min-confidence needs a model that gives confidences; {model_path} "
-                         f"({type(last).__name__}) gives none")
+    for path, one in zip(paths, getattr(model, "models", [model])):
+        if args.min_confidence is not None and not gives_confidences(one):
+            last = final_estimator(one)
+            raise ValueError(f"--min-confidence needs a model that gives confidences; {path} "
+                             f"({type(last).__name__}) gives none")
     results = tag_documents(ref if n_jobs != 1 else model, documents,
                             batch_size=args.batch_size,
                             n_jobs=n_jobs, max_token_length=args.max_token_length,

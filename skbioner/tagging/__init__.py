@@ -17,12 +17,13 @@ from ._tagger import (
     TaggedEntity,
     entities_from_labels,
     gives_confidences,
+    merge_tagged,
     tag_documents,
 )
 from ._text import tag_text
 from ._writers import OUTPUT_FORMATS, open_writer
 
 __all__ = ["BUNDLED_MODEL", "BUNDLED_MODELS", "Document", "DocumentError", "INPUT_FORMATS",
-           "OUTPUT_FORMATS",
-           "TaggedDocument", "TaggedEntity", "bundled_model_path", "entities_from_labels",
-           "gives_confidences", "iter_documents", "open_writer", "tag_documents", "tag_text"]
+           "OUTPUT_FORMATS", "TaggedDocument", "TaggedEntity", "bundled_model_path",
+           "entities_from_labels", "gives_confidences", "iter_documents", "merge_tagged",
+           "open_writer", "tag_documents", "tag_text"]

@@ -1,7 +1,9 @@
 """Batch tagging of raw text: documents in, entities with character offsets out."""
 
+import dataclasses
 import json
 
+import numpy as np
 import pytest
 from sklearn.pipeline import make_pipeline
 
@@ -255,3 +257,53 @@ def test_cli_tag_names_the_skipped_entries_of_a_directory(model_path, tmp_path, 
     assert any("(a.ann)" in n and "brat annotations" in n for n in notes)
     assert any("(notes.pdf)" in n and ".pubtator" in n for n in notes)
     assert any("(sub/)" in n and "not read recursively" in n for n in notes)
+
+
+def test_merged_models_keep_the_most_confident_of_overlapping_entities():
+    from skbioner.tagging import TaggedEntity, merge_tagged
+
+    text = "Cisplatin-induced IL-2 loss"
+    offs = [np.array([[0, 17], [18, 22], [23, 27]])]
+    one = TaggedDocument("d", text, "d.txt", [["Cisplatin-induced", "IL-2", "loss"]], offs,
+                         [["O", "B-protein", "O"]],
+                         [TaggedEntity("T1", "protein", 18, 22, "IL-2", confidence=0.6),
+                          TaggedEntity("T2", "protein", 23, 27, "loss", confidence=None)])
+    two = TaggedDocument("d", text, "d.txt", [["Cisplatin", "-", "induced", "IL-2", "loss"]],
+                         [np.array([[0, 9], [9, 10], [10, 17], [18, 22], [23, 27]])],
+                         [["B-Chemical", "O", "O", "B-Chemical", "O"]],
+                         [TaggedEntity("T1", "Chemical", 0, 9, "Cisplatin", confidence=0.99),
+                          TaggedEntity("T2", "Chemical", 18, 27, "IL-2 loss", confidence=0.7),
+                          TaggedEntity("T3", "Disease", 23, 27, "loss", confidence=0.4)])
+    merged = merge_tagged([one, two], ("genes", "chemicals"))
+    got = [(e.id, e.type, e.start, e.end, e.confidence, e.model) for e in merged.entities]
+    # 0.99 kept; 0.7 overlaps nothing kept yet: kept; IL-2 (0.6) and both "loss" overlap it
+    assert got == [("T1", "Chemical", 0, 9, 0.99, "chemicals"),
+                   ("T2", "Chemical", 18, 27, 0.7, "chemicals")]
+    # the first model's tokens; Cisplatin ends inside one of them: in the entities only
+    assert merged.sentences == one.sentences
+    assert merged.labels == [["O", "B-Chemical", "I-Chemical"]]
+    swapped = merge_tagged([two, one], ("chemicals", "genes"))
+    assert [e.text for e in swapped.entities] == [e.text for e in merged.entities]
+    # without confidences, a tie: the model listed first wins
+    tie = merge_tagged([one, dataclasses.replace(one, entities=[
+        dataclasses.replace(e, type="DNA") for e in one.entities])], ("a", "b"))
+    assert [(e.type, e.model) for e in tie.entities] == [("protein", "a"), ("protein", "a")]
+
+
+def test_cli_tag_with_two_bundled_models_names_each_entitys_model(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("Cisplatin-induced nephrotoxicity was reduced by IL-2 in "
+                                    "T cells.")
+    out = tmp_path / "out.jsonl"
+    assert main(["tag", "-m", "jnlpba,bc5cdr", str(tmp_path / "a.txt"), "-o", str(out),
+                 "--progress", "never"]) == 0
+    [rec] = [json.loads(line) for line in out.read_text().splitlines()]
+    got = {(e["text"], e["type"], e["model"]) for e in rec["entities"]}
+    assert {("Cisplatin", "Chemical", "bc5cdr"), ("IL-2", "protein", "jnlpba")} <= got
+    spans = sorted((e["start"], e["end"]) for e in rec["entities"])
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))  # no overlap left
+    brat = tmp_path / "brat"
+    assert main(["tag", "-m", "jnlpba,bc5cdr", str(tmp_path / "a.txt"), "-o", str(brat),
+                 "--output-format", "brat", "--progress", "never"]) == 0
+    assert "model=bc5cdr" in (brat / "a.ann").read_text()
+    assert main(["tag", "-m", "bc5cdr,bc5cdr", str(tmp_path / "a.txt")]) == 1
+    assert "two models have the same name" in capsys.readouterr().err

@@ -44,6 +44,10 @@ def add_tagger_arguments(p):
                    help="choose model, scheme, epochs, cutoff, POS and word classes on "
                         "held-out documents (successive halving; the preset is kept unless "
                         "beaten beyond noise)")
+    m.add_argument("--dev", default=None, metavar="PATH",
+                   help="with --tune: score the candidates on this development corpus (your "
+                        "devel split, same format as --train) instead of the last training "
+                        "documents; the model is trained on --train alone")
     a = p.add_argument_group("annotations read as features")
     a.add_argument("--pos", action="store_true", help="the bundled GENIA POS tagger")
     a.add_argument("--pos-jackknife", metavar="POS_TRAIN", default=None,

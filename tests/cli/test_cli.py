@@ -286,3 +286,39 @@ def test_train_two_pass_hmm_svm_uses_the_second_pass_weights(tmp_path, capsys):
                  "--param", "prior_weight=1.0", "--two-pass", "-o", str(out)]) == 0
     assert load_model(out)[-1].prior_weight == 1.0  # a given --param wins
     capsys.readouterr()
+
+
+def test_a_rejected_search_winner_is_printed_as_the_command_that_trains_it(tmp_path, capsys):
+    """When noise keeps the preset, the winner's command line: parsed back, it asks for the
+    winner's options."""
+    import shlex
+
+    from skbioner.cli._main import build_parser
+    from skbioner.cli._options import tagger_options
+    from skbioner.cli._train import _rejected_winner
+
+    winner = {"model": "online-crf", "scheme": "IOBES", "model_params": {"max_iter": 20},
+              "feature_params": {"min_count": 1}, "word_classes": "bundled", "pos": True}
+    decision = {"chosen": "default", "winner": "OnlinePACRF(IOBES) ...", "winner_f1": 0.7123,
+                "default_f1": 0.7038, "delta_ci": [-0.002, 0.019], "winner_options": winner}
+    args = build_parser().parse_args(["train", "--train", "my train.iob2", "--tune", "-o",
+                                      "m.skops"])
+    _rejected_winner(decision, args, lambda m: print(m, file=sys.stderr))
+    err = capsys.readouterr().err
+    assert "+0.85 points over the preset" in err and "-0.20 to +1.90" in err
+    command = err.splitlines()[-1].strip()
+    again = build_parser().parse_args(shlex.split(command)[1:])
+    assert again.train == "my train.iob2" and again.output == "m.skops"
+    assert again.model == "online-crf"
+    assert tagger_options(again) == {k: v for k, v in winner.items() if k != "model"}
+    for kept in ({**decision, "chosen": "winner"}, {**decision, "winner_f1": 0.70}):
+        _rejected_winner(kept, args, lambda m: print(m, file=sys.stderr))
+        assert capsys.readouterr().err == ""
+
+
+def test_train_dev_needs_tune(tmp_path, capsys):
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    assert main(["train", "--train", str(train), "--dev", str(train), "-o",
+                 str(tmp_path / "m.skops")]) == 1
+    assert "--dev is the development data of --tune" in capsys.readouterr().err

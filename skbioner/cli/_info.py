@@ -166,6 +166,10 @@ def render(info):
     lines.append(f"model: {_model_line(m)}")
     lines.append("confidences: " + ("yes (per-entity probabilities)" if info["confidences"]
                                     else "no (this model gives none)"))
+    if any(label.endswith("-O") for label in info.get("top_features", {})):
+        lines.append("(B-O, I-O, E-O, S-O: the BIES scheme cuts the text outside entities into "
+                     "segments too -- S-O a lone outside token between entities, B-O I-O... "
+                     "E-O a run of them; all are O in the predictions: docs/schemes.md)")
     for label, w in info.get("top_features", {}).items():
         lines.append(f"heaviest features of {label}:")
         for sign in ("positive", "negative"):

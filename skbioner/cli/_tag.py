@@ -24,7 +24,7 @@ texts, and the entities with their confidences as "confidence" infons) when
 the run ends.  The confidence of an entity is its probability under
 the model (null for models that give none: crfsuite, majority);
 --min-confidence P keeps only the entities at least that probable (more
-precision, less recall; docs/first-hour.md measures it), --no-confidence
+precision, less recall; docs/lab/first-hour-measurements.md measures it), --no-confidence
 skips computing them (faster).  Documents are streamed (memory does not
 grow with the corpus), --n-jobs N tags them in N processes (from
 --parallel-from documents on; fewer are tagged in one process), a progress
@@ -83,7 +83,7 @@ def add_arguments(p):
                    help="keep only the entities whose confidence is at least P (0..1)")
     p.add_argument("--no-confidence", action="store_true",
                    help="do not compute confidences (skips the forward-backward pass; "
-                        "docs/first-hour.md measures the time saved)")
+                        "docs/lab/first-hour-measurements.md measures the time saved)")
     p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
                    help="auto: by the file name (.jsonl/.ndjson, .pubtator, .xml/.bioc, "
                         ".json), else by the content (PubTator, BioC), else plain text")

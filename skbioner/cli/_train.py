@@ -5,7 +5,8 @@ BioC XML/JSON or JSONL file.  The tagger: skbioner.pipelines.make_tagger with
 the options below (each is one of its arguments).  The model file: the safe
 .skops format (-o x.joblib writes a pickle), replaced only once complete, with
 a record of the training data and settings (`skbioner info`).  Which model to
-choose: docs/results.md; every option: docs/user-guide.md ("Training").
+choose: docs/first-hour.md ("Which model"); every option: docs/user-guide.md ("Train,
+evaluate, persist").
 """
 
 import contextlib

@@ -607,7 +607,7 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     min_confidence : float or None, default=None
         Keep only the entities whose confidence is at least this (in
         ``entities`` and ``labels``): higher means more precision, less
-        recall (``docs/first-hour.md`` measures the trade-off).  Needs a
+        recall (``docs/lab/first-hour-measurements.md`` measures the trade-off).  Needs a
         model that gives confidences (ValueError otherwise).
     parallel_from : int, default=PARALLEL_MIN_DOCUMENTS
         With ``n_jobs`` other than 1, the documents a stream must have for

@@ -322,3 +322,11 @@ def test_train_dev_needs_tune(tmp_path, capsys):
     assert main(["train", "--train", str(train), "--dev", str(train), "-o",
                  str(tmp_path / "m.skops")]) == 1
     assert "--dev is the development data of --tune" in capsys.readouterr().err
+
+
+def test_info_top_explains_the_outside_segment_labels(toy_files, capsys):
+    _, model = toy_files
+    assert main(["info", str(model), "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "heaviest features of S-O" in out
+    assert "B-O, I-O, E-O, S-O: the BIES scheme cuts the text outside entities" in out

@@ -16,7 +16,7 @@ from tests.conftest import data_path
 #: fixed, so only floating-point summation order can move it (see tests/models/test_quality.py
 #: for the tolerance); the sample-trained online-crf pin there is 65.66.
 SAMPLE_TEST_F1 = 71.87
-#: On the full official test set (docs/first-hour.md, benchmarks/bundled_model.py).
+#: On the full official test set (docs/lab/first-hour-measurements.md, benchmarks/bundled_model.py).
 TEST_F1 = 71.89
 
 

@@ -40,6 +40,11 @@ SYSTEMS = {
     "nerbio --word-classes": {"model": "nerbio", "word_classes": "bundled"},
     "hmm-svm --word-classes": {"model": "hmm-svm", "word_classes": "bundled"},
     "online-crf --word-classes --pos": {"word_classes": "bundled", "pos": True},
+    # the lexicons shipped with the package, every type (benchmarks/lexicons.py: per type)
+    "online-crf --lexicons": {"lexicons": "bundled"},
+    "online-crf --word-classes --lexicons": {"word_classes": "bundled", "lexicons": "bundled"},
+    "hmm-svm --word-classes --lexicons": {"model": "hmm-svm", "word_classes": "bundled",
+                                          "lexicons": "bundled"},
 }
 #: systems that read the POS column: on JNLPBA its training sentences are tagged out of fold
 #: (the bundled POS tagger was trained on GENIA POS, whose abstracts are JNLPBA training

@@ -46,6 +46,22 @@ def hostile_inputs():
     return module
 
 
+def pytest_configure(config):
+    """Compiled lexicons are cached in a directory of this run, not in the user's home."""
+    import tempfile
+
+    if "SKBIONER_CACHE" not in os.environ:
+        config._skbioner_cache = tempfile.TemporaryDirectory(prefix="skbioner-cache-")
+        os.environ["SKBIONER_CACHE"] = config._skbioner_cache.name
+
+
+def pytest_unconfigure(config):
+    cache = getattr(config, "_skbioner_cache", None)
+    if cache is not None:
+        os.environ.pop("SKBIONER_CACHE", None)
+        cache.cleanup()
+
+
 def pytest_report_header(config):
     return [f"skbioner data dir: {DATA_DIR} ({'present' if DATA_DIR.exists() else 'absent'})"]
 

@@ -37,6 +37,7 @@ from skbioner.annotate import (
     EmbeddingClusterer,
     FirstPassAnnotator,
     HMMStateClusterer,
+    LexiconMatcher,
     POSTagger,
     WordClassAnnotator,
 )
@@ -152,6 +153,7 @@ CASES = {
                                                   min_count=1, random_state=0),
                                (X,), "transform", X),
     "WordClassAnnotator": Case(WordClassAnnotator(), (X,), "transform", X),
+    "LexiconMatcher": Case(LexiconMatcher(types=["gene", "cell_type"]), (X,), "transform", X),
     "NumericNormalizer": Case(NumericNormalizer(), (X,), "transform", X),
     "SegmentEncoder": Case(SegmentEncoder(), (Y,), "transform", Y),
     "LabelConsistency": Case(LabelConsistency(), (X, Y), None, None),

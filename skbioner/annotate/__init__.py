@@ -9,6 +9,9 @@
   outside its vocabulary.
 * :class:`DictionaryMatcher` -- longest dictionary matches (closed: the training names, out
   of fold; open: a names file) as ``dict_*`` columns.
+* :class:`LexiconMatcher` -- names of real terminologies (genes, chemicals, diseases,
+  species, cells...; the lexicons shipped with the package or a file of your own) as
+  position-aware ``lex_<type>`` columns.
 * :class:`FirstPassAnnotator` -- a first-pass tagger's out-of-fold output and Zhou & Su's
   knowledge modules as ``fp_*`` columns of a second pass (:func:`first_pass_groups` are the
   templates that read them; :func:`first_pass_columns` derives the columns from any labels).
@@ -21,6 +24,7 @@
 from ._dictionary import DictionaryMatcher
 from ._first_pass import FirstPassAnnotator, first_pass_columns, first_pass_groups
 from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
+from ._lexicon import BUNDLED_LEXICONS, LexiconMatcher, normalize_name, read_lexicon
 from ._pos import POSTagger, load_genia_pos_model, make_pos_pipeline
 from ._word_classes import (
     BUNDLED_CLASSES,
@@ -34,9 +38,11 @@ from ._word_classes import (
     write_word_classes,
 )
 
-__all__ = ["BUNDLED_CLASSES", "BrownClusterer", "DictionaryMatcher", "EmbeddingClusterer",
-           "FirstPassAnnotator", "HMMStateClusterer", "NORMALIZATIONS", "POSTagger",
+__all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer", "DictionaryMatcher",
+           "EmbeddingClusterer", "FirstPassAnnotator", "HMMStateClusterer", "LexiconMatcher",
+           "NORMALIZATIONS", "POSTagger",
            "SHAPE_CLASSES", "UNKNOWN", "WordClassAnnotator", "first_pass_columns",
            "first_pass_groups",
-           "load_genia_pos_model", "make_pos_pipeline", "normalize_word", "read_word_classes",
+           "load_genia_pos_model", "make_pos_pipeline", "normalize_name", "normalize_word",
+           "read_lexicon", "read_word_classes",
            "shape_class", "write_word_classes"]

@@ -153,6 +153,10 @@ def render(info):
         lines.append(f"scheme: {m['scheme']} internally"
                      + (f" (+ {', '.join(extra)} trained jointly and folded in)" if extra else "")
                      + "; predictions in IOB2")
+    lex = info.get("lexicons")
+    if lex:
+        lines.append(f"lexicons: {lex['source']} (sha256 {lex['sha256'][:16]}...): "
+                     + ", ".join(f"{t} {n:,} names" for t, n in lex["names"].items()))
     feats = info.get("features")
     if feats:
         cols = f"; annotation columns read: {', '.join(feats['columns'])}" if feats["columns"] \

@@ -16,7 +16,10 @@ FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
          "distill_params": "--distill-param",
          **{k: "--" + k.replace("_", "-") for k in (
              "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
-             "first_pass", "members", "word_classes", "distill", "unlabeled")}}
+             "first_pass", "members", "word_classes", "lexicons", "lexicon_types", "distill",
+             "unlabeled")}}
+#: the options that name input files (beside --train): an output may not be one of them
+INPUTS = ("pos_jackknife", "hmm_states", "dictionary", "word_classes", "lexicons", "unlabeled")
 #: make_tagger's dict arguments, given as repeatable KEY=VALUE options
 _PARAMS = ("model_params", "feature_params", "hmm_params", "combination_params",
            "distill_params")
@@ -41,7 +44,7 @@ def add_tagger_arguments(p):
     m.add_argument("--feature-param", action="append", default=[], metavar="KEY=VALUE",
                    help="featurizer parameter, repeatable (min_count=2)")
     m.add_argument("--tune", action="store_true",
-                   help="choose model, scheme, epochs, cutoff, POS and word classes on "
+                   help="choose model, scheme, epochs, cutoff, POS, word classes and lexicons on "
                         "held-out documents (successive halving; the preset is kept unless "
                         "beaten beyond noise)")
     m.add_argument("--dev", default=None, metavar="PATH",
@@ -59,6 +62,14 @@ def add_tagger_arguments(p):
                    metavar="CLASSES",
                    help="word classes from unlabeled text: the ones shipped with the package, "
                         "or a table written by `skbioner clusters`")
+    a.add_argument("--lexicons", nargs="?", const="bundled", default=None, metavar="LEXICON",
+                   help="typed terminology names (genes, chemicals, diseases, species, "
+                        "cells...): the lexicons shipped with the package, or a file of "
+                        "name<TAB>type lines")
+    a.add_argument("--lexicon-types", default=None, metavar="TYPE[,TYPE...]",
+                   help="the lexicon types to read (default: all; the bundled ones: anatomy, "
+                        "cell_line, cell_type, cellular_component, chemical, disease, gene, "
+                        "nucleic_acid, phenotype, protein, species)")
     k = p.add_argument_group("knowledge (Zhou & Su 2004) and composition")
     k.add_argument("--two-pass", action="store_true",
                    help="stack on an out-of-fold first pass (the same model by default)")
@@ -105,7 +116,8 @@ def tagger_options(args):
                         ("members", args.members),
                         ("pos_jackknife", args.pos_jackknife),
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
-                        ("word_classes", args.word_classes),
+                        ("word_classes", args.word_classes), ("lexicons", args.lexicons),
+                        ("lexicon_types", args.lexicon_types),
                         ("distill", args.distill), ("unlabeled", args.unlabeled),
                         ("recut", None if args.recut in ("auto", "none") else args.recut)):
         if value is not None:

@@ -112,11 +112,10 @@ def run(args):
     from ..pipelines import make_tagger, tune
     from ..pipelines._tune import describe
     from ._formats import documents_phrase, plural, read_training_corpus, training_data_record
-    from ._options import flag, tagger_options
+    from ._options import INPUTS, flag, tagger_options
     from ._paths import refuse_output_over_inputs
 
-    refuse_output_over_inputs(args.output, [args.train, args.pos_jackknife, args.hmm_states,
-                                            args.dictionary, args.word_classes, args.unlabeled])
+    refuse_output_over_inputs(args.output, [args.train, *map(vars(args).get, INPUTS)])
     check_writable(args.output)  # a missing directory is found now, not after the training
     say = (lambda message: None) if args.quiet else \
         (lambda message: print(message, file=sys.stderr, flush=True))

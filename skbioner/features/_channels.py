@@ -133,12 +133,16 @@ class WordChannel(Channel):
 
 
 class AnnotationChannel(Channel):
-    def __init__(self, column, label=None):
+    skip = None  # a value that gives no feature (models saved before it had none)
+
+    def __init__(self, column, label=None, skip=None):
         self.source = column
         self.label = label or column
+        self.skip = skip
 
     def values(self, types):
-        return list(types)
+        skip = self.skip
+        return list(types) if skip is None else [None if t == skip else t for t in types]
 
 
 class AnnotationPrefixChannel(Channel):

@@ -160,9 +160,10 @@ register_kind(
 
 register_kind(
     "dictionary",
-    lambda group, p, context: [ch.AnnotationChannel(c) for c in context.columns],
-    params={"prefix": "dict_"},
-    checks={"prefix": check_str()},
+    lambda group, p, context: [ch.AnnotationChannel(c, skip=p["skip"]) for c in context.columns],
+    # skip: a value that gives no feature ("O" of the lexicon columns: most tokens)
+    params={"prefix": "dict_", "skip": None},
+    checks={"prefix": check_str(), "skip": check_str(allow_none=True)},
     discover_columns=lambda p, names: tuple(sorted(c for c in names if c.startswith(p["prefix"]))),
 )
 

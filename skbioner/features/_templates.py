@@ -226,7 +226,15 @@ def _word_class_groups(window):
     ]
 
 
-def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5), class_window=0):
+def _lexicon_group(window):
+    """The ``lex_<type>`` columns of :class:`~skbioner.annotate.LexiconMatcher` (typed
+    terminology matches, position-aware), at ``-window..window``, when the sentences carry
+    them."""
+    return FeatureGroup("lexicon", "dictionary", _window(window), {"prefix": "lex_", "skip": "O"})
+
+
+def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5), class_window=0,
+          lexicon_window=1):
     ctx = _window(context)
     return [
         FeatureGroup("w", "word", _window(window)),
@@ -242,11 +250,12 @@ def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5), class_window=0):
         FeatureGroup("pos", "annotation", _window(window), {"column": "pos"}, optional=True),
         FeatureGroup("hmm", "annotation", _window(window), {"column": "hmm"}, optional=True),
         *_word_class_groups(class_window),
+        _lexicon_group(lexicon_window),
     ]
 
 
 def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_window=3,
-            affix_window=None, class_window=0):
+            affix_window=None, class_window=0, lexicon_window=1):
     # the paper's best set: {hw, pre, suf, pos, hmm}[-3..3], lwc_3, rwc_3 (pc[-2, -1] are
     # supplied by the tagger); substrings did not help there and are off
     win = _window(window)
@@ -271,6 +280,7 @@ def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
         FeatureGroup("lwc", "word_cache", (0,), {"side": "left", "window": cache_window}),
         FeatureGroup("rwc", "word_cache", (0,), {"side": "right", "window": cache_window}),
         *_word_class_groups(class_window),
+        _lexicon_group(lexicon_window),
     ]
     return groups
 
@@ -291,7 +301,8 @@ def _nerbio_conjunctions(span):
     return groups
 
 
-def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3, class_window=0):
+def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3, class_window=0,
+            lexicon_window=1):
     ctx = _window(context)
     win = _window(window)
     return [
@@ -311,11 +322,12 @@ def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3, cl
         FeatureGroup("w0&pos0", "conjunction", (0, 0), {"of": ("word", "pos")}, optional=True),
         FeatureGroup("dictionary", "dictionary", (0,)),
         *_word_class_groups(class_window),
+        _lexicon_group(lexicon_window),
     ]
 
 
 def _zhou(context=1, min_trigger_count=3, affix_min_count=10, max_affixes=100,
-          trigger_fraction=0.5):
+          trigger_fraction=0.5, lexicon_window=1):
     ctx = _window(context)
     return [
         FeatureGroup("w", "word", (0,)),
@@ -332,6 +344,7 @@ def _zhou(context=1, min_trigger_count=3, affix_min_count=10, max_affixes=100,
         FeatureGroup("head2", "head_noun", (0,), {"n": 2, "min_count": min_trigger_count,
                                                    "top_fraction": trigger_fraction}),
         FeatureGroup("dictionary", "dictionary", (0,)),
+        _lexicon_group(lexicon_window),
     ]
 
 

@@ -48,6 +48,7 @@ _SKBIONER_CLASSES = (
     "annotate._dictionary.DictionaryMatcher",
     "annotate._first_pass.FirstPassAnnotator",
     "annotate._hmm.HMMStateClusterer",
+    "annotate._lexicon.LexiconMatcher",
     "annotate._pos.POSTagger",
     "annotate._word_classes.BrownClusterer",
     "annotate._word_classes.EmbeddingClusterer",

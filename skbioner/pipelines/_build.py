@@ -167,8 +167,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, two_pass=False,
                 first_pass=None, abbreviations=False, alias=False, cascade_rules=False,
                 closed_dictionary=False, dictionary=None, recut=None, word_classes=None,
-                members=None, combination_params=None, distill=None, unlabeled=None,
-                distill_params=None, n_jobs=2, verbose=0):
+                lexicons=None, lexicon_types=None, members=None, combination_params=None,
+                distill=None, unlabeled=None, distill_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -189,10 +189,11 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         ``segmenter__C``) and of the :class:`~skbioner.features.TokenFeaturizer`.
     pos, pos_jackknife, hmm_states, hmm_params
         Annotation columns; see :func:`make_annotators`.
-    word_classes : "bundled", str, path or None, default=None
-        Word classes learned from unlabeled text as features (the classes shipped with the
-        package, or a table written by ``skbioner clusters``); see :func:`make_annotators`.
-        With ``two_pass`` the first pass (a preset name) reads them too.
+    word_classes, lexicons, lexicon_types : optional
+        Word classes learned from unlabeled text, typed terminology names (``"bundled"``:
+        the ones shipped with the package; or your own file) as features, and the lexicon
+        types read (``"gene,disease"``; None: all); see :func:`make_annotators`.  With
+        ``two_pass`` the first pass (a preset name) reads them too.
     two_pass : bool, default=False
         Stack the tagger on a first pass (:func:`add_first_pass`), the preset's second-pass
         settings (:data:`TWO_PASS_PARAMS`) under ``model_params``.
@@ -245,14 +246,15 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     from ._presets import preset_pipeline
 
     combination_params = _mapping("combination_params", combination_params)
+    columns = dict(pos=pos, pos_jackknife=pos_jackknife, word_classes=word_classes,
+                   lexicons=lexicons, lexicon_types=lexicon_types)
     if model == "vote":
         return _voting(members, combination_params, scheme=scheme, model_params=model_params,
-                       feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
-                       hmm_states=hmm_states, hmm_params=hmm_params, word_classes=word_classes,
-                       two_pass=two_pass, first_pass=first_pass, abbreviations=abbreviations,
-                       alias=alias, cascade_rules=cascade_rules, dictionary=dictionary,
-                       closed_dictionary=closed_dictionary, recut=recut, n_jobs=n_jobs,
-                       verbose=verbose)
+                       feature_params=feature_params, hmm_states=hmm_states,
+                       hmm_params=hmm_params, two_pass=two_pass, first_pass=first_pass,
+                       abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
+                       dictionary=dictionary, closed_dictionary=closed_dictionary, recut=recut,
+                       n_jobs=n_jobs, verbose=verbose, **columns)
     if model == "stack":  # the online-crf preset, two passes with the members as first pass
         model, two_pass, first_pass, members = "online-crf", True, _stacked(members, two_pass,
                                                                              first_pass), None
@@ -262,23 +264,21 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     feature_params = _mapping("feature_params", feature_params)
     knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
                      closed_dictionary=closed_dictionary, dictionary=dictionary)
-    if model == "majority" and (pos or pos_jackknife or hmm_states is not None or two_pass
-                                or any(knowledge.values()) or recut
-                                or word_classes is not None):
+    if model == "majority" and (hmm_states is not None or two_pass or recut
+                                or any(v not in (None, False) for v in columns.values())
+                                or any(knowledge.values())):
         raise ValueError("the majority baseline reads words only: it takes no annotation, "
-                         "word classes, two-pass, knowledge module or recut option")
+                         "word classes, lexicons, two-pass, knowledge module or recut option")
     if recut not in (None, "pieces", "jnlpba", "learned"):
         raise ValueError(f"recut must be None, 'pieces', 'jnlpba' or 'learned', got {recut!r}")
     if combination_params and not _several(two_pass, first_pass):
         raise ValueError("combination_params are the parameters of model='vote' or 'stack'")
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
-                             feature_params=feature_params, pos=pos, pos_jackknife=pos_jackknife,
-                             hmm_states=hmm_states, hmm_params=hmm_params, n_jobs=n_jobs,
-                             verbose=verbose, word_classes=word_classes)
+                             feature_params=feature_params, hmm_states=hmm_states,
+                             hmm_params=hmm_params, n_jobs=n_jobs, verbose=verbose, **columns)
     if two_pass:
         tagger = _with_first_pass(tagger, model, first_pass, model_params, combination_params,
-                                  pos=pos, pos_jackknife=pos_jackknife, n_jobs=n_jobs,
-                                  word_classes=word_classes, verbose=verbose)
+                                  n_jobs=n_jobs, verbose=verbose, **columns)
     elif first_pass is not None:
         raise ValueError("first_pass is the first pass of two_pass=True")
     tagger = add_knowledge(tagger, **knowledge)
@@ -314,7 +314,7 @@ def _several(two_pass, first_pass):
 
 
 def _with_first_pass(tagger, model, first_pass, model_params, combination_params, *, pos,
-                     pos_jackknife, n_jobs, word_classes, verbose):
+                     pos_jackknife, n_jobs, word_classes, lexicons, lexicon_types, verbose):
     """``tagger`` as the second pass over ``first_pass``: one (two-pass) or several (stack)."""
     from sklearn.base import clone
 
@@ -325,7 +325,8 @@ def _with_first_pass(tagger, model, first_pass, model_params, combination_params
         first_pass = clone(tagger)
     elif isinstance(first_pass, str) and not several:
         first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
-                                     n_jobs=n_jobs, word_classes=word_classes)
+                                     n_jobs=n_jobs, word_classes=word_classes,
+                                     lexicons=lexicons, lexicon_types=lexicon_types)
     # the preset's second-pass settings, under the ones given
     tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
                              if k not in model_params})

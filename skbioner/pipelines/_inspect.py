@@ -88,7 +88,8 @@ def describe_model(model):
         labels ``predict`` returns), ``"confidences"`` (whether entities get
         probabilities), and ``"features"`` when a featurizer leads the model
         (templates, groups, number of features, cutoff, the annotation
-        columns it reads); ``"recut"`` (the ``cuts`` of a
+        columns it reads); ``"lexicons"`` (the lexicon file, its SHA-256 and the
+        names of each type read); ``"recut"`` (the ``cuts`` of a
         :class:`~skbioner.models.RecutTagger`, whose pipeline the rest
         describes); for a combination (:mod:`skbioner.ensemble`),
         ``"combination"`` (its class and settings) and ``"members"`` (each
@@ -130,6 +131,10 @@ def describe_model(model):
     for name in ("segmenter_", "classifier_"):
         if hasattr(final, name):
             out["model"][name.rstrip("_")] = _chain_summary(getattr(final, name))
+    for _, step in steps:
+        if hasattr(step, "lexicon_digest_"):  # a LexiconMatcher
+            out["lexicons"] = {"source": str(step.lexicons), "sha256": step.lexicon_digest_,
+                               "names": {t: int(n) for t, n in step.n_names_.items()}}
     fz = _featurizer(steps)
     if fz is not None:
         templates = fz.templates if isinstance(fz.templates, str) else "custom"

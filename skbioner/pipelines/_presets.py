@@ -8,6 +8,7 @@ development file; ``docs/benchmarks.md`` gives the runs behind each choice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 __all__ = ["PRESETS", "TWO_PASS_PARAMS", "make_annotators", "make_pipeline", "make_two_pass",
@@ -105,9 +106,17 @@ def reads_pos(model, model_params=None):
     return model in ("nerbio", "pairwise-svm")
 
 
+def _split_types(value):
+    """``lexicon_types`` as a tuple of type names, or None (all): a list, or a string of
+    names separated by ``,`` or ``+`` (``+`` inside a members string)."""
+    if value is None or isinstance(value, list | tuple):
+        return None if value is None else tuple(value)
+    return tuple(t for t in re.split(r"[,+]", str(value)) if t.strip())
+
+
 def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None,
-                    n_jobs=2, verbose=0, word_classes=None):
-    """Pipeline steps that add the ``pos``, ``hmm`` and word-class annotation columns.
+                    n_jobs=2, verbose=0, word_classes=None, lexicons=None, lexicon_types=None):
+    """Pipeline steps that add the ``pos``, ``hmm``, word-class and lexicon columns.
 
     The HMM-state clusterer is fitted here, on ``hmm_states`` (unlabeled
     sentences), and enters the pipeline frozen, so fitting the pipeline on
@@ -136,6 +145,12 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
         classes shipped with the package, or a table written by
         ``skbioner clusters``; the features of every preset read their
         ``brown`` and ``emb*`` columns.
+    lexicons : "bundled", str, path or None, default=None
+        Typed terminology names (:class:`~skbioner.annotate.LexiconMatcher`):
+        ``"bundled"``, the lexicons shipped with the package, or a lexicon
+        file; the features of every preset read their ``lex_*`` columns.
+    lexicon_types : str, list or None, default=None
+        The lexicon types to read (``"gene,disease"``; None: all).
 
     Returns
     -------
@@ -143,9 +158,13 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     """
     from sklearn.frozen import FrozenEstimator
 
-    from ..annotate import HMMStateClusterer, POSTagger, WordClassAnnotator
+    from ..annotate import HMMStateClusterer, LexiconMatcher, POSTagger, WordClassAnnotator
 
     steps = []
+    if lexicons is not None:
+        steps.append(("lexicons", LexiconMatcher(lexicons, types=_split_types(lexicon_types))))
+    elif lexicon_types is not None:
+        raise ValueError("lexicon_types need lexicons (\"bundled\" or a lexicon file)")
     if word_classes is not None:
         # loaded now, so a missing or malformed table is reported before any training
         steps.append(("word_classes", WordClassAnnotator(classes=word_classes).fit()))
@@ -171,7 +190,7 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
 
 def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
                     pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, verbose=0,
-                    n_jobs=2, word_classes=None):
+                    n_jobs=2, word_classes=None, lexicons=None, lexicon_types=None):
     """The tuned pipeline of a preset: annotators, featurizer and model.
 
     The first layer of :func:`~skbioner.pipelines.make_tagger`, which calls
@@ -210,7 +229,7 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         Model parameters (nested names for the cascade: ``segmenter__C``).
     feature_params : dict, optional
         :class:`~skbioner.features.TokenFeaturizer` parameters.
-    pos, pos_jackknife, hmm_states, hmm_params, word_classes
+    pos, pos_jackknife, hmm_states, hmm_params, word_classes, lexicons, lexicon_types
         Annotation columns; see :func:`make_annotators`.
     verbose : int, default=0
         Progress of the model's training on stderr.
@@ -269,7 +288,7 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
     featurizer.set_params(**_FEATURES.get(model, {}))
     featurizer.set_params(**dict(feature_params or {}))
     annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose,
-                                 word_classes)
+                                 word_classes, lexicons, lexicon_types)
     return TaggerPipeline([*annotators, *prep, ("features", featurizer), ("model", est)],
                           verbose=bool(verbose))
 

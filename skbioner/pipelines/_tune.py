@@ -33,14 +33,16 @@ __all__ = ["TunedTagger", "tune", "search_space", "halving_schedule", "tagger_op
 MODELS = ("online-crf", "cascaded")
 
 
-def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
+def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, lexicons=True):
     """The pipelines the tuner tries, as a parameter grid (``ParameterGrid``, ``GridSearchCV``).
 
     Online CRF: scheme (BIES + IO folded, IOBES, IOB2) and epochs (10, 20);
     cascade: the classifier's C (0.003, 0.01); for both the feature cutoff
     (1, 2, 3), with ``pos`` the bundled POS column (off, on) and with
     ``word_classes`` the word classes shipped with the package (off, on;
-    :class:`~skbioner.annotate.WordClassAnnotator`): 96 candidates.  The
+    :class:`~skbioner.annotate.WordClassAnnotator`) and with ``lexicons`` the
+    lexicons shipped with the package (off, every type;
+    :class:`~skbioner.annotate.LexiconMatcher`): 192 candidates.  The
     ranges bracket the JNLPBA defaults; the online CRF's C is left at 0.1
     (PA-I's cap rarely binds: C from 0.1 to 0.3 gave identical models on the
     BioNLP13CG development file).
@@ -57,12 +59,14 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
         searched POS step is then ``POSTagger(jackknife=5, corpus=pos_corpus)``,
         which tags the sentences of that corpus out of fold, held-out ones
         included.
+    lexicons : bool, default=True
+        Search the shipped lexicons too (every type on, or none).
 
     Returns
     -------
     base : sklearn.pipeline.Pipeline
         The pipeline whose steps the grid sets (``pos``, ``word_classes``,
-        ``features``, ``model``).
+        ``lexicons``, ``features``, ``model``).
     grid : list of dict
     default : dict
         The grid point of the preset (``make_pipeline``): the online CRF's, or
@@ -70,7 +74,7 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
     """
     from sklearn.pipeline import Pipeline
 
-    from ..annotate import POSTagger, WordClassAnnotator
+    from ..annotate import LexiconMatcher, POSTagger, WordClassAnnotator
     from ..features import TokenFeaturizer
     from ..models import CascadedNER, OnlinePACRF
 
@@ -78,12 +82,14 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
     if unknown or not models:
         raise ValueError(f"models must be a non-empty subset of {MODELS}, got {list(models)}")
     base = Pipeline([("pos", "passthrough"), ("word_classes", "passthrough"),
-                     ("features", TokenFeaturizer(min_count=3)), ("model", OnlinePACRF())])
+                     ("lexicons", "passthrough"), ("features", TokenFeaturizer(min_count=3)),
+                     ("model", OnlinePACRF())])
     tagger = POSTagger() if pos_corpus is None else POSTagger(jackknife=5, corpus=pos_corpus)
     common = {"features__min_count": [1, 2, 3],
               "pos": ["passthrough", tagger] if pos else ["passthrough"],
               "word_classes": (["passthrough", WordClassAnnotator()] if word_classes
-                               else ["passthrough"])}
+                               else ["passthrough"]),
+              "lexicons": ["passthrough", LexiconMatcher()] if lexicons else ["passthrough"]}
     grid = []
     if "online-crf" in models:
         chains = [OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, random_state=0),
@@ -91,7 +97,8 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
                   OnlinePACRF(scheme="IOB2", C=0.1, random_state=0)]
         grid.append({"model": chains, "model__max_iter": [10, 20], **common})
         default = {"model": chains[0], "model__max_iter": 10, "features__min_count": 3,
-                   "pos": "passthrough", "word_classes": "passthrough"}
+                   "pos": "passthrough", "word_classes": "passthrough",
+                   "lexicons": "passthrough"}
     if "cascaded" in models:
         cascade = CascadedNER(
             segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
@@ -100,7 +107,7 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None):
         if "online-crf" not in models:
             default = {"model": cascade, "model__classifier__C": 0.003,
                        "features__min_count": 3, "pos": "passthrough",
-                       "word_classes": "passthrough"}
+                       "word_classes": "passthrough", "lexicons": "passthrough"}
     return base, grid, default
 
 
@@ -202,6 +209,10 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         POS column is then searched with the sentences of that corpus tagged
         out of fold (:class:`~skbioner.annotate.POSTagger` ``jackknife=5``),
         in training, held-out and refitted data alike.
+    lexicons : bool, default=True
+        Whether the lexicons shipped with the package (every type, or none;
+        :class:`~skbioner.annotate.LexiconMatcher`) are one of the searched
+        settings.
     holdout : float, default=0.2
         Share of the training documents held out to score the candidates
         (the last ones; the last sentences without document ids).
@@ -258,6 +269,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         "pos": ["boolean"],
         "pos_corpus": [str, os.PathLike, None],
         "word_classes": ["boolean"],
+        "lexicons": ["boolean"],
         "holdout": [Interval(Real, 0, 1, closed="neither")],
         "min_held_out": [Interval(Integral, 1, None, closed="left")],
         "factor": [Interval(Integral, 2, None, closed="left")],
@@ -269,12 +281,13 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
     }
 
     def __init__(self, models=MODELS, pos=True, word_classes=True, pos_corpus=None,
-                 holdout=0.2, min_held_out=500, factor=3, min_resources=250, alpha=0.1,
-                 n_jobs=2, random_state=0, verbose=0):
+                 lexicons=True, holdout=0.2, min_held_out=500, factor=3, min_resources=250,
+                 alpha=0.1, n_jobs=2, random_state=0, verbose=0):
         self.models = models
         self.pos = pos
         self.word_classes = word_classes
         self.pos_corpus = pos_corpus
+        self.lexicons = lexicons
         self.holdout = holdout
         self.min_held_out = min_held_out
         self.factor = factor
@@ -342,7 +355,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         t_start = time.perf_counter()
         pos, why = self._pos_searched([X[i] for i in held])
         base, grid, default = search_space(tuple(self.models), pos, self.word_classes,
-                                           self.pos_corpus)
+                                           self.pos_corpus, self.lexicons)
         candidates = list(ParameterGrid(grid))
         preset = next(i for i, c in enumerate(candidates) if describe(c) == describe(default))
         rounds = self._rounds(len(candidates), train, keys)
@@ -613,15 +626,19 @@ def _pipeline(base, params):
     return clone(base).set_params(**clone(params, safe=False))
 
 
+_ANNOTATORS = ("pos", "word_classes", "lexicons")
+
+
 def _annotation_key(params):
-    return tuple("off" if params[k] == "passthrough" else "on" for k in ("pos", "word_classes"))
+    return tuple("off" if params[k] == "passthrough" else "on" for k in _ANNOTATORS)
 
 
 def _annotations(base, candidates, X):
-    """Every sentence annotated once per searched (POS, word classes) setting.
+    """Every sentence annotated once per searched (POS, word classes, lexicons) setting.
 
     The annotators do not learn from the training sentences (a pre-trained
-    POS tagger, jackknifed over its own corpus; a shipped word-class table),
+    POS tagger, jackknifed over its own corpus; a shipped word-class table; the shipped
+    lexicons),
     so annotating all of ``X`` once gives each candidate what its pipeline's
     own annotation steps would.
     """
@@ -633,7 +650,7 @@ def _annotations(base, candidates, X):
         if key in out:
             continue
         steps = [(k, clone(params[k]) if params[k] != "passthrough" else "passthrough")
-                 for k in ("pos", "word_classes")]
+                 for k in _ANNOTATORS]
         out[key] = list(Pipeline(steps).fit_transform(X)) if any(
             s != "passthrough" for _, s in steps) else list(X)
     return out
@@ -734,7 +751,7 @@ def describe(params):
     for key, value in sorted(params.items()):
         if key == "model":
             continue
-        if key in ("pos", "word_classes"):
+        if key in _ANNOTATORS:
             value = "off" if value == "passthrough" else "on"
         parts.append(f"{key.split('__')[-1]}={value}")
     return " ".join(parts)

@@ -17,10 +17,13 @@ _DATA = Path(__file__).resolve().parent / "data"
 BUNDLED_MODEL = _DATA / "jnlpba.skops"
 #: The models shipped with the package, by name (``skbioner.load_model("bc5cdr")``,
 #: ``skbioner tag -m bc5cdr``): ``"jnlpba"`` (protein, DNA, RNA, cell line, cell type; the
-#: default) and ``"bc5cdr"`` (chemicals and diseases, BioCreative V CDR).
-BUNDLED_MODELS = {"jnlpba": BUNDLED_MODEL, "bc5cdr": _DATA / "bc5cdr.skops"}
+#: default), ``"bc5cdr"`` (chemicals and diseases, BioCreative V CDR) and ``"bionlp13cg"``
+#: (16 cancer-genetics types, BioNLP 2013 CG).
+BUNDLED_MODELS = {"jnlpba": BUNDLED_MODEL, "bc5cdr": _DATA / "bc5cdr.skops",
+                  "bionlp13cg": _DATA / "bionlp13cg.skops"}
 _MAKE = {"jnlpba": "python scripts/make_bundled_model.py --data ../shared/data/jnlpba",
-         "bc5cdr": "python scripts/make_bc5cdr_model.py --data ../shared/data"}
+         **{name: f"python scripts/make_corpus_model.py --corpus {name} --data ../shared/data"
+            for name in ("bc5cdr", "bionlp13cg")}}
 
 
 def bundled_model_path(model=None):

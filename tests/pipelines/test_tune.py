@@ -23,14 +23,17 @@ def test_space_is_the_documented_one():
     base, grid, default = search_space()
     sizes = [len(g["model"]) * len(g.get("model__max_iter", [0])) *
              len(g.get("model__classifier__C", [0])) * len(g["features__min_count"]) *
-             len(g["pos"]) * len(g["word_classes"]) for g in grid]
-    assert sum(sizes) == 96
+             len(g["pos"]) * len(g["word_classes"]) * len(g["lexicons"]) for g in grid]
+    assert sum(sizes) == 192
     assert default["model"].scheme == "BIES" and default["features__min_count"] == 3
     assert default["word_classes"] == "passthrough"  # the preset: no classes
+    assert default["lexicons"] == "passthrough"  # nor lexicons
     assert [type(v).__name__ for v in grid[0]["word_classes"]] == ["str", "WordClassAnnotator"]
-    _, grid, default = search_space(models=("cascaded",), pos=False, word_classes=False)
+    assert [type(v).__name__ for v in grid[0]["lexicons"]] == ["str", "LexiconMatcher"]
+    _, grid, default = search_space(models=("cascaded",), pos=False, word_classes=False,
+                                    lexicons=False)
     assert len(grid) == 1 and grid[0]["pos"] == ["passthrough"]
-    assert grid[0]["word_classes"] == ["passthrough"]
+    assert grid[0]["word_classes"] == ["passthrough"] == grid[0]["lexicons"]
     assert "model__classifier__C" in default
     with pytest.raises(ValueError, match="models must be"):
         search_space(models=("svm",))
@@ -66,8 +69,8 @@ def test_tunes_refits_and_reports(sample):
 
 def test_without_document_ids_the_last_sentences_are_held_out(sample):
     X = [Sentence(s) for s in sample.X[:300]]  # no doc ids
-    t = TunedTagger(models=("online-crf",), pos=False, word_classes=False, holdout=0.25,
-                    min_held_out=50, n_jobs=1)
+    t = TunedTagger(models=("online-crf",), pos=False, word_classes=False, lexicons=False,
+                    holdout=0.25, min_held_out=50, n_jobs=1)
     t.fit(X, sample.y[:300])
     # the last quarter held out; too few left for two rounds: one round on all the rest
     assert t.decision_["n_held_out_sentences"] == 75
@@ -162,20 +165,23 @@ def test_log_and_results_count_what_each_round_trained_on(sample, monkeypatch, c
 
     X, y = sample.X[:1200], sample.y[:1200]
 
-    def space(models, pos, word_classes, pos_corpus):
+    def space(models, pos, word_classes, pos_corpus, lexicons):
         base = Pipeline([("pos", "passthrough"), ("word_classes", "passthrough"),
+                         ("lexicons", "passthrough"),
                          ("features", TokenFeaturizer(min_count=3)), ("model", _Spy())])
         grid = [{"model__a": list(range(9)), "features__min_count": [3],
-                 "pos": ["passthrough"], "word_classes": ["passthrough"]}]
+                 "pos": ["passthrough"], "word_classes": ["passthrough"],
+                 "lexicons": ["passthrough"]}]
         return base, grid, {"model__a": 8, "features__min_count": 3, "pos": "passthrough",
-                            "word_classes": "passthrough"}
+                            "word_classes": "passthrough", "lexicons": "passthrough"}
 
     monkeypatch.setattr(_tune, "search_space", space)
     keys = [s.doc_id for s in X]
     train, held = held_out_split(keys, 0.2, 500)
     monkeypatch.setattr(_Spy, "GOLD", {held.size: [y[i] for i in held]})
     _SEEN.clear()
-    t = TunedTagger(pos=False, word_classes=False, min_resources=100, n_jobs=1, verbose=1)
+    t = TunedTagger(pos=False, word_classes=False, lexicons=False, min_resources=100, n_jobs=1,
+                    verbose=1)
     t.fit(X, y)
     err = capsys.readouterr().err
     rounds = t.decision_["schedule"]
@@ -212,7 +218,7 @@ def test_annotated_once_gives_what_the_pipeline_gives(sample):
     base, grid, default = search_space(models=("online-crf",))
     params = {**default, "pos": grid[0]["pos"][1], "word_classes": grid[0]["word_classes"][1],
               "features__min_count": 1, "model__max_iter": 3}
-    annotated = _tune._annotations(base, [params], X)[("on", "on")]
+    annotated = _tune._annotations(base, [params], X)[("on", "on", "off")]
     pipe = clone(base).set_params(**params)
     (pred, _), = _tune._fit_front(pipe.named_steps["features"], [pipe.named_steps["model"]],
                                   annotated[:120], y[:120], annotated[120:])
@@ -223,7 +229,7 @@ def test_every_candidate_trains_with_its_own_settings(sample, monkeypatch):
     # the grid's estimator objects are shared by many grid points: a candidate built with
     # set_params on them would change them for the others (every online CRF of a round
     # trained with the last max_iter set, every cascade with the last C)
-    base, grid, default = search_space(pos=False, word_classes=False)
+    base, grid, default = search_space(pos=False, word_classes=False, lexicons=False)
     cands = list(enumerate(ParameterGrid(grid)))
     seen = []
 
@@ -233,8 +239,9 @@ def test_every_candidate_trains_with_its_own_settings(sample, monkeypatch):
 
     monkeypatch.setattr(_tune, "_fit_front", record)
     X = sample.X[:20]
-    TunedTagger(n_jobs=1)._round(base, cands, {("off", "off"): X}, np.arange(10),
-                                 sample.y[:10], {("off", "off"): X[10:]})
+    off = ("off", "off", "off")
+    TunedTagger(n_jobs=1)._round(base, cands, {off: X}, np.arange(10), sample.y[:10],
+                                 {off: X[10:]})
     got = sorted((type(m).__name__, getattr(m, "max_iter", None),
                   getattr(getattr(m, "classifier", None), "C", None)) for m in seen)
     want = sorted((type(c["model"]).__name__, c.get("model__max_iter"),

@@ -39,21 +39,31 @@ def test_tags_chemicals_and_diseases(model):
     assert all(0 <= e.confidence <= 1 for e in ents)
 
 
-def test_the_file_is_small_safe_and_documented():
-    assert PATH.stat().st_size <= 10_000_000
-    assert zipfile.is_zipfile(PATH)
-    meta = model_metadata(PATH)
-    assert meta["training_data"]["train"]["file"] == "bc5cdr/train.tsv"
-    assert meta["training_data"]["devel"]["file"] == "bc5cdr/devel.tsv"
-    readme = (PATH.parent / "README.md").read_text()
-    assert "bc5cdr.skops" in readme and "BioCreative V" in readme
+CORPUS_MODELS = {"bc5cdr": ("BioCreative V", "BC5CDR"),
+                 "bionlp13cg": ("BioNLP 2013 Cancer Genetics", "BioNLP13CG")}
 
 
-def test_test_f1_as_documented(model):
+@pytest.mark.parametrize("name", sorted(CORPUS_MODELS))
+def test_the_file_is_small_safe_and_documented(name):
+    path = BUNDLED_MODELS[name]
+    assert path.stat().st_size <= 10_000_000
+    assert zipfile.is_zipfile(path)
+    meta = model_metadata(path)
+    assert meta["training_data"]["train"]["file"] == f"{name}/train.tsv"
+    assert meta["training_data"]["devel"]["file"] == f"{name}/devel.tsv"
+    readme = (path.parent / "README.md").read_text()
+    assert f"{name}.skops" in readme and CORPUS_MODELS[name][0] in readme
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS_MODELS))
+def test_test_f1_as_documented(name):
     import re
 
-    test = read_columns(data_path("bc5cdr", "test.tsv"))
-    readme = (PATH.parent / "README.md").read_text()
-    documented = float(re.search(r"BC5CDR test file: exact F1 \*\*([\d.]+)\*\*", readme).group(1))
+    model = skbioner.load_model(name)
+    test = read_columns(data_path(name, "test.tsv"))
+    readme = (BUNDLED_MODELS[name].parent / "README.md").read_text()
+    label = CORPUS_MODELS[name][1]
+    documented = float(re.search(rf"{label} test file, scored once for this choice: exact "
+                                 r"F1 \*\*([\d.]+)\*\*", readme).group(1))
     f1 = 100 * entity_f1_score(test.y, model.predict(test.X))
     assert f1 == pytest.approx(documented, abs=0.05)

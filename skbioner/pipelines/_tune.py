@@ -348,10 +348,9 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             train, held = held_out_split(keys, self.holdout, self.min_held_out)
         else:
             train, held = np.arange(n_train), np.arange(n_train, len(X))
-        if train.size < 100 or held.size < 20:
-            raise ValueError(f"too few sentences to tune on ({train.size} sentences to train "
-                             f"on, {held.size} held out; at least 100 and 20 needed): fit a "
-                             "preset instead")
+        if n_train < 100 or held.size < 20:
+            raise ValueError(f"too few sentences to tune on ({n_train} sentences, {held.size} "
+                             f"held out; at least 100 and 20 needed): fit a preset instead")
         t_start = time.perf_counter()
         pos, why = self._pos_searched([X[i] for i in held])
         base, grid, default = search_space(tuple(self.models), pos, self.word_classes,
@@ -733,6 +732,8 @@ def tagger_options(params, pos_corpus=None):
         options.update({"pos_jackknife": os.fspath(pos_corpus)} if pos_corpus else {"pos": True})
     if params.get("word_classes", "passthrough") != "passthrough":
         options["word_classes"] = "bundled"
+    if params.get("lexicons", "passthrough") != "passthrough":
+        options["lexicons"] = "bundled"
     return options
 
 

@@ -314,4 +314,6 @@ def test_tagger_options_build_each_candidate(pos_corpus):
         assert ("pos" in steps and steps["pos"] != "passthrough") == pos, options
         if pos and pos_corpus:
             assert steps["pos"].corpus == pos_corpus
-        assert ("word_classes" in steps) == (params["word_classes"] != "passthrough")
+        for step in ("word_classes", "lexicons"):
+            on = params.get(step, "passthrough") != "passthrough"
+            assert (step in steps and steps[step] != "passthrough") == on, options

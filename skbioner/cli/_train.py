@@ -91,38 +91,20 @@ def _auto_recut(corpus, name, options, model, verbose, say):
     return options, _built(make_tagger, name, verbose=verbose, **options)
 
 
-def _rejected_winner(decision, args, say):
-    """When the preset is kept over a search winner: the command that trains that winner."""
-    from ._options import train_command
-
-    if (decision["chosen"] != "default" or decision["winner_f1"] <= decision["default_f1"]
-            or decision.get("winner_options") is None):
-        return
-    options = dict(decision["winner_options"])
-    lo, hi = (100 * c for c in decision["delta_ci"])
-    say(f"the search's winner ({decision['winner']}) was not taken: held-out F1 "
-        f"{100 * (decision['winner_f1'] - decision['default_f1']):+.2f} points over the preset"
-        f" (95% interval {lo:+.2f} to {hi:+.2f}: within noise); to try it:\n  "
-        + train_command(args.train, args.output, options.pop("model"), **options))
-
-
 def run(args):
     from ..io import save_model
     from ..io._atomic import check_writable
-    from ..pipelines import make_tagger, tune
-    from ..pipelines._tune import describe
+    from ..pipelines import make_tagger
     from ._formats import documents_phrase, plural, read_training_corpus, training_data_record
-    from ._options import INPUTS, flag, tagger_options
+    from ._options import INPUTS, flag, tagger_options, tuned_model
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, *map(vars(args).get, INPUTS)])
     check_writable(args.output)  # a missing directory is found now, not after the training
     say = (lambda message: None) if args.quiet else \
-        (lambda message: print(message, file=sys.stderr, flush=True))
+        (lambda message: message and print(message, file=sys.stderr, flush=True))
     verbose = 0 if args.quiet else 2 if args.verbose else 1
     options = tagger_options(args)
-    if args.dev is not None and not args.tune:
-        raise ValueError("--dev is the development data of --tune: add --tune (or drop --dev)")
     if args.tune:
         # --pos-jackknife: the POS column is searched with the tagger's own training sentences
         # (held-out ones included) tagged out of fold
@@ -148,18 +130,8 @@ def run(args):
     if not args.tune and args.recut == "auto":
         options, model = _auto_recut(corpus, args.model, options, model, verbose, say)
     t0 = time.perf_counter()
-    if args.tune:
-        dev = None
-        if args.dev is not None:
-            dev = read_training_corpus(args.dev, args.train_format, args.sep)
-            metadata["development_data"] = training_data_record(args.dev, dev)
-            say(f"read {args.dev} (development data): {plural(len(dev.X), 'sentence')}")
-        tuned = tune(corpus.X, corpus.y, None if dev is None else dev.X,
-                     None if dev is None else dev.y, pos_corpus=options.get("pos_jackknife"),
-                     verbose=verbose)  # logs its rounds and choice
-        model = tuned.best_estimator_
-        metadata["tuned"] = describe(tuned.best_params_)
-        _rejected_winner(tuned.decision_, args, say)
+    if args.tune:  # logs its rounds and choice
+        model = tuned_model(args, corpus, options, verbose, say, metadata)
     else:
         metadata.update(model=args.model, options=options)
         # the pipeline's steps with their times (sklearn prints them on stdout), the epochs

@@ -294,26 +294,22 @@ def test_a_rejected_search_winner_is_printed_as_the_command_that_trains_it(tmp_p
     import shlex
 
     from skbioner.cli._main import build_parser
-    from skbioner.cli._options import tagger_options
-    from skbioner.cli._train import _rejected_winner
+    from skbioner.cli._options import rejected_winner_note, tagger_options
 
     winner = {"model": "online-crf", "scheme": "IOBES", "model_params": {"max_iter": 20},
               "feature_params": {"min_count": 1}, "word_classes": "bundled", "pos": True}
     decision = {"chosen": "default", "winner": "OnlinePACRF(IOBES) ...", "winner_f1": 0.7123,
                 "default_f1": 0.7038, "delta_ci": [-0.002, 0.019], "winner_options": winner}
-    args = build_parser().parse_args(["train", "--train", "my train.iob2", "--tune", "-o",
-                                      "m.skops"])
-    _rejected_winner(decision, args, lambda m: print(m, file=sys.stderr))
-    err = capsys.readouterr().err
+    err = rejected_winner_note(decision, "my train.iob2", "m.skops")
     assert "+0.85 points over the preset" in err and "-0.20 to +1.90" in err
     command = err.splitlines()[-1].strip()
     again = build_parser().parse_args(shlex.split(command)[1:])
     assert again.train == "my train.iob2" and again.output == "m.skops"
     assert again.model == "online-crf"
     assert tagger_options(again) == {k: v for k, v in winner.items() if k != "model"}
-    for kept in ({**decision, "chosen": "winner"}, {**decision, "winner_f1": 0.70}):
-        _rejected_winner(kept, args, lambda m: print(m, file=sys.stderr))
-        assert capsys.readouterr().err == ""
+    for kept in ({**decision, "chosen": "winner"}, {**decision, "winner_f1": 0.70},
+                 {**decision, "winner_options": None}):
+        assert rejected_winner_note(kept, "my train.iob2", "m.skops") == ""
 
 
 def test_train_dev_needs_tune(tmp_path, capsys):

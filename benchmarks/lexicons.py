@@ -7,8 +7,8 @@
     python benchmarks/lexicons.py --data ../shared/data --speed [--store]
 
 Trains the online-crf preset's model (``OnlinePACRF``, BIES + IO, C=0.1, 10 epochs, no
-calibration, which changes no label) on the Chan/Settles features plus the ``lex_<type>``
-columns of :class:`skbioner.annotate.LexiconMatcher` (the bundled lexicons) at
+calibration, which changes no label) on the Chan/Settles features plus the ``lex`` column
+of :class:`skbioner.annotate.LexiconMatcher` (the bundled lexicons, the variant's types) at
 ``-window..window``, on the ``fit`` split, and scores the ``dev`` split (JNLPBA: the last 10%
 of the training abstracts; BioNLP13CG and BC5CDR: their devel files).  A variant is
 ``none`` (no lexicon), ``all`` (every type), ``-TYPE`` (every type but one) or ``+TYPE``
@@ -38,13 +38,13 @@ WINDOW = 1
 
 
 def templates(types, window):
-    """The chan preset's groups with one lexicon group per type in ``types``."""
+    """The chan preset's groups, its lexicon group read at ``-window..window`` (none without
+    ``types``)."""
     from skbioner.features import FeatureGroup, get_preset
 
     groups = [g for g in get_preset("chan") if g.name != "lexicon"]
     offsets = tuple(range(-window, window + 1))
-    return groups + [FeatureGroup(f"lexicon_{t}", "dictionary", offsets,
-                                  {"prefix": f"lex_{t}", "skip": "O"}) for t in types]
+    return groups + [FeatureGroup("lexicon", "lexicon", offsets)] * bool(types)
 
 
 def variants(spec, kinds):
@@ -70,14 +70,13 @@ def covered(split, annotated, kinds):
 
     hit = total = 0
     for s, labels in zip(annotated, split.y):
-        cols = [s.column(f"lex_{k}") for k in kinds]
+        lex = [dict(v.split(":") for v in x.split(" ")) if x != "O" else {}
+               for x in s.column("lex")]
         for _, a, b in labels_to_spans(labels, "IOB2"):
             total += 1
-            for c in cols:
-                if (b - a == 1 and c[a] == "S") or (b - a > 1 and c[a] == "B" and c[b - 1] == "E"
-                                                    and all(x == "I" for x in c[a + 1:b - 1])):
-                    hit += 1
-                    break
+            codes = ["S"] if b - a == 1 else ["B", *["I"] * (b - a - 2), "E"]
+            hit += any(all(lex[i].get(k) == c for i, c in zip(range(a, b), codes))
+                       for k in kinds)
     return hit, total
 
 
@@ -213,7 +212,6 @@ def main():
         with harness.Stopwatch() as sw:
             annotated_score = matcher.transform(score.X)
         match_speed = n_tokens / sw.wall
-        annotated_fit = matcher.transform(fit.X)
         hit, total = covered(score, annotated_score, kinds)
         print(f"{corpus} {score_split}: lexicons matched at {match_speed:,.0f} tokens/s; "
               f"{hit}/{total} entities are a lexicon match", flush=True)
@@ -223,20 +221,26 @@ def main():
             spec = args.variants or ",".join(["none", "all", *(f"-{k}" for k in kinds)])
             todo = variants(spec, kinds)
         seeds = [int(x) for x in args.seeds.split(",")]
-        for (name, types), seed in ((t, s) for t in todo.items() for s in seeds):
-            model, seconds, speed, scores = run(corpus, fit, score, types, args.window,
-                                                annotated_fit, annotated_score, args.data, seed)
-            label = f"online-crf lexicons={name} ({'+'.join(types) or 'none'})"
-            rec = harness.record(
-                "lexicons", label + (f" seed {seed}" if seed else ""), corpus,
-                "test" if args.test else "dev", types=list(types), window=args.window,
-                random_state=seed,
-                train_seconds=seconds, tag_tokens_per_second=speed,
-                match_tokens_per_second=match_speed, entities_in_lexicons=hit,
-                entities=total, **scores)
-            records.append(rec)
-            print(f"{corpus} {name:>22} seed {seed}: exact F1 {100 * scores['exact_f1']:.2f} "
-                  f"(train {seconds:.0f} s, tag {speed:,.0f} tokens/s)", flush=True)
+        for name, types in todo.items():
+            # each variant's types only, as LexiconMatcher(types=...) marks them
+            only = LexiconMatcher(types=list(types)).fit() if types else None
+            X_fit = only.transform(fit.X) if only else fit.X
+            X_score = only.transform(score.X) if only else score.X
+            for seed in seeds:
+                model, seconds, speed, scores = run(corpus, fit, score, types, args.window,
+                                                    X_fit, X_score, args.data, seed)
+                label = (f"online-crf lexicons={name} ({'+'.join(types) or 'none'})"
+                         + (f" window {args.window}" if args.window != WINDOW else ""))
+                rec = harness.record(
+                    "lexicons", label + (f" seed {seed}" if seed else ""), corpus,
+                    "test" if args.test else "dev", types=list(types), window=args.window,
+                    random_state=seed,
+                    train_seconds=seconds, tag_tokens_per_second=speed,
+                    match_tokens_per_second=match_speed, entities_in_lexicons=hit,
+                    entities=total, **scores)
+                records.append(rec)
+                print(f"{corpus} {name:>22} seed {seed}: exact F1 {100 * scores['exact_f1']:.2f} "
+                      f"(train {seconds:.0f} s, tag {speed:,.0f} tokens/s)", flush=True)
     harness.finish(records, args)
 
 

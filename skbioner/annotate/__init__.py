@@ -11,7 +11,7 @@
   of fold; open: a names file) as ``dict_*`` columns.
 * :class:`LexiconMatcher` -- names of real terminologies (genes, chemicals, diseases,
   species, cells...; the lexicons shipped with the package or a file of your own) as
-  position-aware ``lex_<type>`` columns.
+  each type's position in the ``lex`` column.
 * :class:`FirstPassAnnotator` -- a first-pass tagger's out-of-fold output and Zhou & Su's
   knowledge modules as ``fp_*`` columns of a second pass (:func:`first_pass_groups` are the
   templates that read them; :func:`first_pass_columns` derives the columns from any labels).
@@ -24,7 +24,13 @@
 from ._dictionary import DictionaryMatcher
 from ._first_pass import FirstPassAnnotator, first_pass_columns, first_pass_groups
 from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
-from ._lexicon import BUNDLED_LEXICONS, LexiconMatcher, normalize_name, read_lexicon
+from ._lexicon import (
+    BUNDLED_LEXICONS,
+    LEX_COLUMN,
+    LexiconMatcher,
+    normalize_name,
+    read_lexicon,
+)
 from ._pos import POSTagger, load_genia_pos_model, make_pos_pipeline
 from ._word_classes import (
     BUNDLED_CLASSES,
@@ -39,7 +45,8 @@ from ._word_classes import (
 )
 
 __all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer", "DictionaryMatcher",
-           "EmbeddingClusterer", "FirstPassAnnotator", "HMMStateClusterer", "LexiconMatcher",
+           "EmbeddingClusterer", "FirstPassAnnotator", "HMMStateClusterer", "LEX_COLUMN",
+           "LexiconMatcher",
            "NORMALIZATIONS", "POSTagger",
            "SHAPE_CLASSES", "UNKNOWN", "WordClassAnnotator", "first_pass_columns",
            "first_pass_groups",

@@ -30,10 +30,12 @@ from ..features._corpus import factorize
 from ..io._errors import CorpusFormatError
 from ._lexicon_kernel import CODES, MAX_CHARS, build_table, match_tokens, name_key
 
-__all__ = ["BUNDLED_LEXICONS", "LexiconMatcher", "normalize_name", "read_lexicon"]
+__all__ = ["BUNDLED_LEXICONS", "LEX_COLUMN", "LexiconMatcher", "normalize_name", "read_lexicon"]
 
 #: The lexicons shipped with the package (``scripts/make_lexicons.py``).
 BUNDLED_LEXICONS = Path(__file__).parent / "data" / "lexicons.tsv.xz"
+#: The annotation column the matcher writes (the presets' ``lexicon`` feature group reads it).
+LEX_COLUMN = "lex"
 #: A lexicon file larger than this (uncompressed) is refused as soon as its reading passes it
 #: (the bundled one is 60 MB; compiling costs about 5 times the file in memory).
 MAX_LEXICON_BYTES = 1 << 28
@@ -258,6 +260,25 @@ def _load_file(path: Path, types=None):
     return _load(str(path), st.st_mtime_ns, st.st_size, types)
 
 
+def _position_values(codes, types):
+    """Each token's value of the ``lex`` column: ``"type:code ..."`` (codes of
+    :data:`~skbioner.annotate._lexicon_kernel.CODES`) of the types that match, or ``O``."""
+    # the codes of each token in a name packed into one integer (3 bits a type), and the
+    # distinct ones named
+    hits = np.flatnonzero(codes.any(axis=1))
+    key = np.zeros(hits.size, dtype=object if len(types) > 21 else np.uint64)
+    for k in range(codes.shape[1]):
+        key = key * 8 + codes[hits, k].astype(key.dtype)
+    keys, inverse = np.unique(key, return_inverse=True)
+    names = []
+    for packed in keys.tolist():
+        digits = [(int(packed) >> (3 * (len(types) - 1 - k))) & 7 for k in range(len(types))]
+        names.append(" ".join(f"{t}:{CODES[c]}" for t, c in zip(types, digits) if c))
+    values = np.full(codes.shape[0], "O", dtype=object)
+    values[hits] = np.asarray(names, dtype=object)[inverse.reshape(-1)]
+    return values.tolist()
+
+
 def word_flags(words):
     """:func:`~skbioner.annotate._lexicon_kernel.match_tokens`'s flags of words: 1 for a capital
     letter, 2 for a lower-case English stop word (scikit-learn's list)."""
@@ -270,7 +291,7 @@ def word_flags(words):
 class LexiconMatcher(
     SentenceTransformerMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None
 ):
-    """Mark the tokens covered by lexicon names, one position-aware column per type.
+    """Mark the tokens covered by lexicon names: each type's position in the ``lex`` column.
 
     A name matches a run of tokens whose normalized forms
     (:func:`normalize_name`), joined, equal the name's -- so case, Greek
@@ -279,10 +300,12 @@ class LexiconMatcher(
     neither starts nor ends on a lower-case English stop word, and a name
     written without lower-case letters (a gene symbol such as ``CELL``)
     needs a capital letter in the run.  Per type the
-    longest name from the leftmost free token wins, and its tokens read
-    ``B``, ``I``, ..., ``E`` (``S`` for a one-token name; ``O`` outside) in
-    the column ``lex_<type>``.  Matching runs compiled over word types, at
-    millions of tokens per second with millions of names.
+    longest name from the leftmost free token wins, and its tokens are at
+    ``B``, ``I``, ..., ``E`` (``S`` for a one-token name) of that type: the
+    ``lex`` column holds them all (``"gene:B protein:S"``, ``"O"`` where no
+    name matches), and every preset's ``lexicon`` feature group reads one
+    feature per type and position.  Matching runs compiled over word
+    types, at millions of tokens per second with millions of names.
 
     Nothing is learned from the training data: ``fit`` loads the lexicon.
     The bundled lexicons are not copied into a saved model (it records
@@ -306,7 +329,7 @@ class LexiconMatcher(
     types_ : tuple of str
         The types marked, in column order.
     annotation_names_ : tuple of str
-        ``lex_<type>`` for each of :attr:`types_`.
+        ``("lex",)``: the column :meth:`transform` adds.
     n_names_ : dict of str -> int
         Distinct normalized names per type.
     lexicon_digest_ : str
@@ -320,9 +343,8 @@ class LexiconMatcher(
     --------
     >>> from skbioner.annotate import LexiconMatcher
     >>> m = LexiconMatcher(types=["gene", "cell_line"]).fit()
-    >>> s = m.transform([["NF-kappa", "B", "in", "HeLa", "cells"]])[0]
-    >>> s.column("lex_gene"), s.column("lex_cell_line")
-    (('B', 'E', 'O', 'O', 'O'), ('O', 'O', 'O', 'B', 'E'))
+    >>> m.transform([["NF-kappa", "B", "in", "HeLa", "cells"]])[0].column("lex")
+    ('gene:B', 'gene:E', 'O', 'cell_line:B', 'cell_line:E')
     """
 
     _parameter_constraints = {
@@ -359,7 +381,7 @@ class LexiconMatcher(
             raise ValueError(f"types {unknown} are not in the lexicon {self._path()}, whose "
                              f"types are {sorted(set(kinds) | set(self._available()))}")
         self.types_ = types
-        self.annotation_names_ = tuple(f"lex_{t}" for t in types)
+        self.annotation_names_ = (LEX_COLUMN,)
         self.n_names_ = {t: counts[t] for t in types}
         self.lexicon_digest_ = digest
         self._columns = np.asarray([kinds.index(t) for t in types], dtype=np.int64)
@@ -402,7 +424,7 @@ class LexiconMatcher(
         return table
 
     def transform(self, X):
-        """Add the ``lex_*`` columns to every sentence.
+        """Add the ``lex`` column to every sentence.
 
         Parameters
         ----------
@@ -412,8 +434,9 @@ class LexiconMatcher(
         Returns
         -------
         list of Sentence
-            New sentences with the columns :attr:`annotation_names_`
-            (``"B"``, ``"I"``, ``"E"``, ``"S"`` or ``"O"`` per token).
+            New sentences with the column ``lex``: per token, ``"O"`` or the
+            matching types with their positions (``"gene:B protein:S"``; types
+            in :attr:`types_` order; positions ``B``, ``I``, ``E``, ``S``).
         """
         check_is_fitted(self, "annotation_names_")
         sentences = check_sentences(X)
@@ -424,30 +447,19 @@ class LexiconMatcher(
         np.cumsum(lengths, out=offsets[1:])
         codes = match_tokens(ids, [normalize_name(w) for w in words], word_flags(words),
                              offsets, table, len(kinds))[:, self._columns]
-        labels = np.asarray(CODES, dtype=object)
-        hit = np.zeros((len(sentences), codes.shape[1]), dtype=bool)
-        if codes.size:
-            nonempty = lengths > 0
-            hit[nonempty] = np.logical_or.reduceat(codes != 0, offsets[:-1][nonempty], axis=0)
+        values = _position_values(codes, self.types_)
         bounds = offsets.tolist()
-        spans = list(zip(bounds[:-1], bounds[1:]))
+        hit = np.zeros(len(sentences), dtype=bool)
+        nonempty = lengths > 0
+        if nonempty.any():
+            hit[nonempty] = np.logical_or.reduceat(codes.any(axis=1), offsets[:-1][nonempty])
         blank = {n: ("O",) * n for n in set(lengths.tolist())}
-        blanks = [blank[b - a] for a, b in spans]
-        # per column, the sentences' tuples: slices where a name matched, else the shared
-        # all-"O" tuple of the sentence's length
-        per_column = []
-        for k in range(codes.shape[1]):
-            col = labels[codes[:, k]].tolist()
-            values = list(blanks)
-            for i in np.flatnonzero(hit[:, k]).tolist():
-                a, b = spans[i]
-                values[i] = tuple(col[a:b])
-            per_column.append(values)
-        names = self.annotation_names_
-        # the new columns are right by construction: the sentences are made without
-        # checking them again
-        return [Sentence._checked(s, {**s._cols, **dict(zip(names, row))}, s.doc_id)
-                for s, row in zip(sentences, zip(*per_column))] if per_column else list(sentences)
+        name = self.annotation_names_[0]
+        # the new column is right by construction: the sentences are made without checking
+        # it again
+        return [Sentence._checked(s, {**s._cols, name: tuple(values[a:b]) if h else blank[b - a]},
+                                  s.doc_id)
+                for s, a, b, h in zip(sentences, bounds[:-1], bounds[1:], hit.tolist())]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -133,16 +133,29 @@ class WordChannel(Channel):
 
 
 class AnnotationChannel(Channel):
-    skip = None  # a value that gives no feature (models saved before it had none)
-
-    def __init__(self, column, label=None, skip=None):
+    def __init__(self, column, label=None):
         self.source = column
         self.label = label or column
-        self.skip = skip
 
     def values(self, types):
-        skip = self.skip
-        return list(types) if skip is None else [None if t == skip else t for t in types]
+        return list(types)
+
+
+class SplitAnnotationChannel(Channel):
+    """The space-separated values of an annotation column, ``O`` meaning none.
+
+    The ``lex`` column of :class:`~skbioner.annotate.LexiconMatcher` holds every lexicon
+    type's position at a token in one value (``"gene:B protein:S"``): one feature each.
+    """
+
+    single = False
+
+    def __init__(self, column, label=None):
+        self.source = column
+        self.label = label or column
+
+    def values(self, types):
+        return [[] if t == "O" else t.split(" ") for t in types]
 
 
 class AnnotationPrefixChannel(Channel):

@@ -160,11 +160,19 @@ register_kind(
 
 register_kind(
     "dictionary",
-    lambda group, p, context: [ch.AnnotationChannel(c, skip=p["skip"]) for c in context.columns],
-    # skip: a value that gives no feature ("O" of the lexicon columns: most tokens)
-    params={"prefix": "dict_", "skip": None},
-    checks={"prefix": check_str(), "skip": check_str(allow_none=True)},
+    lambda group, p, context: [ch.AnnotationChannel(c) for c in context.columns],
+    params={"prefix": "dict_"},
+    checks={"prefix": check_str()},
     discover_columns=lambda p, names: tuple(sorted(c for c in names if c.startswith(p["prefix"]))),
+)
+
+
+register_kind(
+    "lexicon",
+    lambda group, p, context: [ch.SplitAnnotationChannel(p["column"], p["label"])],
+    params={"column": "lex", "label": None},
+    checks={"column": check_str(), "label": _LABEL},
+    columns=lambda p: (p["column"],),
 )
 
 

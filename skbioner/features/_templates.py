@@ -131,6 +131,10 @@ class FeatureGroup:
     ``dictionary``
         Every annotation column whose name starts with ``prefix``
         (``"dict_"``), found in ``fit``: ``dict_protein[0]=B``.
+    ``lexicon``
+        The space-separated values of ``column`` (``"lex"``: what
+        :class:`~skbioner.annotate.LexiconMatcher` writes), ``O`` for none:
+        ``lex[-1]=gene:B``, ``lex[-1]=protein:S``.
     ``conjunction``
         One feature joining single-valued attributes ``of`` (one name, or
         one per offset: ``word``, ``word_class``, ``brief_word_class``,
@@ -227,10 +231,10 @@ def _word_class_groups(window):
 
 
 def _lexicon_group(window):
-    """The ``lex_<type>`` columns of :class:`~skbioner.annotate.LexiconMatcher` (typed
-    terminology matches, position-aware), at ``-window..window``, when the sentences carry
-    them."""
-    return FeatureGroup("lexicon", "dictionary", _window(window), {"prefix": "lex_", "skip": "O"})
+    """The ``lex`` column of :class:`~skbioner.annotate.LexiconMatcher` (each type's position
+    in a terminology name at the token), at ``-window..window``, when the sentences carry
+    it."""
+    return FeatureGroup("lexicon", "lexicon", _window(window), optional=True)
 
 
 def _chan(window=2, context=1, affix_lengths=(1, 2, 3, 4, 5), class_window=0,

@@ -64,6 +64,7 @@ _SKBIONER_CLASSES = (
     "features._channels.LengthChannel",
     "features._channels.OrthographicChannel",
     "features._channels.PrefixChannel",
+    "features._channels.SplitAnnotationChannel",
     "features._channels.SubstringChannel",
     "features._channels.SuffixChannel",
     "features._channels.WordChannel",

@@ -108,7 +108,8 @@ def densified(model):
 
     Shipped models store their chain weights sparse (:meth:`OnlinePACRF.sparsify`);
     tagging reads them dense.  Wrappers and pipelines are looked through
-    (:func:`skbioner.base.final_estimator`).
+    (:func:`skbioner.base.final_estimator`), and the tagger of pieces of a
+    :class:`~skbioner.models.LearnedCutTagger` is densified too.
 
     Parameters
     ----------
@@ -122,6 +123,8 @@ def densified(model):
     final = final_estimator(model)
     if hasattr(final, "densify") and (hasattr(final, "coef_") or hasattr(final, "classifier_")):
         final.densify()
+    if hasattr(model, "cut_tagger_"):  # LearnedCutTagger: its tagger of pieces too
+        densified(model.cut_tagger_)
     return model
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.metaestimators import available_if
@@ -12,7 +14,7 @@ from .._validation import HasMethods, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin, classes_of, head_transform, split_pipeline
 from ..schemes import check_labels, labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
-from ..text._recut import cut_at_boundaries, recut
+from ..text._recut import CONNECTORS, cut_at_boundaries, recut
 
 __all__ = ["LearnedCutTagger", "RecutTagger"]
 
@@ -211,6 +213,37 @@ def _check_iob2(X, y):
     return X, y
 
 
+def _unglued(pieces, owners):
+    """Per sentence of pieces, the piece indices ``k`` where two input tokens meet and stay apart.
+
+    Tokens are glued back only at a hyphen or slash between two word characters
+    (``Tax`` ``-induced``, ``anti-`` ``CD3``): never to a bracket or other
+    punctuation the tokenizer split off (``)`` ``-induced``, ``--`` ``and``),
+    which no corpus token holds.  Only where a connector meets a token boundary
+    is anything looked at in Python.
+    """
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    out = [set() for _ in pieces]
+    if not lengths.sum():
+        return out
+    words = list(itertools.chain.from_iterable(pieces))
+    sent = np.repeat(np.arange(len(pieces)), lengths)
+    own = np.concatenate([o[:, 0] for o in owners])
+    con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=len(words))
+    same = sent[1:] == sent[:-1]
+    meet = same & (own[1:] != own[:-1]) & (con[1:] | con[:-1])  # before piece k + 1
+    starts = np.r_[0, np.cumsum(lengths)]
+
+    def inner(m):  # a connector piece between two word characters of its sentence
+        return (con[m] and 0 < m < len(words) - 1 and same[m - 1] and same[m]
+                and words[m - 1][-1].isalnum() and words[m + 1][0].isalnum())
+
+    for k in (np.flatnonzero(meet) + 1).tolist():
+        if not (inner(k) or inner(k - 1)):
+            out[sent[k]].add(k - int(starts[sent[k]]))
+    return out
+
+
 def _project(y, sents, owners):
     """Labels of the new tokens: each gold entity on the new tokens wholly inside it."""
     out = []
@@ -332,7 +365,9 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         ----------
         X : list of Sentence
             Sentences of raw text as a tokenizer cut them (however it cut their
-            hyphenated words: they are joined again).
+            hyphenated words: they are joined again; two tokens are joined only
+            at a hyphen or slash between word characters, ``Tax`` ``-induced``,
+            never to punctuation split off, ``)`` ``-induced``).
         offsets : list of ndarray of shape (n_tokens, 2), optional
             Character offsets of the tokens; pieces glue into a word only where
             they touch in the text.  Without them, pieces linked by a hyphen or
@@ -355,7 +390,9 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
             pieces, owners, piece_off = recut(X, None, offsets)
         todo = [k for k, own in enumerate(owners) if own is not None]  # a - or / inside
         labels = self.cut_tagger_.predict([pieces[k] for k in todo]) if todo else []
-        bounds = [{b for _, i, j in labels_to_spans(labs) for b in (i, j)} for labs in labels]
+        bounds = _unglued([pieces[k] for k in todo], [owners[k] for k in todo])
+        for b, labs in zip(bounds, labels, strict=True):
+            b.update(p for _, i, j in labels_to_spans(labs) for p in (i, j))
         sub = cut_at_boundaries([pieces[k] for k in todo], bounds,
                                 None if piece_off is None else [piece_off[k] for k in todo])
         out = list(X)

@@ -148,7 +148,7 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     lexicons : "bundled", str, path or None, default=None
         Typed terminology names (:class:`~skbioner.annotate.LexiconMatcher`):
         ``"bundled"``, the lexicons shipped with the package, or a lexicon
-        file; the features of every preset read their ``lex_*`` columns.
+        file; the features of every preset read its ``lex`` column.
     lexicon_types : str, list or None, default=None
         The lexicon types to read (``"gene,disease"``; None: all).
 

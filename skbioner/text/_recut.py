@@ -118,7 +118,9 @@ def recut(X, cuts=None, offsets=None):
     lengths = np.fromiter((len(s) for s in X), dtype=np.int64, count=len(X))
     words = list(itertools.chain.from_iterable(X))
     joined = _SEP.join(words)
-    pieces, owner, start, size, is_con = (_pieces(joined) if _SEP not in joined
+    # the separators are those joining the words, unless a word holds one itself
+    pieces, owner, start, size, is_con = (_pieces(joined)
+                                          if joined.count(_SEP) == max(len(words) - 1, 0)
                                           else _pieces_each(words))
     n = len(pieces)
     # where each sentence's pieces end, and the last piece of each sentence
@@ -278,31 +280,40 @@ def cut_at_boundaries(pieces, boundaries, offsets=None):
     >>> list(sents[0])
     ['Tax', '-induced', 'IL-2']
     """
+    pieces = list(pieces)
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    base = np.r_[0, np.cumsum(lengths)]  # each sentence's first piece in the batch
+    n = int(base[-1])
+    words = list(itertools.chain.from_iterable(pieces))
+    con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=n)
+    cut = ~(con[:-1] | con[1:])  # a token boundary after piece i of the batch
+    ends = base[1:-1]
+    cut[ends[ends > 0] - 1] = True  # sentence ends (an empty sentence ends nothing)
+    if offsets is not None and n:
+        flat_off = np.concatenate([np.asarray(o, dtype=np.int64).reshape(-1, 2)
+                                   for o in offsets])
+        cut |= flat_off[:-1, 1] != flat_off[1:, 0]  # pieces apart in the text
+    bound = [int(base[k]) + b - 1 for k, bs in enumerate(boundaries) for b in bs
+             if 0 < b < lengths[k]]
+    cut[bound] = True
+    first = np.flatnonzero(np.r_[True, cut]) if n else np.zeros(0, dtype=np.int64)
+    last = np.r_[first[1:], n] - 1
+    text = [words[i] for i in first.tolist()]  # Python joins only tokens of several pieces
+    for j in np.flatnonzero(last > first).tolist():
+        text[j] = "".join(words[first[j]:last[j] + 1])
+    tok = np.searchsorted(first, base)  # each sentence's first token
     out, new_off = [], []
     for k, sent in enumerate(pieces):
-        words = list(sent)
-        n = len(words)
-        con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=n)
-        cut = np.ones(max(n - 1, 0), dtype=bool)  # a token boundary before piece i + 1
-        if n > 1:
-            cut = ~(con[:-1] | con[1:])
-            if offsets is not None:
-                off = np.asarray(offsets[k])
-                cut |= off[:-1, 1] != off[1:, 0]
-            bound = [b - 1 for b in boundaries[k] if 0 < b < n]
-            cut[bound] = True
-        first = np.flatnonzero(np.r_[True, cut]) if n else np.zeros(0, dtype=np.int64)
-        last = np.r_[first[1:], n] - 1
-        if len(first) == n:
+        lo, hi = int(tok[k]), int(tok[k + 1])
+        if hi - lo == lengths[k]:  # nothing glued
             out.append(sent if isinstance(sent, Sentence) else Sentence(sent))
             if offsets is not None:
                 new_off.append(np.asarray(offsets[k], dtype=np.int64))
             continue
-        text = ["".join(words[a:b + 1]) for a, b in zip(first.tolist(), last.tolist())]
-        out.append(_sentence(sent, text, first))
+        out.append(_sentence(sent, text[lo:hi], first[lo:hi] - base[k]))
         if offsets is not None:
-            off = np.asarray(offsets[k], dtype=np.int64)
-            new_off.append(np.stack([off[first, 0], off[last, 1]], axis=1))
+            new_off.append(np.stack([flat_off[first[lo:hi], 0], flat_off[last[lo:hi], 1]],
+                                    axis=1))
     if offsets is not None:
         return out, new_off
     return out

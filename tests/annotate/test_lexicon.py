@@ -103,17 +103,27 @@ def lexicon_file(tmp_path):
     return path
 
 
+def test_one_column_holds_every_type_in_type_order(lexicon_file):
+    from skbioner.annotate._lexicon import _position_values
+
+    codes = np.array([[0, 0, 0], [1, 0, 4], [3, 2, 0], [0, 0, 0]], dtype=np.uint8)
+    assert _position_values(codes, ("a", "b", "c")) == ["O", "a:B c:S", "a:E b:I", "O"]
+    wide = np.zeros((2, 30), dtype=np.uint8)  # more types than one 64-bit key holds
+    wide[1, [0, 29]] = [4, 1]
+    types = tuple(f"t{k}" for k in range(30))
+    assert _position_values(wide, types) == ["O", "t0:S t29:B"]
+
+
 def test_user_lexicon_columns(lexicon_file):
     m = LexiconMatcher(str(lexicon_file)).fit()
     assert m.types_ == ("cell_line", "cell_type", "protein")
-    assert m.annotation_names_ == ("lex_cell_line", "lex_cell_type", "lex_protein")
+    assert m.annotation_names_ == ("lex",)
     s = m.transform([["IL2", "Receptors", "in", "HeLa", "T-cells"], []])
-    assert s[0].column("lex_protein") == ("B", "E", "O", "O", "O")
-    assert s[0].column("lex_cell_line") == ("O", "O", "O", "S", "O")
-    assert s[0].column("lex_cell_type") == ("O", "O", "O", "O", "S")
-    assert s[1].column("lex_protein") == ()
+    assert s[0].column("lex") == ("protein:B", "protein:E", "O", "cell_line:S", "cell_type:S")
+    assert s[1].column("lex") == ()
     only = LexiconMatcher(str(lexicon_file), types=["protein"]).fit()
-    assert only.annotation_names_ == ("lex_protein",)
+    assert only.transform([["HeLa", "IL2", "receptor"]])[0].column("lex") == (
+        "O", "protein:B", "protein:E")
     with pytest.raises(ValueError, match="not in the lexicon"):
         LexiconMatcher(str(lexicon_file), types=["gene"]).fit()
 
@@ -158,11 +168,13 @@ def test_bundled_lexicons_mark_real_names():
     m = LexiconMatcher(types=["gene", "cell_line", "disease", "chemical", "species"]).fit()
     s = m.transform([["NF-kappaB", "in", "HeLa", "cells", "with", "breast", "cancer",
                       "after", "cisplatin", "in", "Homo", "sapiens"]])[0]
-    assert s.column("lex_gene")[0] == "S"
-    assert s.column("lex_cell_line")[2:4] == ("B", "E")  # "HeLa cells" is a MeSH cell line
-    assert s.column("lex_disease")[5:7] == ("B", "E")
-    assert s.column("lex_chemical")[8] == "S"
-    assert s.column("lex_species")[10:12] == ("B", "E")
+    lex = [dict(v.split(":") for v in x.split()) if x != "O" else {} for x in s.column("lex")]
+    assert lex[0]["gene"] == "S"
+    assert [lex[i].get("cell_line") for i in (2, 3)] == ["B", "E"]  # a MeSH cell line
+    assert [lex[i].get("disease") for i in (5, 6)] == ["B", "E"]
+    assert lex[8]["chemical"] == "S"
+    assert [lex[i].get("species") for i in (10, 11)] == ["B", "E"]
+    assert lex[1] == lex[4] == {}  # "in", "with": stop words
     assert set(m.n_names_) == set(m.types_) and min(m.n_names_.values()) > 1000
 
 
@@ -242,7 +254,7 @@ def test_every_preset_reads_the_lexicon_columns(model):
     assert isinstance(steps["lexicons"], LexiconMatcher)
     templates = steps["features"].templates
     groups = get_preset(templates) if isinstance(templates, str) else templates
-    assert any(g.kind == "dictionary" and g.params.get("prefix") == "lex_" for g in groups)
+    assert any(g.kind == "lexicon" for g in groups)
 
 
 def test_a_lexicon_over_the_size_bound_is_refused_while_read(tmp_path, monkeypatch):

@@ -153,6 +153,27 @@ def test_cut_at_boundaries_glues_pieces_but_at_boundaries():
     assert list(sents[0]) == ["Tax-induced"] and new[0].tolist() == [[0, 11]]
 
 
+def test_cut_at_boundaries_cuts_a_batch_as_each_sentence_alone():
+    from skbioner.text import cut_at_boundaries
+
+    pieces = [[], ["Tax", "-", "induced"], [], ["IL", "-", "2", "-", "induced", "ATF", "/",
+                                                 "CREB"], ["-"], ["a", "/", "b"]]
+    bounds = [set(), {1}, set(), {3, 5}, {0, 1}, set()]
+    off = [np.zeros((0, 2), dtype=np.int64), np.array([[0, 3], [3, 4], [4, 11]]),
+           np.zeros((0, 2), dtype=np.int64),
+           np.array([[0, 2], [2, 3], [3, 4], [4, 5], [5, 12], [13, 16], [16, 17], [17, 21]]),
+           np.array([[0, 1]]), np.array([[0, 1], [2, 3], [4, 5]])]  # "a / b": apart
+    batch = cut_at_boundaries(pieces, bounds, off)
+    for k in range(len(pieces)):
+        alone = cut_at_boundaries([pieces[k]], [bounds[k]], [off[k]])
+        assert list(batch[0][k]) == list(alone[0][0])
+        assert batch[1][k].tolist() == alone[1][0].tolist()
+    assert [list(s) for s in batch[0]] == [[], ["Tax", "-induced"], [], ["IL-2", "-induced",
+                                           "ATF/CREB"], ["-"], ["a", "/", "b"]]
+    assert batch[1][3].tolist() == [[0, 4], [4, 12], [13, 21]]
+    assert [list(s) for s in cut_at_boundaries([[], []], [set(), set()])] == [[], []]
+
+
 def test_learned_cuts_leave_the_token_path_to_the_tagger(train):
     pipe = make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=3, random_state=0))
     model = LearnedCutTagger(pipe).fit(train.X[:300], train.y[:300])
@@ -182,6 +203,20 @@ def test_raw_text_is_cut_where_the_piece_tagger_puts_a_boundary(train):
                          "(", "Tax", "-", "induced", ")", "."]
         assert all(text[a:b] == w for w, (a, b) in
                    zip(words, np.concatenate(res.offsets).tolist(), strict=True))
+
+
+def test_raw_text_tokens_split_off_by_the_tokenizer_stay_apart(train):
+    # a bracket the tokenizer split off is never glued to the hyphen after it: no corpus
+    # token is ")-induced", and a model of the corpus's tokens does not know one
+    model = LearnedCutTagger(MajorityTagger(), cut_tagger=_PiecesStub()).fit(
+        train.X[:50], train.y[:50])
+    text = "Interleukin (IL)-2-induced and (Tax)-induced genes; Tax-induced anti-CD3/CD28."
+    for tokenizer in (BioTokenizer(), BioTokenizer(cuts=None, split_suffixes=False)):
+        res = next(iter(tag_documents(model, [Document("d", text, "<test>")],
+                                      tokenizer=tokenizer)))
+        words = [w for s in res.sentences for w in s]
+        assert words == ["Interleukin", "(", "IL", ")", "-2-induced", "and", "(", "Tax", ")",
+                         "-induced", "genes", ";", "Tax", "-induced", "anti-CD3/CD28", "."]
 
 
 def test_learned_cut_tagger_is_saved_and_described(train, tmp_path):

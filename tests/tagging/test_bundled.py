@@ -26,13 +26,30 @@ def model():
 
 
 def test_load_model_returns_the_bundled_jnlpba_tagger(model):
-    assert [name for name, _ in model.steps] == ["features", "model"]
+    from skbioner.models import LearnedCutTagger
+
+    # the online-crf pipeline; raw-text words cut by its tagger of sub-word pieces
+    assert isinstance(model, LearnedCutTagger)
+    assert [name for name, _ in model.tagger_.steps] == ["features", "model"]
+    assert [name for name, _ in model.cut_tagger_.steps] == ["features", "model"]
     assert sorted({c[2:] for c in model.classes_ if c != "O"}) == sorted(JNLPBA_TYPES)
     test = load_jnlpba_sample("test")
     assert 100 * entity_f1_score(test.y, model.predict(test.X)) == pytest.approx(
         SAMPLE_TEST_F1, abs=0.15)
     # loading densifies the weights stored sparse: tagging runs at full speed
-    assert not hasattr(model[-1].coef_, "tocsr")
+    assert not hasattr(model.tagger_[-1].coef_, "tocsr")
+    assert not hasattr(model.cut_tagger_[-1].coef_, "tocsr")
+
+
+def test_raw_text_words_are_cut_where_the_model_finds_an_entity_boundary(model):
+    from skbioner.text import BioTokenizer
+
+    text = "CD3/CD28-induced IL-2 production in Jurkat T cells."
+    # the tokenizer's cut table keeps the word whole; the tagger of pieces ends an entity
+    # inside it, as the corpus cut such words (the corpus's tokens: CD3/CD28 -induced)
+    assert list(BioTokenizer().tokenize_text(text)[0][0])[0] == "CD3/CD28-induced"
+    ents = [(e.type, e.start, e.end) for e in skbioner.tag_text(text, model)]
+    assert ("protein", 0, 8) in ents
 
 
 def test_the_file_is_small_safe_and_says_what_it_was_trained_on():

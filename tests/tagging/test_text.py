@@ -27,8 +27,10 @@ def test_one_string_gives_entities_with_offsets_text_and_confidence():
 
 def test_confidences_are_the_models_entity_probabilities():
     model = skbioner.load_model()
-    sents, _ = BioTokenizer().tokenize_text(TEXT)
-    expected = [p for sent in model[-1].predict_entities(model[:-1].transform(sents))
+    # the bundled model cuts the raw text's words itself, then its tagger tags them
+    sents, _ = model.split_tokens(*BioTokenizer().tokenize_text(TEXT))
+    tagger = model.tagger_
+    expected = [p for sent in tagger[-1].predict_entities(tagger[:-1].transform(sents))
                 for *_, p in sent]
     got = [e.confidence for e in skbioner.tag_text(TEXT, model)]
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)

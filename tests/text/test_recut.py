@@ -65,6 +65,23 @@ def test_one_split_of_the_batch_equals_token_by_token(rng):
     assert got[1].tolist() == want[1].tolist() and got[2].tolist() == want[2].tolist()
 
 
+def test_a_batch_is_cut_in_one_split_unless_a_word_holds_the_separator(monkeypatch):
+    from skbioner.text import _recut
+
+    X = [["Tax", "-induced", "IL-2"], ["ATF/CREB", "genes"]]
+    want = recut(X)
+
+    def token_by_token(words):
+        raise AssertionError("the batch fell back to cutting token by token")
+
+    with monkeypatch.context() as m:  # the separators joining the words are not the word's
+        m.setattr(_recut, "_pieces_each", token_by_token)
+        got = recut(X)
+    assert [list(s) for s in got[0]] == [list(s) for s in want[0]]
+    odd = recut([["a" + _SEP + "-b", "c"]])[0]  # a word holding it: token by token
+    assert list(odd[0]) == ["a" + _SEP, "-", "b", "c"]
+
+
 def test_random_sentences_keep_every_character(rng):
     alphabet = list("ab-/1X")
     X = [["".join(rng.choice(alphabet, size=rng.integers(1, 6)))

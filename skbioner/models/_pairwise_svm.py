@@ -359,7 +359,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         candidate; a cache too small for them makes it recompute columns:
         on 148 JNLPBA abstracts the largest pair (29k tokens, 1,228 support
         vectors) took 42.7 CPU s with 20 MB against 12.1 s with 2,000 MB,
-        the same model (``docs/benchmarks.md``).
+        the same model (``docs/lab/benchmarks.md``).
     shrinking : bool, default=True
         libsvm's shrinking heuristic.
     max_iter : int, default=1000

@@ -1,4 +1,8 @@
-"""Issue 22's hostile sweep, replayed: every case, what should happen, what happens.
+"""Issues 22 and 37's hostile sweeps, replayed: every case, what should happen, what happens.
+
+Issue 37's cases (items ``r3.N``) bound every size read from a file: counts and
+offsets of crafted model files, sparse members whatever their names, class
+tables, unlabeled text, standard input.
 
 Each case gives the command line (or the library) a hostile or careless input
 -- a crafted model file, an output path that is a device, a FIFO or a
@@ -125,11 +129,13 @@ class Workspace:
         return (status, out.buffer.getvalue().decode("utf-8", "replace"),
                 err.buffer.getvalue().decode("utf-8", "replace"))
 
-    def sub(self, *args, stdin=None, timeout=300, **kwargs):
-        """``subprocess.run`` of ``python -m skbioner ARGS`` with the workspace's TMPDIR."""
+    def sub(self, *args, stdin=None, timeout=300, env=None, **kwargs):
+        """``subprocess.run`` of ``python -m skbioner ARGS`` with the workspace's TMPDIR
+        (and the variables of ``env``)."""
         env = dict(os.environ, TMPDIR=str(self.tmp),
                    PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT),
-                                                            os.environ.get("PYTHONPATH")])))
+                                                            os.environ.get("PYTHONPATH")])),
+                   **(env or {}))
         return subprocess.run([sys.executable, "-m", "skbioner", *map(str, args)], env=env,
                               stdin=stdin, capture_output=True, timeout=timeout, cwd=self.root,
                               **kwargs)
@@ -746,6 +752,259 @@ def evaluate_contradicting_text(ws):
         and "'TNF!'" in err and not problems)
 
 
+# -- round three (issue 37): every size read from a file is bounded before memory is spent ----
+
+
+def edited_model(data, edit):
+    """The ``.skops`` file ``data`` with ``edit(schema)`` applied to its schema (in place)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as src:
+        schema = json.loads(src.read("schema.json"))
+        edit(schema)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+            for info in src.infolist():
+                z.writestr(info.filename, json.dumps(schema) if info.filename == "schema.json"
+                           else src.read(info))
+    return buffer.getvalue()
+
+
+def attributes(schema, cls):
+    """The attribute nodes (``{name: node}``) of every object of class ``cls`` in ``schema``."""
+    from skbioner.io._trust import nodes  # private: the nodes of a crafted file
+
+    return [n["content"]["content"] for n in nodes(schema)
+            if n["__class__"] == cls and n["__loader__"] == "ObjectNode"]
+
+
+def word_class_model():
+    """A ``.skops`` WordClassAnnotator of a three-word table."""
+    from skbioner.annotate import WordClassAnnotator
+    from skbioner.io import save_model
+
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Path(tmp, "classes.tsv")
+        table.write_text("# skbioner word classes; normalize=none\nword\tbrown\n"
+                         "IL-2\t0\np53\t10\ngene\t11\n")
+        save_model(WordClassAnnotator(classes=str(table)).fit([["IL-2"]]), Path(tmp, "w.skops"))
+        return Path(tmp, "w.skops").read_bytes()
+
+
+def _three_commands(ws, path):
+    """``[(command, status, err)]`` of info, predict and tag with the model at ``path``."""
+    text = ws.inputs / "r3.txt"
+    runs = [("info", *ws.cli("info", path)),
+            ("predict", *ws.cli("predict", path, ws.train, "-o", ws.fresh_out("r3.iob2"))),
+            ("tag", *ws.cli("tag", "-m", path, text, "-o", ws.fresh_out("r3.jsonl"),
+                            "--progress", "never"))]
+    return [(command, status, err) for command, status, _, err in runs]
+
+
+def _all_refuse(ws, name, data, *needles):
+    path = ws.write(name, data)
+    ws.write("r3.txt", TEXT)
+    with ws.watch() as problems:
+        runs = _three_commands(ws, path)
+    ok = all(status == 1 and one_line_error(err, command) and str(path) in err
+             and all(n in err for n in needles) for command, status, err in runs)
+    return _last(runs[-1][2])[:160] + (f" {problems}" if problems else ""), ok and not problems
+
+
+def _set(cls, attr, value, index=None):
+    def edit(schema):
+        node = attributes(schema, cls)[0][attr]
+        if index is not None:
+            node = node["content"][index]
+        node["content"] = json.dumps(value)
+        node.pop("__id__", None)  # not the object another node with that id stands for
+    return edit
+
+
+@case("r3.1", "a word-class model whose n_words_ is 300,000,000: refused by info/predict/tag")
+def model_count_sizes_allocation(ws):
+    data = edited_model(word_class_model(), _set("WordClassAnnotator", "n_words_", 300_000_000))
+    return _all_refuse(ws, "n-words.skops", data, "n_words_")
+
+
+@case("r3.2", "a sparse matrix in a member not named .npz: checked inside all the same")
+def model_sparse_member_renamed(ws):
+    import scipy.sparse as sp
+
+    matrix = io.BytesIO()
+    sp.save_npz(matrix, sp.csr_matrix((3, 3)), compressed=False)
+    inner = zipfile.ZipFile(io.BytesIO(matrix.getvalue()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:  # data.npy: 300 MB of zeros
+        for info in inner.infolist():
+            if info.filename != "data.npy":
+                z.writestr(info.filename, inner.read(info))
+        with z.open("data.npy", "w", force_zip64=True) as f:
+            f.write(zipfile.ZipFile(io.BytesIO(_bomb(300 * 2**20))).read("bomb.npy")[:128])
+            for _ in range(300):
+                f.write(bytes(2**20 - (128 if _ == 299 else 0)))
+    node = {"__class__": "csr_matrix", "__module__": "scipy.sparse._csr",
+            "__loader__": "SparseMatrixNode", "type": "scipy", "file": "weights.bin"}
+    return _refused(ws, "sparse-bomb.skops", skops_file(node, [("weights.bin",
+                                                                 buffer.getvalue())]),
+                    "would inflate")
+
+
+@case("r3.3", "feature window offsets 10**7, 4*10**7, 10**9, feature_ranges_ 2**40: refused")
+def model_offsets_size_allocation(ws):
+    observed, ok = [], []
+    for i, edit in enumerate([_set("FeatureGroup", "offsets", 10**7, 0),
+                              _set("FeatureGroup", "offsets", 4 * 10**7, 0),
+                              _set("FeatureGroup", "offsets", 10**9, 0),
+                              _set("TokenFeaturizer", "n_features_out_", 2**40)]):
+        line, good = _all_refuse(ws, f"offsets{i}.skops", edited_model(ws.model.read_bytes(),
+                                                                         edit), "refused")
+        observed.append(line[-70:])
+        ok.append(good)
+    return "; ".join(observed), all(ok)
+
+
+@case("r3.7", "a model whose vocabulary_ is 5: 'the model file is invalid', naming it")
+def model_type_confused(ws):
+    from skbioner.io import save_model
+    from skbioner.models import MajorityTagger
+
+    save_model(MajorityTagger().fit([["IL-2"]], [["B-DNA"]]), ws.fresh_out("majority.skops"))
+    data = edited_model(ws.fresh_out("majority.skops").read_bytes(),
+                        lambda schema: attributes(schema, "MajorityTagger")[0].update(
+                            vocabulary_=_json_node(5)))
+    path = ws.write("confused.skops", data)
+    with ws.watch() as problems:
+        status, _, err = ws.cli("predict", path, ws.train, "-o", ws.fresh_out("c.iob2"))
+    return _last(err)[:160], (status == 1 and one_line_error(err, "predict")
+                              and f"{path}: the model file is invalid" in err and not problems)
+
+
+@case("r3.4", "--unlabeled with one 30 MB line: refused naming file and line, before training")
+def unlabeled_one_huge_line(ws):
+    path = ws.write("pool.txt", "IL-2 gene .\n" + "w " * 15_000_000 + "\n")
+    t0 = time.perf_counter()
+    with ws.watch() as problems:
+        status, _, err = ws.cli("train", "-q", "--train", ws.train, "--model", "majority",
+                                "--distill", "majority", "--unlabeled", path, "-o",
+                                ws.fresh_out("d.skops"))
+    seconds = time.perf_counter() - t0
+    return f"{_last(err)[:140]} ({seconds:.1f} s)", (
+        status == 1 and one_line_error(err, "train") and f"{path}:2:" in err
+        and seconds < 30 and not problems)
+
+
+def _class_table_case(ws, name, content, needle):
+    path = ws.write(name, content)
+    with ws.watch() as problems:
+        status, _, err = ws.cli("train", "-q", "--train", ws.train, "--word-classes", path,
+                                "-o", ws.fresh_out("wc.skops"))
+    return _last(err)[:140], (status == 1 and one_line_error(err, "train") and needle(path, err)
+                              and not problems)
+
+
+@case("r3.5", "word-class tables of 200,000 columns or gzip-bombed: refused, file and line named")
+def class_table_columns_and_bomb(ws):
+    import gzip
+
+    head = "# skbioner word classes; normalize=none\n"
+    wide, ok1 = _class_table_case(
+        ws, "wide.tsv", head + "word\t" + "\t".join(f"c{i}" for i in range(200_000)) + "\n",
+        lambda path, err: f"{path}:2:" in err)
+    bomb, ok2 = _class_table_case(ws, "bomb.tsv.gz", gzip.compress(bytes(300 * 2**20)),
+                                  lambda path, err: f"{path}:1:" in err)
+    return f"{wide[-60:]}; {bomb[-60:]}", ok1 and ok2
+
+
+@case("r3.8", "class tables: a duplicate word names file, line and word; an empty table refused")
+def class_table_duplicate_and_empty(ws):
+    head = "# skbioner word classes; normalize=none\nword\tbrown\n"
+    dup, ok1 = _class_table_case(ws, "dup.tsv", head + "IL-2\t0\nIL-2\t1\n",
+                                 lambda path, err: f"{path}:4: the word 'IL-2' appears" in err)
+    empty, ok2 = _class_table_case(ws, "empty.tsv", head,
+                                   lambda path, err: f"{path}: no word" in err)
+    return f"{dup[-60:]}; {empty[-60:]}", ok1 and ok2
+
+
+@case("r3.6", "plain text on stdin streams: documents written while the input goes on")
+def stdin_text_streams(ws):
+    feed = ("import sys, time\npara = b'The IL-2 gene in T cells .\\n' * 40 + b'\\n'\n"
+            "for _ in range(1500): sys.stdout.buffer.write(para)\n"
+            "sys.stdout.flush(); time.sleep(300)\n")
+    out = ws.fresh_out("stream.jsonl")
+    with ws.watch() as problems:
+        writer = subprocess.Popen([sys.executable, "-c", feed], stdout=subprocess.PIPE)
+        with open(out, "wb") as sink:
+            tagger = subprocess.Popen([sys.executable, "-m", "skbioner", "tag", "-m", ws.model,
+                                       "-", "--progress", "never", "--no-confidence"],
+                                      stdin=writer.stdout, stdout=sink, stderr=subprocess.PIPE,
+                                      env=dict(os.environ, TMPDIR=str(ws.tmp),
+                                               PYTHONPATH=str(ROOT)), cwd=ws.root)
+            writer.stdout.close()
+            deadline = time.monotonic() + 120
+            while out.stat().st_size == 0 and time.monotonic() < deadline:
+                time.sleep(0.5)
+            streamed = out.stat().st_size > 0 and writer.poll() is None
+            writer.kill()
+            writer.wait()
+            tagger.communicate(timeout=300)
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    return f"output before the input ended: {streamed}; documents {ids[:3]}...", (
+        streamed and ids[:2] == ["stdin", "stdin-2"] and tagger.returncode == 0
+        and not problems)
+
+
+@case("r3.9", "a numba cache that cannot be written (ulimit -f): a note naming it, work done")
+def numba_cache_unwritable(ws):
+    import resource
+
+    cache = ws.out / "numba-cache"
+    cache.mkdir()
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))
+
+    with ws.watch() as problems:
+        r = ws.sub("predict", ws.model, ws.train, "-o", ws.fresh_out("u.iob2"),
+                   preexec_fn=small_files, env={"NUMBA_CACHE_DIR": str(cache)})
+    err = r.stderr.decode()
+    note = next((line for line in err.splitlines() if "cannot write its cache" in line), "")
+    return f"exit {r.returncode}: {note[:120]}", (
+        r.returncode == 0 and str(cache) in note and ws.fresh_out("u.iob2").exists()
+        and not problems)
+
+
+@case("r3.10", "-o newdir/ (trailing slash): refused, no file named newdir written")
+def output_trailing_slash(ws):
+    with ws.watch() as problems:
+        status, _, err = ws.cli("predict", ws.model, ws.train, "-o", f"{ws.out}/newdir/")
+    return _last(err)[:140], (status == 1 and one_line_error(err, "predict")
+                              and "ends in '/'" in err and not (ws.out / "newdir").exists()
+                              and not problems)
+
+
+@case("r3.11", "fit(X, None): scikit-learn's 'requires y'; a failed tokenizing says why")
+def fit_without_labels(ws):
+    from skbioner.models import MajorityTagger
+    from skbioner.pipelines import make_tagger
+    from skbioner.tagging import Document, _tagger
+    from skbioner.text import BioTokenizer
+
+    said = []
+    for model in (MajorityTagger(), make_tagger()):
+        try:
+            model.fit([["IL-2", "gene"]], None)
+        except Exception as exc:  # noqa: BLE001 - what it says is the observation
+            said.append(f"{type(exc).__name__}: {exc}")
+    real = BioTokenizer.tokenize_text
+    BioTokenizer.tokenize_text = lambda self, text: (_ for _ in ()).throw(MemoryError())
+    try:
+        [res] = _tagger._tag_docs(None, [Document("d", "IL-2", "x")], BioTokenizer(), 1000)
+    finally:
+        BioTokenizer.tokenize_text = real
+    return f"{said[0][:80]}; {res}", (
+        len(said) == 2 and all("requires y to be passed" in s for s in said)
+        and str(res).endswith("cannot tokenize: out of memory"))
+
+
 # -- running ---------------------------------------------------------------------------------
 
 
@@ -786,10 +1045,10 @@ def main(argv=None):
     t0 = time.perf_counter()
     rows = run_all(args.keep, args.only)
     seconds = time.perf_counter() - t0
-    print(f"{'item':>4}  {'case':<36}  {'pass':<4}  expected / observed")
+    print(f"{'item':>5}  {'case':<36}  {'pass':<4}  expected / observed")
     for item, name, expected, observed, ok in rows:
-        print(f"{item:>4}  {name:<36}  {'yes' if ok else 'NO':<4}  expected: {expected}")
-        print(f"{'':>4}  {'':<36}  {'':<4}  observed: {observed}")
+        print(f"{item:>5}  {name:<36}  {'yes' if ok else 'NO':<4}  expected: {expected}")
+        print(f"{'':>5}  {'':<36}  {'':<4}  observed: {observed}")
     failed = [name for _, name, _, _, ok in rows if not ok]
     print(json.dumps({"cases": len(rows), "passed": len(rows) - len(failed), "failed": failed,
                       "seconds": round(seconds, 1)}))

@@ -23,7 +23,7 @@ import stat
 import sys
 import tempfile
 
-__all__ = ["configure_numba_cache"]
+__all__ = ["configure_numba_cache", "tolerate_cache_write_errors"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -151,6 +151,34 @@ def configure_numba_cache(environ=None, package_dir=_PACKAGE_DIR, stderr=None):
     print(f"skbioner: note: numba cannot cache compiled code ({reason}, nor a temporary "
           "directory); caching is off, kernels compile on every run", file=stderr)
     return "disabled"
+
+
+def tolerate_cache_write_errors(stderr=None):
+    """A kernel whose cache file cannot be written (a full disk, ``ulimit -f``) still runs.
+
+    numba raises the write's ``OSError`` (``[Errno 27] File too large``, no
+    file named) from the call that compiled; the command line calls this
+    first, so that the work goes on, with one note naming the cache directory
+    (numba writes through a temporary file: nothing half-written is left).
+    """
+    from numba.core import caching
+
+    save = caching.Cache.save_overload
+    if getattr(save, "tolerant", False):
+        return
+
+    def save_overload(self, sig, data):
+        try:
+            save(self, sig, data)
+        except OSError as exc:
+            if not save_overload.noted:
+                save_overload.noted = True
+                print(f"skbioner: note: numba cannot write its cache in {self._cache_path} "
+                      f"({exc.strerror or exc}): compiled code is not kept for the next run",
+                      file=stderr or sys.stderr)
+
+    save_overload.tolerant, save_overload.noted = True, False
+    caching.Cache.save_overload = save_overload
 
 
 configure_numba_cache()

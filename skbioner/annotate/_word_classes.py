@@ -40,6 +40,7 @@ from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, Integral, Interval, StrOptions
 from ..base import SentenceTransformerMixin
+from ..io._decode import text_lines
 
 __all__ = ["BUNDLED_CLASSES", "BrownClusterer", "EmbeddingClusterer", "NORMALIZATIONS",
            "UNKNOWN", "WordClassAnnotator", "normalize_word", "read_word_classes",
@@ -54,6 +55,9 @@ BUNDLED_CLASSES = Path(__file__).resolve().parent / "data" / "word_classes.tsv.g
 
 _DIGIT = re.compile(r"\d")
 _HEADER = "# skbioner word classes"
+#: Most class columns a table may have (``skbioner clusters`` writes a few), longest line.
+MAX_COLUMNS = 64
+_MAX_LINE = 1 << 16
 
 
 def normalize_word(word, normalize="lower-digits"):
@@ -155,8 +159,9 @@ class _ClassTable:
 
     def __setstate__(self, state):
         if isinstance(state.get("words_"), str):
-            words = np.empty(state["n_words_"], dtype=object)
-            words[:] = state["words_"].split("\n") if state["n_words_"] else []
+            stored = state["words_"].split("\n") if state["words_"] else []
+            words = np.empty(len(stored), dtype=object)  # n_words_ is checked against it
+            words[:] = stored
             values = tuple(tuple(v.split("\n")) if v else () for v in state["values_"])
             state = {**state, "words_": words, "values_": values}
         super().__setstate__(state)
@@ -334,44 +339,47 @@ def read_word_classes(path):
         fields (file and line named).
     """
     path_str = os.fspath(path)
-    raw = Path(path).read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    try:
-        lines = raw.decode("utf-8").splitlines()
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path_str}: not UTF-8 text ({exc.reason})") from None
-    if not lines or not lines[0].startswith(_HEADER):
+    with open(path, "rb") as fh:
+        gzipped = fh.read(2) == b"\x1f\x8b"
+    lines = text_lines(path, path_str, max_chars=_MAX_LINE, gzipped=gzipped)
+    _, first = next(lines, (1, ""))
+    if not first.startswith(_HEADER):
         raise ValueError(f"{path_str}:1: not a word class table (expected {_HEADER!r} "
                          "first; write one with skbioner clusters)")
-    m = re.search(r"normalize=([\w-]+)", lines[0])
+    m = re.search(r"normalize=([\w-]+)", first)
     normalize = m.group(1) if m else "none"
     if normalize not in NORMALIZATIONS:
         raise ValueError(f"{path_str}:1: unknown normalize={normalize!r}")
-    notes, i = [], 1
-    while i < len(lines) and lines[i].startswith("#"):
-        notes.append(lines[i][1:].strip())
-        i += 1
-    if i >= len(lines):
+    notes = []
+    for i, line in lines:  # noqa: B007 - i is the header's line number, after the loop
+        if not line.startswith("#"):
+            break
+        notes.append(line[1:].strip())
+    else:
         raise ValueError(f"{path_str}: no header line 'word<TAB>column...'")
-    header = lines[i].split("\t")
-    if header[0] != "word" or len(header) < 2:
-        raise ValueError(f"{path_str}:{i + 1}: expected the header 'word<TAB>column...', "
-                         f"got {lines[i]!r:.80}")
+    header = line.split("\t")
+    if header[0] != "word" or not 2 <= len(header) <= MAX_COLUMNS + 1:
+        raise ValueError(f"{path_str}:{i}: expected the header 'word<TAB>column...' with 1 to "
+                         f"{MAX_COLUMNS} columns, got {line!r:.80}")
     names = header[1:]
-    words, cols = [], [[] for _ in names]
-    for n, line in enumerate(lines[i + 1:], start=i + 2):
+    rows, cols = {}, [[] for _ in names]
+    for n, line in lines:
         fields = line.split("\t")
         if len(fields) != len(header):
             raise ValueError(f"{path_str}:{n}: expected {len(header)} tab-separated fields, "
                              f"got {len(fields)}")
-        if not fields[0] or any(ch.isspace() for ch in fields[0]):
+        word = fields[0]
+        if not word or any(ch.isspace() for ch in word):
             raise ValueError(f"{path_str}:{n}: a word must be non-empty and hold no space, "
-                             f"got {fields[0]!r:.40}")
-        words.append(fields[0])
+                             f"got {word!r:.40}")
+        if rows.setdefault(word, n) != n:
+            raise ValueError(f"{path_str}:{n}: the word {word!r:.40} appears twice (first on "
+                             f"line {rows[word]})")
         for c, v in zip(cols, fields[1:]):
             c.append(v or UNKNOWN)
-    return words, dict(zip(names, cols, strict=True)), normalize, notes
+    if not rows:
+        raise ValueError(f"{path_str}: no word after the header line (an empty class table)")
+    return list(rows), dict(zip(names, cols, strict=True)), normalize, notes
 
 
 def _file_key(path):

@@ -209,7 +209,7 @@ def run(args):
     if args.top < 0:
         raise ValueError(f"--top must be a positive number of features, got {args.top}")
     labels = [x.strip() for x in args.labels.split(",") if x.strip()] if args.labels else None
-    path = bundled_model_path(args.model) or args.model
+    path = args.model_file = bundled_model_path(args.model) or args.model
     ref = model_reference(path)  # a pipe is read once: the model and its record from it
     model = _model_of(ref, args.allow_pickle)
     info = gather(path, model, args.top, labels, getattr(ref, "data", None))

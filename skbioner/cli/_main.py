@@ -245,6 +245,9 @@ def _run(args) -> int:
 
                 start(float64_weights=args.command == "demo")  # the demo's own model
         notes = CompileNotes()
+        from .._numba_cache import tolerate_cache_write_errors
+
+        tolerate_cache_write_errors()
     try:
         with notes:
             status = args.run(args)
@@ -261,7 +264,9 @@ def _run(args) -> int:
         _error(args.command, _cli_hints(args.command, message))
         return 1
     except MemoryError:
-        _error(args.command, "out of memory (an input too large, or not a corpus file?)")
+        model = getattr(args, "model_file", None)
+        _error(args.command, "out of memory (an input too large, or not a corpus file?"
+               + (f" or the model file {model} damaged?)" if model else ")"))
         return 1
     except RecursionError:
         _error(args.command, "an input is nested too deeply to read (a crafted file?)")
@@ -277,6 +282,12 @@ def _run(args) -> int:
             raise cause from None
         if os.environ.get("SKBIONER_TRACEBACK"):
             raise
+        model = getattr(args, "model_file", None)
+        if model is not None:  # a model failing oddly: a crafted or damaged file, or a bug
+            _error(args.command, f"{model}: the model file is invalid or damaged (unexpected "
+                                 f"{type(exc).__name__}: {exc}); if skbioner saved it as it "
+                                 "is, please report it (SKBIONER_TRACEBACK=1 shows where)")
+            return 1
         _error(args.command, f"unexpected {type(exc).__name__}: {str(exc) or '(no message)'} "
                              "(set SKBIONER_TRACEBACK=1 for the traceback, and please report it)")
         return 1

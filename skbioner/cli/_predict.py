@@ -75,6 +75,7 @@ def run(args):
     from ._paths import refuse_output_over_inputs
 
     model_path, input_path = _model_and_input(args)
+    args.model_file = model_path  # named if the model fails unexpectedly
     refuse_output_over_inputs(args.output, [input_path, model_path])
     check_writable(args.output)
     # a bundled model's name is resolved where `skbioner tag` resolves it (bundled_model_path)

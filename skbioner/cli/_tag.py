@@ -202,6 +202,7 @@ def run(args):
     from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
+    args.model_file = model_path  # named if the model fails unexpectedly
     model_path = _models(model_path)
     paths = list(getattr(model_path, "models", [model_path]))
     if args.min_confidence is not None and not 0 <= args.min_confidence <= 1:

@@ -23,6 +23,10 @@ __all__ = ["DistilledTagger", "drop_copies"]
 NGRAM = 8
 
 
+#: A file of unlabeled text is read up to this many times ``max_tokens`` tokens.
+READ_FACTOR = 10
+
+
 def _words(sentence):
     return [w for w in (re.sub(r"[\W_]+", "", str(t).lower()) for t in sentence) if w]
 
@@ -97,7 +101,9 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         (:func:`drop_copies`).
     max_tokens : int or None, default=500_000
         Teacher-labelled tokens the student learns from (the first sentences
-        of the shuffled unlabeled text holding that many); None: all.
+        of the shuffled unlabeled text holding that many); None: all.  A
+        file is read up to :data:`READ_FACTOR` times as many tokens (the
+        shuffle draws from them), a line of more than 10,000 tokens refused.
     min_confidence : float, default=0.0
         A teacher-labelled sentence is used only if the teacher's confidence
         in each of its entities is at least this.
@@ -155,7 +161,8 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
 
         if isinstance(self.unlabeled, list | tuple):
             return check_sentences(list(self.unlabeled))
-        return read_tokenized(self.unlabeled)
+        return read_tokenized(self.unlabeled, max_tokens=self.max_tokens and
+                              READ_FACTOR * self.max_tokens)
 
     @fit_context
     def fit(self, X, y):

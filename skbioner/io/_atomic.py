@@ -81,6 +81,9 @@ def output_target(path, streams=True):
     try:
         mode = os.stat(path).st_mode  # follows symbolic links
     except FileNotFoundError:
+        if path.endswith(("/", os.sep)):  # `-o newdir/`: a directory meant, not a file
+            raise IsADirectoryError(errno.ENOENT, "No such directory (the name ends in '/': "
+                                    "give a file name)", path) from None
         return "replace", os.path.realpath(path)  # a new file (where a dangling link points)
     except OSError:
         return "replace", path  # not a directory, no permission...: the write will say

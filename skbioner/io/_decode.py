@@ -20,7 +20,10 @@ import zlib
 from ._errors import CorpusFormatError
 
 __all__ = ["check_controls", "check_encoding", "check_input_kind", "check_text_controls",
-           "decode", "detect_newline", "find_control", "read_bytes"]
+           "decode", "detect_newline", "find_control", "read_bytes", "text_lines"]
+
+#: Longest line (in characters) :func:`text_lines` reads.
+MAX_LINE_CHARS = 1 << 20
 
 _BAD_CRLF = re.compile(r"(?<!\r)\n|\r(?!\n)")
 
@@ -40,6 +43,45 @@ def read_bytes(path, path_str: str) -> bytes:
         raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
     except MemoryError:
         raise CorpusFormatError(path_str, None, "too large to read into memory") from None
+
+
+def text_lines(path, path_str: str, encoding: str = "utf-8", max_chars: int = MAX_LINE_CHARS,
+               gzipped=None):
+    """``(number, line)`` of a text file read as a stream, without the line ends.
+
+    As :func:`read_bytes` and :func:`decode` read it (``.gz``, or ``gzipped``,
+    through gzip, strict decoding, a byte order mark dropped, control
+    characters refused), but line by line: a line longer than ``max_chars``
+    characters is refused before it is read whole.  Errors are
+    :class:`CorpusFormatError` naming the file and the line.
+    """
+    import io
+
+    check_input_kind(path, path_str)
+    check_encoding(encoding)
+    utf8 = encoding.lower().replace("_", "-") in _UTF8
+    n = 0
+    try:
+        gzipped = path_str.endswith(".gz") if gzipped is None else gzipped
+        with (gzip.open if gzipped else open)(path, "rb") as raw, \
+                io.TextIOWrapper(raw, "utf-8-sig" if utf8 else encoding,
+                                 errors="surrogateescape") as fh:
+            while line := fh.readline(max_chars + 1):
+                n += 1
+                line = line.removesuffix("\n")
+                if len(line) > max_chars:
+                    raise CorpusFormatError(path_str, n, f"a line of more than {max_chars:,} "
+                                                         "characters (not a text file?)")
+                bad = _CONTROLS.search(line) or _ESCAPED.search(line)
+                if bad is not None and bad.group() >= "\udc80":
+                    raise CorpusFormatError(path_str, n, f"cannot decode byte "
+                                            f"{ord(bad.group()) - 0xdc00:#04x} as {encoding}")
+                if bad is not None:
+                    raise CorpusFormatError(path_str, n, f"control character {bad.group()!r} "
+                                            "in the text (a binary or corrupt file?)")
+                yield n, line
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
 
 
 def check_input_kind(path, path_str: str) -> None:
@@ -100,6 +142,7 @@ def decode(data: bytes, encoding: str, path: str) -> tuple[str, str]:
 
 # control characters other than TAB, LF and CR (which the readers handle): never text
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ESCAPED = re.compile("[\udc80-\udcff]")  # undecodable bytes, as surrogateescape keeps them
 
 
 # control characters that are not whitespace (a tokenizer would glue them to a word)

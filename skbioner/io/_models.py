@@ -16,7 +16,15 @@ without executing anything from the file.  Before a single object is built:
   holds -- each only in the way skops builds it for the suite's models.
   No function, method or constructor named by the file is ever called:
   function references (a scikit-learn ``FunctionTransformer``'s function,
-  any function of skbioner's own) are refused whatever they name.
+  any function of skbioner's own) are refused whatever they name;
+* every whole number of the models' fitted state (a count, an offset, a
+  sparse matrix's shape) is bounded by what the file carries
+  (:func:`~skbioner.io._trust.check_sizes`), so no size read from a file
+  sizes an allocation.
+
+Once built, every restored object is validated as a constructed one would
+be (parameters against their constraints, counts against the arrays they
+count): one walk over the model, which covers a new estimator by itself.
 
 Anything else is refused with a one-line :class:`ModelFileError` naming the
 file and the types; nothing was built or run.
@@ -39,11 +47,13 @@ from pathlib import Path
 from ._atomic import atomic_write_bytes
 from ._decode import check_input_kind
 from ._trust import (
+    _ZIP_MAGIC,
     TRUSTED_TYPES,
     SkopsFileError,
     SkopsRefusal,
     audit_schema,
     check_members,
+    check_sizes,
     read_schema,
     type_names,
 )
@@ -57,8 +67,6 @@ METADATA_MEMBER = "skbioner-metadata.json"
 
 #: File name endings :func:`save_model` writes as a joblib pickle (every other name: skops).
 PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")
-
-_ZIP_MAGIC = b"PK\x03\x04"
 
 
 class ModelFileError(ValueError):
@@ -257,7 +265,9 @@ def load_model(path, *, allow_pickle=False, trusted=()):
         ``allow_pickle=True``; a file naming types (or function references)
         that are not trusted (they are named; nothing was built or run);
         members that would inflate beyond their declared sizes or 50 times
-        the file's size; an empty, truncated, corrupt or foreign file.
+        the file's size; a count or offset beyond what the file carries; a
+        parameter its estimator would refuse; an empty, truncated, corrupt or
+        foreign file.
     OSError
         If the file cannot be read (missing, a directory, no permission).
     """
@@ -344,7 +354,7 @@ def _load_skops(data, path_str, trusted=()):
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            check_members(archive, len(data))
+            limit, scalars = check_members(archive, len(data))
             schema = read_schema(archive)
     except SkopsRefusal as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
@@ -355,6 +365,8 @@ def _load_skops(data, path_str, trusted=()):
         ) from None
     try:
         refused = audit_schema(schema, trusted)
+        if not refused:
+            check_sizes(schema, limit, scalars)
     except SkopsFileError as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
     if refused:
@@ -364,7 +376,9 @@ def _load_skops(data, path_str, trusted=()):
         )
     try:
         # skops checks the types again, against what our audit accepted
-        return sio.loads(data, trusted=type_names(schema))
+        model = sio.loads(data, trusted=type_names(schema))
+        _check_restored(model, limit)
+        return model
     except (zipfile.BadZipFile, EOFError) as exc:
         raise ModelFileError(
             f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
@@ -374,6 +388,56 @@ def _load_skops(data, path_str, trusted=()):
         raise ModelFileError(
             f"{path_str}: cannot load the model ({_describe(exc)})"
         ) from None
+
+
+def _check_restored(model, limit):
+    """Validate every object restored from a file as its constructor would have.
+
+    skops builds objects without calling ``__init__``: here every estimator's
+    parameters are checked against its declared constraints, every dataclass
+    runs its ``__post_init__`` checks, every count ``n_X_`` must be the length
+    of the ``X_`` stored beside it, and every whole number of their state (a
+    numpy scalar, a number a ``__setstate__`` derived) is within ``limit``, as
+    :func:`~skbioner.io._trust.check_sizes` checks the file's -- one walk over
+    the model, so a new estimator is covered without a check of its own.
+    """
+    import dataclasses
+    import numbers
+
+    from sklearn.base import BaseEstimator
+
+    seen, stack = set(), [(model, "the model", ())]
+    while stack:
+        obj, where, own = stack.pop()
+        if isinstance(obj, numbers.Integral) and not isinstance(obj, bool):
+            if abs(int(obj)) > limit and obj not in own:
+                raise ValueError(f"{where} is {int(obj):,}, beyond any size the file carries "
+                                 f"(at most {limit:,})")
+            continue
+        if isinstance(obj, str | float | bytes) or obj is None or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, dict):
+            stack.extend((v, where, own) for v in obj.values())
+        elif isinstance(obj, list | tuple):
+            stack.extend((v, where, own) for v in obj)
+        elif type(obj).__module__.split(".")[0] in ("skbioner", "sklearn"):
+            params = {}
+            if isinstance(obj, BaseEstimator):
+                obj._validate_params()
+                params = obj.get_params(deep=False)
+            elif dataclasses.is_dataclass(obj) and hasattr(obj, "__post_init__"):
+                obj.__post_init__()
+            state = getattr(obj, "__dict__", {})
+            for name, value in state.items():
+                stored = state.get(name[2:]) if name.startswith("n_") else None
+                if name.endswith("_") and hasattr(stored, "__len__") and isinstance(
+                        value, numbers.Integral) and value != len(stored):
+                    raise ValueError(f"{type(obj).__name__}.{name} is {value:,} but "
+                                     f"{name[2:]} holds {len(stored):,}")
+            own = tuple(v for v in params.values() if isinstance(v, numbers.Integral))
+            stack.extend((v, f"{type(obj).__name__}.{k}", own) for k, v in state.items()
+                         if k not in params or isinstance(v, BaseEstimator | list))
 
 
 def _describe(exc):

@@ -36,7 +36,7 @@ import zlib
 from types import MappingProxyType
 
 __all__ = ["TRUSTED_TYPES", "SkopsFileError", "SkopsRefusal", "audit_schema", "check_members",
-           "nodes", "read_schema", "type_names"]
+           "check_sizes", "nodes", "read_schema", "type_names"]
 
 _OBJECT = ("ObjectNode",)
 _SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -150,6 +150,14 @@ MAX_INFLATE_RATIO = 50
 MIN_INFLATE_BUDGET = 256 * 2**20
 #: Bytes of a ``.npy`` header read to learn an array's shape.
 _MAX_NPY_HEADER = 1 << 16
+#: A count, size or offset in a model file (a whole number of its fitted state, a sparse
+#: matrix's width) may be at most MAX_SIZE_RATIO times the file's size or the bytes its
+#: members inflate to, whichever is less, or MIN_SIZE_LIMIT if more (or equal one of its
+#: estimator's parameters, validated once built): a model's sizes are bounded by what it
+#: carries, so no size read from it costs much more memory than its content.
+MIN_SIZE_LIMIT = 2**22
+MAX_SIZE_RATIO = 16
+_ZIP_MAGIC = b"PK\x03\x04"
 
 
 class SkopsFileError(ValueError):
@@ -270,11 +278,17 @@ def _npy_size(fh, name):
         raise SkopsFileError(f"member {name}: not a numpy array ({exc})") from None
     if dtype.hasobject:
         raise SkopsRefusal(f"member {name}: an array of Python objects (needs pickle)")
-    return fh.tell() + int(np.prod(shape, dtype=object)) * dtype.itemsize
+    return fh.tell() + int(np.prod(shape, dtype=object)) * dtype.itemsize, shape, dtype
 
 
-def _check_archive(archive, what, budget):
-    """Check one zip archive's members; return the bytes they inflate to."""
+def _check_archive(archive, what, budget, shapes, scalars=None):
+    """Check one zip archive's members; return the bytes they inflate to.
+
+    A member is checked by what it is, not by its name: an array (``.npy``
+    magic) against its header, a zip archive (a sparse matrix's ``.npz``)
+    member by member inside, its declared ``shape`` added to ``shapes``; the
+    value of an integer scalar (a 0-d array) goes to ``scalars`` by name.
+    """
     total = 0
     for info in archive.infolist():
         name = f"{what}{info.filename}"
@@ -284,19 +298,39 @@ def _check_archive(archive, what, budget):
         total += info.file_size
         if total > budget:
             raise _TooLarge(total)
-        if info.filename.endswith(".npy"):
+        with archive.open(info) as fh:
+            magic = fh.read(6)
+        if magic == b"\x93NUMPY":
             with archive.open(info) as fh:
-                expected = _npy_size(fh, name)
+                expected, shape, dtype = _npy_size(fh, name)
+                if shape == () and dtype.kind in "iu" and scalars is not None:
+                    scalars[info.filename] = int.from_bytes(
+                        fh.read(dtype.itemsize), "big" if dtype.byteorder == ">" else "little",
+                        signed=dtype.kind == "i")
             if expected != info.file_size:
                 raise SkopsRefusal(
                     f"member {name}: its header declares an array of {expected:,} bytes, the "
                     f"archive {info.file_size:,} bytes (corrupt or crafted)")
-        elif info.filename.endswith(".npz"):
+        elif magic.startswith(_ZIP_MAGIC):
             with zipfile.ZipFile(io.BytesIO(archive.read(info))) as inner:
-                total += _check_archive(inner, f"{name}/", budget - total)
+                total += _check_archive(inner, f"{name}/", budget - total, shapes)
+                if "shape.npy" in inner.namelist():
+                    shapes.append((name, _small_array(inner, "shape.npy", name)))
             if total > budget:
                 raise _TooLarge(total)
     return total
+
+
+def _small_array(archive, member, name):
+    """The values of a small array member (a sparse matrix's shape)."""
+    import numpy as np
+
+    try:
+        with archive.open(member) as fh:
+            return [int(v) for v in np.load(fh, allow_pickle=False).ravel()[:8]]
+    except (ValueError, TypeError, OverflowError, EOFError) as exc:
+        raise SkopsFileError(f"member {name}/{member}: not an array of integers ({exc})") \
+            from None
 
 
 class _TooLarge(Exception):
@@ -308,19 +342,27 @@ def check_members(archive, file_size):
     """Refuse an archive whose members could inflate beyond their declared sizes or the budget.
 
     Every member is stored or deflated (Python's zip reader stops a member
-    at its declared size), every ``.npy`` member's declared size is what
-    its header's shape and dtype make, the ``.npz`` members (sparse
-    matrices) are checked the same way inside, and all of them together
-    inflate to at most ``max(MIN_INFLATE_BUDGET, MAX_INFLATE_RATIO *
-    file_size)`` bytes.  Only the headers of arrays are inflated to check.
+    at its declared size), every array member's declared size is what its
+    header's shape and dtype make, the zip members (sparse matrices) are
+    checked the same way inside, and all of them together inflate to at
+    most ``max(MIN_INFLATE_BUDGET, MAX_INFLATE_RATIO * file_size)`` bytes.
+    Only the headers of arrays are inflated to check.
+
+    Returns
+    -------
+    limit : int
+        The size limit of the file's counts and offsets (:func:`check_sizes`).
+    scalars : dict
+        The integer scalars stored as arrays, by member name (idem).
 
     Raises
     ------
     SkopsFileError
     """
     budget = max(MIN_INFLATE_BUDGET, MAX_INFLATE_RATIO * file_size)
+    shapes, scalars = [], {}
     try:
-        return _check_archive(archive, "", budget)
+        total = _check_archive(archive, "", budget, shapes, scalars)
     except _TooLarge as big:
         raise SkopsRefusal(
             f"its members would inflate to more than {big.total:,} bytes from a "
@@ -328,3 +370,67 @@ def check_members(archive, file_size):
             "file's size; a zip bomb?)") from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError) as exc:
         raise SkopsFileError(f"a member cannot be read ({type(exc).__name__}: {exc})") from None
+    limit = max(MIN_SIZE_LIMIT, min(total, MAX_SIZE_RATIO * file_size))
+    for name, shape in shapes:  # made dense (densify): 4 x the bound (the shipped models: 1.5)
+        if len(shape) != 2 or min(shape) < 0 or shape[1] > limit or \
+                shape[0] * shape[1] > 4 * limit:
+            raise SkopsRefusal(f"member {name}: a sparse matrix of shape {tuple(shape)} from "
+                               f"{total:,} bytes of arrays (corrupt or crafted)")
+    return limit, scalars
+
+
+def _int_of(node, scalars):
+    """The integer a JsonNode (or a numpy integer scalar's member) holds, or None."""
+    if node.get("__loader__") == "NdArrayNode":
+        return scalars.get(node.get("file"))
+    try:
+        value = json.loads(node.get("content", "null"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return value if type(value) is int else None
+
+
+def check_sizes(schema, limit, scalars):
+    """Refuse a whole number of a model's fitted state beyond ``limit``, before anything is built.
+
+    Every integer the file stores outside an estimator's parameters (those
+    are validated as a constructor's are, once built: see
+    :func:`skbioner.io.load_model`) -- a count, a shape, an offset, however
+    nested -- must be at most ``limit`` (:func:`check_members`) in
+    magnitude, or equal one of its estimator's parameters (``n_hash_`` is
+    ``n_hash``), so no size read from a model file sizes an allocation
+    beyond what the file carries.  Raises :class:`SkopsRefusal` naming the
+    attribute.
+    """
+    import importlib
+
+    from sklearn.base import BaseEstimator
+
+    stack = [(schema, "", ())]  # node, where it is, its estimator's parameter values
+    while stack:
+        node, where, own = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, where, own) for v in node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        loader = node.get("__loader__")
+        if loader in ("JsonNode", "NdArrayNode"):
+            value = _int_of(node, scalars)
+            if value is not None and abs(value) > limit and value not in own:
+                raise SkopsRefusal(f"{where or 'a number'} is {value:,}, beyond any size "
+                                   f"the file carries (at most {limit:,}; corrupt or crafted)")
+            continue
+        attrs = node.get("content")
+        attrs = attrs.get("content") if isinstance(attrs, dict) else None
+        if loader == "ObjectNode" and isinstance(attrs, dict):  # audited: the type is trusted
+            cls = getattr(importlib.import_module(node["__module__"]), node["__class__"], None)
+            names = cls._get_param_names() if isinstance(cls, type) and issubclass(
+                cls, BaseEstimator) else ()
+            params = {k: v for k, v in attrs.items() if k in names and isinstance(v, dict)
+                      and v.get("__loader__") in ("JsonNode", "NdArrayNode")}
+            own = tuple(_int_of(v, scalars) for v in params.values())  # n_hash_ is n_hash
+            stack.extend((v, f"{node['__class__']}.{k}", own) for k, v in attrs.items()
+                         if k not in params)
+        else:
+            stack.extend((v, where, own) for v in node.values())

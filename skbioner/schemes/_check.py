@@ -43,7 +43,7 @@ def check_label_sequences(y, lengths=None, scheme="IOB2", *, name="y", unit="tok
     TypeError
         If ``y`` or one of its items is a string, or a label is not one.
     ValueError
-        Naming the first sentence whose length or label is wrong.
+        If ``y`` is None; naming the first sentence whose length or label is wrong.
 
     Examples
     --------
@@ -52,6 +52,9 @@ def check_label_sequences(y, lengths=None, scheme="IOB2", *, name="y", unit="tok
     """
     if isinstance(y, str | bytes):
         raise TypeError(f"{name} must be a list of label sequences, one per sentence")
+    if y is None:  # the words of scikit-learn's own check (check_requires_y_none)
+        raise ValueError(f"this estimator requires y to be passed, but the target {name} is "
+                         "None: give one label sequence per sentence")
     y = list(y)
     for i, labels in enumerate(y):
         if isinstance(labels, str | bytes):

@@ -90,7 +90,6 @@ def _kind(path: Path) -> str:
 
 #: The input name that means standard input (read once; a text document's id is ``stdin``).
 STDIN = "-"
-_STDIN_ID = "stdin"
 
 
 def _is_stdin(path) -> bool:
@@ -277,22 +276,64 @@ def _read_jsonl(path: Path, encoding: str) -> Iterator[Document | DocumentError]
 
 def _read_text_file(path: Path, encoding: str) -> Document | DocumentError:
     try:
-        if _is_stdin(path):
-            with _open_binary(path) as fh:
-                data = fh.read()
-        else:
-            data = path.read_bytes()
+        data = path.read_bytes()
     except OSError as exc:  # one unreadable file does not stop the batch
         return _unreadable(path, exc)
-    doc_id, name = (_STDIN_ID, "<stdin>") if _is_stdin(path) else (path.stem, str(path))
+    return _text_document(data, path.stem, str(path), 1, encoding)
+
+
+def _text_document(data, doc_id, name, first_line, encoding):
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + first_line
         return DocumentError(doc_id, f"{name}:{line}",
                              f"cannot decode {data[exc.start:exc.end]!r} as {encoding} "
                              f"({exc.reason})")
-    return _check_text(doc_id, text, name)
+    return _check_text(doc_id, text, name if first_line == 1 else f"{name}:{first_line}")
+
+
+#: Plain text on standard input is read in pieces of about this many bytes, each cut at a
+#: blank line (or at a line end, past 4 pieces' worth): endless input streams.
+STDIN_PIECE = 1 << 18
+
+
+def _read_stdin_text(encoding):
+    """The plain text of standard input as documents: ``stdin`` (all of it, up to about
+    :data:`STDIN_PIECE` bytes), then ``stdin-2``, ``stdin-3``... each from a line on; a
+    line of more than 4 pieces' worth is reported and skipped."""
+    k, start, line = 0, 1, 1  # documents so far, first line of the piece, current line
+    piece, size, head, partial = [], 0, 0, 0  # chunks, bytes, chunks of whole lines, ...
+    skipped = False
+
+    def document(chunks):
+        nonlocal k
+        k += 1
+        return _text_document(b"".join(chunks), "stdin" if k == 1 else f"stdin-{k}",
+                              "<stdin>", start, encoding)
+
+    with _open_binary(STDIN) as fh:
+        for raw in iter(lambda: fh.readline(STDIN_PIECE), b""):
+            piece.append(raw)
+            size += len(raw)
+            if not raw.endswith(b"\n"):
+                partial += len(raw)
+                if partial <= 4 * STDIN_PIECE:
+                    continue
+                if head:
+                    yield document(piece[:head])
+                yield DocumentError(None, f"<stdin>:{line}", f"a line of more than "
+                                    f"{4 * STDIN_PIECE:,} bytes; not tagged")
+                while raw and not raw.endswith(b"\n"):
+                    raw = fh.readline(STDIN_PIECE)
+                piece, size, skipped = [], 0, True
+            head, partial, line = len(piece), 0, line + 1
+            if not piece or size >= STDIN_PIECE and (not raw.strip() or size > 4 * STDIN_PIECE):
+                if piece:
+                    yield document(piece)
+                piece, size, head, start = [], 0, 0, line
+    if any(map(bytes.strip, piece)) or not (k or skipped):
+        yield document(piece)
 
 
 def _read_corpus(path: Path, fmt: str, encoding: str) -> Iterator[Document | DocumentError]:
@@ -328,8 +369,10 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8", *, skipped=Non
         per BioC document, passages at their offsets), directories (their
         files of these kinds, by name ending: ``DIRECTORY_SUFFIXES``,
         sorted by name); ``"-"``: standard input, one plain-text document
-        with the id ``stdin`` (JSONL with ``input_format="jsonl"``).
-        Annotations in a PubTator or BioC file are not read.
+        with the id ``stdin`` (JSONL with ``input_format="jsonl"``); a text
+        of more than :data:`STDIN_PIECE` bytes is read as a stream, in
+        documents ``stdin``, ``stdin-2``... cut at blank lines.  Annotations
+        in a PubTator or BioC file are not read.
     input_format : {"auto", "text", "jsonl", "pubtator", "bioc-xml", "bioc-json"}, default="auto"
         ``"auto"`` decides per file (``input_format_of``): by its name's
         ending, then by its content, else plain text.
@@ -381,8 +424,9 @@ def _iter_documents(paths, input_format, encoding):
     seen = set()
     for path in paths:
         fmt = input_format_of(path, input_format)
-        docs = (_read_jsonl(path, encoding) if fmt == "jsonl" else [_read_text_file(
-            path, encoding)] if fmt == "text" else _read_corpus(path, fmt, encoding))
+        docs = (_read_jsonl(path, encoding) if fmt == "jsonl" else _read_corpus(
+            path, fmt, encoding) if fmt != "text" else _read_stdin_text(encoding)
+            if _is_stdin(path) else [_read_text_file(path, encoding)])
         for doc in docs:
             if isinstance(doc, Document):  # a failed document does not use up its id
                 if doc.id in seen:

@@ -168,6 +168,8 @@ def merge_tagged(results, names):
 #: call and per distinct word type in it, so larger batches are cheaper per token (on the
 #: JNLPBA test abstracts, one core: 128 documents ~1.2x the tokens/s of 32; 256 no better).
 BATCH_SIZE = 128
+#: ... or fewer documents holding this many characters (long texts, standard input's pieces).
+BATCH_CHARS = 1 << 20
 
 
 def gives_confidences(model) -> bool:
@@ -412,7 +414,8 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
             sents, offs = tokenizer.tokenize_text(doc.text)
             sents = [s.with_doc_id(str(doc.id)) for s in sents]
         except Exception as exc:  # a tokenizer failure concerns this document only
-            prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {exc}"))
+            why = "out of memory" if isinstance(exc, MemoryError) else str(exc) or repr(exc)
+            prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {why}"))
             continue
         flat = np.concatenate(offs) if offs else np.zeros((0, 2), dtype=np.int64)
         long = np.flatnonzero(flat[:, 1] - flat[:, 0] > max_token_length)
@@ -550,16 +553,25 @@ def _worth_workers(documents, n_jobs, parallel_from):
         raise ValueError(f"parallel_from must be a non-negative int, got {parallel_from!r}")
     if n_jobs == 1 or parallel_from == 0:
         return documents, n_jobs
-    it = iter(documents)
-    head = list(itertools.islice(it, parallel_from))
-    if len(head) < parallel_from:
-        return head, 1
-    return itertools.chain(head, it), n_jobs
+    it, head, chars = iter(documents), [], 0
+    for doc in it:  # as many characters as the documents of the break-even are worth too
+        head.append(doc)
+        chars += len(getattr(doc, "text", ""))
+        if len(head) >= parallel_from or chars >= parallel_from * 1_500:
+            return itertools.chain(head, it), n_jobs
+    return head, 1
 
 
 def _batches(docs: Iterable, size: int) -> Iterator[list]:
-    it = iter(docs)
-    while batch := list(itertools.islice(it, size)):
+    """Batches of ``size`` documents, or fewer holding :data:`BATCH_CHARS` characters."""
+    batch, chars = [], 0
+    for doc in docs:
+        batch.append(doc)
+        chars += len(getattr(doc, "text", ""))
+        if len(batch) >= size or chars >= BATCH_CHARS:
+            yield batch
+            batch, chars = [], 0
+    if batch:
         yield batch
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -59,6 +61,38 @@ files only report. On JNLPBA, 10 of the 404 test abstracts are also training abs
 """
 
 
+_DATA = re.compile(r"(?<![\w.])/\S*?/shared/data(?=[/\s'\",:]|$)")
+_ABSOLUTE = re.compile(r"(?<=[\s=:,'\"])/(?:[^\s'\",:/]+/)*([^\s'\",:/]+)")
+#: a combination's per-type weights, chosen on dev and stored whole in the record
+_WEIGHTS = re.compile(r"^weights=[\[{].*", re.S)
+
+
+def portable(command):
+    """A stored command as anyone can run it: no path of the machine it ran on, no dump.
+
+    The data directory is ``../shared/data`` (where the scripts look by default), any
+    other absolute path its last name (a cache directory of the run), and a vote's
+    per-type weights -- chosen on dev by the benchmark, kilobytes of numbers -- a name
+    for them.
+    """
+    if not command:
+        return ""
+    command = _ABSOLUTE.sub(lambda m: m[1], _DATA.sub("../shared/data", command))
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    if not any(_WEIGHTS.match(a) for a in argv):
+        return command
+    return shlex.join([_WEIGHTS.sub("weights=DEV_WEIGHTS", a) for a in argv]) + \
+        "  # DEV_WEIGHTS: each member's dev F1 per type (the record holds them)"
+
+
+def commit(record):
+    """The commit a record was measured at (``+dirty``: on top of it, uncommitted)."""
+    return record["commit"].removesuffix("+dirty")
+
+
 def latest(records):
     """The last record of each (question, system, corpus, split), in first-seen order."""
     out = {}
@@ -98,9 +132,9 @@ def headline(rows):
                 f"{_num(test.get('train_seconds'), '{:,.1f}')} | "
                 f"{_num(test.get('tag_tokens_per_second'))} | "
                 f"{_num(test.get('model_mb'), '{:.1f}')} | {test['date'][:10]}, "
-                f"{test['commit']}, load {test['load_average'][0]:.1f} |")
-            commands.append(f"- `{system}` on {corpus}: `{test.get('cli', '')}`; measured by "
-                            f"`{test['command']}`")
+                f"{commit(test)}, load {test['load_average'][0]:.1f} |")
+            commands.append(f"- `{system}` on {corpus}: `{portable(test.get('cli', ''))}`; "
+                            f"measured by `{portable(test['command'])}`")
     return lines + ["", "How each row was made (the training command and the benchmark):", "",
                     *commands, ""]
 
@@ -164,7 +198,7 @@ def sections(rows):
             out.append(f"| `{r['system']}` | {r['corpus']} | {r['split']} | "
                        f"{_f1(r.get('exact_f1'))} | {_num(r.get('train_seconds'), '{:,.1f}')} | "
                        f"{_num(r.get('tag_tokens_per_second'))} | {r['date'][:10]}, "
-                       f"{r['commit']} | `{r['command']}` |")
+                       f"{commit(r)} | `{portable(r['command'])}` |")
         out.append("")
     return out
 

@@ -37,7 +37,7 @@ tokens a linear model leaves within its margin); what each costs (training and t
 loses (dev F1, agreement with the exact kernel's labels) at the same C and gamma.
 
 ``split``: after the paper's class-splitting experiment (Table 2 layout), in our setting
-(dev-chosen C/gamma, the full ``kazama`` set; docs/benchmarks.md says what differs from the
+(dev-chosen C/gamma, the full ``kazama`` set; docs/lab/benchmarks.md says what differs from the
 paper's setting): the first
 ``--abstracts`` training abstracts, with and without splitting ``O`` by part of speech,
 training CPU seconds and dev F1 (``--kernel poly``: the paper's kernel SVMs; ``poly2``: the

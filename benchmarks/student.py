@@ -27,7 +27,7 @@ student alone: one model's tagging speed and size.
     python benchmarks/student.py --cache /work/cache-student --test --kinds word-classes \\
         --tokens 500000 --min-confidence 0 --test-teacher /work/cache-ref/vote4.skops --store
 
-Result (docs/benchmarks.md "Distilling the vote into one student"): on dev the best recipe
+Result (docs/lab/benchmarks.md "Distilling the vote into one student"): on dev the best recipe
 (500k tokens, sentences with >= 1 teacher entity, each >= 0.5 sure) is +0.20 over the
 word-classes student on gold alone (mean of three seeds, within seed noise); the two-pass student
 lost 0.33.  On test, once: 72.60 against 72.11 for the same model on gold alone.

@@ -41,7 +41,7 @@ PRESET = "online-crf"
 #: puts an entity boundary, as the corpus cut them. Chosen on the development abstracts' real
 #: text (benchmarks/raw_dev.py): raw-text span F1 77.24 against 76.63 with the cut table, the
 #: gold-token F1 unchanged (78.66); RecutTagger (``--recut pieces``) 76.43 there. ``--recut off``
-#: builds the plain pipeline (docs/benchmarks.md, "Raw text: the training abstracts' own text").
+#: builds the plain pipeline (docs/lab/benchmarks.md, "Raw text: the training abstracts' own text").
 RECUT = "learned"
 #: ``--recut learned``: the tagger of pieces keeps the features seen at least this often. On
 #: the dev split (benchmarks/raw_gap_dev.py --cuts learned --cut-min-count N) 3 / 10 / 30

@@ -51,7 +51,8 @@ def html(tmp_path_factory):
 
 
 def test_pages_built(html):
-    for page in ["index", "architecture", "user-guide", "schemes", "evaluation", "benchmarks"]:
+    for page in ["index", "first-hour", "architecture", "user-guide", "schemes", "evaluation",
+                 "lab/benchmarks", "lab/first-hour-measurements"]:
         assert (html / f"{page}.html").is_file(), page
     index = (html / "index.html").read_text(encoding="utf-8")
     assert 'href="api/index.html"' in index

@@ -106,7 +106,10 @@ def render(info):
         lines.append(f"saved: {meta.get('saved', '?')} with "
                      + ", ".join(f"{k} {v}" for k, v in versions.items()))
     data = _dict(meta.get("training_data"))
-    if data:
+    # one file's record, or several by name (a model trained on train + devel)
+    records = [data] if "file" in data or not all(map(_dict, data.values())) else \
+        list(data.values())
+    for data in filter(None, records):
         digest = data.get("sha256")
         lines.append(f"training data: {data.get('file')}"
                      + (f" (sha256 {digest[:16]}...)" if isinstance(digest, str) else ""))
@@ -114,8 +117,9 @@ def render(info):
                      f"{_counted(data.get('sentences', 0), 'sentence')}, "
                      f"{_counted(data.get('tokens', 0), 'token')}; entities: "
                      f"{_count(data.get('entities', {}))}")
-    settings = {k: meta[k] for k in ("preset", "model", "scheme", "params", "feature_params",
-                                     "pos", "hmm_states", "hmm_params", "tuned")
+    settings = {k: meta[k] for k in ("preset", "system", "model", "scheme", "params",
+                                     "feature_params", "pos", "hmm_states", "hmm_params",
+                                     "tuned")
                 if meta.get(k) not in (None, [], False)}
     settings.update(meta.get("options") or {})  # make_tagger's arguments (skbioner train)
     if settings or meta.get("train_seconds") is not None:
@@ -166,6 +170,10 @@ def render(info):
     lines.append(f"model: {_model_line(m)}")
     lines.append("confidences: " + ("yes (per-entity probabilities)" if info["confidences"]
                                     else "no (this model gives none)"))
+    if any(label.endswith("-O") for label in info.get("top_features", {})):
+        lines.append("(B-O, I-O, E-O, S-O: the BIES scheme cuts the text outside entities into "
+                     "segments too -- S-O a lone outside token between entities, B-O I-O... "
+                     "E-O a run of them; all are O in the predictions: docs/schemes.md)")
     for label, w in info.get("top_features", {}).items():
         lines.append(f"heaviest features of {label}:")
         for sign in ("positive", "negative"):

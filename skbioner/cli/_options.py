@@ -47,6 +47,10 @@ def add_tagger_arguments(p):
                    help="choose model, scheme, epochs, cutoff, POS, word classes and lexicons on "
                         "held-out documents (successive halving; the preset is kept unless "
                         "beaten beyond noise)")
+    m.add_argument("--dev", default=None, metavar="PATH",
+                   help="with --tune: score the candidates on this development corpus (your "
+                        "devel split, same format as --train) instead of the last training "
+                        "documents; the model is trained on --train alone")
     a = p.add_argument_group("annotations read as features")
     a.add_argument("--pos", action="store_true", help="the bundled GENIA POS tagger")
     a.add_argument("--pos-jackknife", metavar="POS_TRAIN", default=None,
@@ -105,6 +109,8 @@ def add_tagger_arguments(p):
 
 def tagger_options(args):
     """``make_tagger``'s keyword arguments from the parsed command line."""
+    if getattr(args, "dev", None) is not None and not args.tune:
+        raise ValueError("--dev is the development data of --tune: add --tune (or drop --dev)")
     from ..pipelines import parse_params
 
     options = {name: True for name in _SWITCHES if getattr(args, name)}
@@ -161,6 +167,37 @@ def train_command(train_file="TRAIN", output="model.skops", model="online-crf", 
         elif value is not None:
             argv += [flag(name), str(value)]
     return shlex.join([*argv, "-o", str(output)])
+
+
+def tuned_model(args, corpus, options, verbose, say, metadata):
+    """``skbioner train --tune [--dev FILE]``: the tuned model (``metadata`` completed)."""
+    from ..pipelines import tune
+    from ..pipelines._tune import describe
+    from ._formats import read_training_corpus, training_data_record
+
+    dev = None
+    if args.dev is not None:
+        dev = read_training_corpus(args.dev, args.train_format, args.sep)
+        metadata["development_data"] = training_data_record(args.dev, dev)
+    tuned = tune(corpus.X, corpus.y, dev and dev.X, dev and dev.y,
+                 pos_corpus=options.get("pos_jackknife"), verbose=verbose)
+    metadata["tuned"] = describe(tuned.best_params_)
+    say(rejected_winner_note(tuned.decision_, args.train, args.output))
+    return tuned.best_estimator_
+
+
+def rejected_winner_note(decision, train_file, output):
+    """When ``--tune`` keeps the preset over a better-scoring winner (within noise): the
+    winner's gain and the command that trains it; ``""`` otherwise."""
+    options = dict(decision.get("winner_options") or {})
+    if (decision["chosen"] != "default" or decision["winner_f1"] <= decision["default_f1"]
+            or not options):
+        return ""
+    lo, hi = (100 * c for c in decision["delta_ci"])
+    return (f"the search's winner ({decision['winner']}) was not taken: held-out F1 "
+            f"{100 * (decision['winner_f1'] - decision['default_f1']):+.2f} points over the "
+            f"preset (95% interval {lo:+.2f} to {hi:+.2f}: within noise); to try it:\n  "
+            + train_command(train_file, output, options.pop("model"), **options))
 
 
 def _member_spec(member):

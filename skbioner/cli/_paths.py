@@ -30,9 +30,9 @@ def refuse_output_over_inputs(output, inputs) -> None:
     """Raise ValueError if the output file ``output`` is one of ``inputs``.
 
     An input directory also counts when ``output`` is a file in it that
-    reading the directory would take as an input (``.txt``, ``.jsonl``).
+    reading the directory would take as an input (``.txt``, ``.jsonl``...).
     """
-    from ..tagging._documents import JSONL_SUFFIXES
+    from ..tagging._documents import DIRECTORY_SUFFIXES
 
     for source in inputs:
         if source is None or os.fspath(source) == "-":  # standard input
@@ -41,7 +41,7 @@ def refuse_output_over_inputs(output, inputs) -> None:
             _refuse(output, source, "is also an input")
         if os.path.isdir(source) and same_path(os.path.dirname(os.path.abspath(output)),
                                                source) and (
-                os.path.splitext(output)[1] in (".txt", *JSONL_SUFFIXES)):
+                os.path.splitext(output)[1].lower() in DIRECTORY_SUFFIXES):
             _refuse(output, source, "would be read as an input of the directory")
 
 

@@ -1,9 +1,17 @@
-"""Tag raw text: plain-text files, directories or JSONL in, entities with confidences out.
+"""Tag raw text: plain text, JSONL, PubTator, BioC or directories in, entities out.
 
 INPUT... are plain-text files (one document each; the id is the file stem),
-directories (their *.txt and *.jsonl files) or JSONL files (one
-{"id": ..., "text": ...} object per line); - is standard input (one
-plain-text document whose id is stdin, or JSONL with --input-format jsonl).
+JSONL files (one {"id": ..., "text": ...} object per line), PubTator files
+(one document per PMID: its title, a line break and its abstract, so the
+offsets are PubTator's), BioC XML or JSON collections (one document per BioC
+document, its passages at their offsets), or directories of such files (by
+name: .txt, .jsonl, .ndjson, .pubtator, .xml, .bioc, .json; every other entry
+is named in a note on stderr, with why it was skipped).  The format of a
+file is told by its name, else by its content (a first line <PMID>|t|<title>
+is PubTator; a <collection> is BioC XML), else it is plain text;
+--input-format forces one.  Annotations in an input file are not read: its
+texts are tagged.  - is standard input (one plain-text document whose id is
+stdin, or JSONL with --input-format jsonl).
 Without --model they are tagged with the model bundled with skbioner (protein, DNA, RNA, cell_line,
 cell_type; trained on the full JNLPBA 2004 training set: `skbioner info`
 describes it).  --output-format jsonl (the default) writes one
@@ -16,7 +24,7 @@ texts, and the entities with their confidences as "confidence" infons) when
 the run ends.  The confidence of an entity is its probability under
 the model (null for models that give none: crfsuite, majority);
 --min-confidence P keeps only the entities at least that probable (more
-precision, less recall; docs/first-hour.md measures it), --no-confidence
+precision, less recall; docs/lab/first-hour-measurements.md measures it), --no-confidence
 skips computing them (faster).  Documents are streamed (memory does not
 grow with the corpus), --n-jobs N tags them in N processes (from
 --parallel-from documents on; fewer are tagged in one process), a progress
@@ -43,12 +51,15 @@ import sys
 import time
 
 NAME = "tag"
-HELP = "tag raw text (files, directories, JSONL) and write entities (brat, JSONL, IOB2, BioC)"
+HELP = ("tag raw text (files, directories, JSONL, PubTator, BioC) and write entities (brat, "
+        "JSONL, IOB2, BioC)")
 
 
 # skbioner.tagging.OUTPUT_FORMATS, repeated so that building the parser (``skbioner --help``)
 # imports nothing heavy; tests/cli/test_start.py checks that the two agree.
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2", "bioc-xml", "bioc-json")
+# skbioner.tagging.INPUT_FORMATS, likewise
+INPUT_FORMATS = ("auto", "text", "jsonl", "pubtator", "bioc-xml", "bioc-json")
 # skbioner.tagging.BATCH_SIZE and PARALLEL_MIN_DOCUMENTS, repeated for the same reason
 BATCH_SIZE = 128
 PARALLEL_MIN_DOCUMENTS = 10_000
@@ -58,10 +69,13 @@ def add_arguments(p):
     from ._predict import ALLOW_PICKLE_HELP, MODEL_HELP
 
     p.add_argument("inputs", nargs="+", metavar="INPUT",
-                   help="text files, directories of .txt/.jsonl files, or .jsonl files; - "
+                   help="text, JSONL, PubTator or BioC files, or directories of them; - "
                         "reads standard input (one text document, id stdin; JSONL with "
                         "--input-format jsonl)")
-    p.add_argument("-m", "--model", default=None, metavar="MODEL", help=MODEL_HELP)
+    p.add_argument("-m", "--model", default=None, metavar="MODEL",
+                   help=MODEL_HELP + "; several separated by commas (-m jnlpba,bc5cdr) tag "
+                        "together: overlapping entities resolved by confidence, each naming "
+                        "its model")
     p.add_argument("-o", "--output", default="-", metavar="OUT",
                    help="directory (brat) or file (jsonl, iob2); - or none: standard output")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="jsonl")
@@ -69,9 +83,10 @@ def add_arguments(p):
                    help="keep only the entities whose confidence is at least P (0..1)")
     p.add_argument("--no-confidence", action="store_true",
                    help="do not compute confidences (skips the forward-backward pass; "
-                        "docs/first-hour.md measures the time saved)")
-    p.add_argument("--input-format", choices=("auto", "text", "jsonl"), default="auto",
-                   help="auto: .jsonl/.ndjson files are JSONL, other files plain text")
+                        "docs/lab/first-hour-measurements.md measures the time saved)")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="auto: by the file name (.jsonl/.ndjson, .pubtator, .xml/.bioc, "
+                        ".json), else by the content (PubTator, BioC), else plain text")
     p.add_argument("--n-jobs", type=int, default=1, metavar="N",
                    help="worker processes (joblib); -1 uses every core")
     p.add_argument("--parallel-from", type=int, default=PARALLEL_MIN_DOCUMENTS, metavar="DOCS",
@@ -143,6 +158,33 @@ def _model_and_inputs(args):
     return args.model, inputs
 
 
+def _models(model_path):
+    """``model_path``, or the models it lists (``jnlpba,bc5cdr``: not a file's name)."""
+    import os
+
+    from ..tagging._tagger import Models
+
+    if model_path is None or "," not in model_path or os.path.exists(model_path):
+        return model_path
+    return Models.of([m.strip() for m in model_path.split(",")])
+
+
+def _report_skipped(skipped, shown=3):
+    """A note on stderr per input directory and reason: the entries not read."""
+    from collections import defaultdict
+
+    from ._formats import plural, printable
+
+    groups = defaultdict(list)
+    for path, reason in skipped:
+        groups[(str(path.parent), reason)].append(path.name + ("/" if path.is_dir() else ""))
+    for (directory, reason), names in groups.items():
+        more = f" and {len(names) - shown} more" if len(names) > shown else ""
+        print(f"skbioner tag: note: {printable(directory)}: skipped "
+              f"{plural(len(names), 'entry', 'entries')} ({printable(', '.join(names[:shown]))}"
+              f"{more}): {reason}", file=sys.stderr)
+
+
 def run(args):
     from tqdm import tqdm
 
@@ -161,6 +203,8 @@ def run(args):
 
     model_path, inputs = _model_and_inputs(args)
     args.model_file = model_path  # named if the model fails unexpectedly
+    model_path = _models(model_path)
+    paths = list(getattr(model_path, "models", [model_path]))
     if args.min_confidence is not None and not 0 <= args.min_confidence <= 1:
         raise ValueError(f"--min-confidence must be between 0 and 1, got {args.min_confidence}")
     if args.min_confidence is not None and args.no_confidence:
@@ -168,20 +212,23 @@ def run(args):
     if args.output_format == "brat":
         if args.output == STDOUT:
             raise ValueError("brat output is a directory: give it with -o OUT")
-        refuse_output_dir_over_inputs(args.output, [model_path, *inputs])
+        refuse_output_dir_over_inputs(args.output, [*paths, *inputs])
     elif args.output != STDOUT:
-        refuse_output_over_inputs(args.output, [model_path, *inputs])
+        refuse_output_over_inputs(args.output, [*paths, *inputs])
     n_jobs = worker_count(args.n_jobs)
     if n_jobs < args.n_jobs:
         print(f"skbioner tag: note: --n-jobs {args.n_jobs} is more than the {n_jobs} cores of "
               f"this machine: {n_jobs} worker processes", file=sys.stderr)
-    documents = iter_documents(inputs, args.input_format, args.encoding)
+    skipped = []
+    documents = iter_documents(inputs, args.input_format, args.encoding, skipped=skipped)
+    _report_skipped(skipped)
     ref = model_reference(model_path)  # a pipe is read once, here
     model = _model_of(ref, args.allow_pickle)  # fail fast, also with --n-jobs
-    if args.min_confidence is not None and not gives_confidences(model):
-        last = final_estimator(model)
-        raise ValueError(f"--min-confidence needs a model that gives confidences; {model_path} "
-                         f"({type(last).__name__}) gives none")
+    for path, one in zip(paths, getattr(model, "models", [model])):
+        if args.min_confidence is not None and not gives_confidences(one):
+            last = final_estimator(one)
+            raise ValueError(f"--min-confidence needs a model that gives confidences; {path} "
+                             f"({type(last).__name__}) gives none")
     results = tag_documents(ref if n_jobs != 1 else model, documents,
                             batch_size=args.batch_size,
                             n_jobs=n_jobs, max_token_length=args.max_token_length,

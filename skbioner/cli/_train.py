@@ -5,7 +5,8 @@ BioC XML/JSON or JSONL file.  The tagger: skbioner.pipelines.make_tagger with
 the options below (each is one of its arguments).  The model file: the safe
 .skops format (-o x.joblib writes a pickle), replaced only once complete, with
 a record of the training data and settings (`skbioner info`).  Which model to
-choose: docs/results.md; every option: docs/user-guide.md ("Training").
+choose: docs/first-hour.md ("Which model"); every option: docs/user-guide.md ("Train,
+evaluate, persist").
 """
 
 import contextlib
@@ -93,16 +94,15 @@ def _auto_recut(corpus, name, options, model, verbose, say):
 def run(args):
     from ..io import save_model
     from ..io._atomic import check_writable
-    from ..pipelines import make_tagger, tune
-    from ..pipelines._tune import describe
+    from ..pipelines import make_tagger
     from ._formats import documents_phrase, plural, read_training_corpus, training_data_record
-    from ._options import INPUTS, flag, tagger_options
+    from ._options import INPUTS, flag, tagger_options, tuned_model
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, [args.train, *map(vars(args).get, INPUTS)])
     check_writable(args.output)  # a missing directory is found now, not after the training
     say = (lambda message: None) if args.quiet else \
-        (lambda message: print(message, file=sys.stderr, flush=True))
+        (lambda message: message and print(message, file=sys.stderr, flush=True))
     verbose = 0 if args.quiet else 2 if args.verbose else 1
     options = tagger_options(args)
     if args.tune:
@@ -130,11 +130,8 @@ def run(args):
     if not args.tune and args.recut == "auto":
         options, model = _auto_recut(corpus, args.model, options, model, verbose, say)
     t0 = time.perf_counter()
-    if args.tune:
-        tuned = tune(corpus.X, corpus.y, pos_corpus=options.get("pos_jackknife"),
-                     verbose=verbose)  # logs its rounds and choice
-        model = tuned.best_estimator_
-        metadata["tuned"] = describe(tuned.best_params_)
+    if args.tune:  # logs its rounds and choice
+        model = tuned_model(args, corpus, options, verbose, say, metadata)
     else:
         metadata.update(model=args.model, options=options)
         # the pipeline's steps with their times (sklearn prints them on stdout), the epochs

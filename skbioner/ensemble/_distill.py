@@ -113,7 +113,7 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         corpus's domain is mostly sentences without any).  On the JNLPBA
         development split ``min_confidence=0.5, min_entities=1`` with 500k
         tokens was the best of eleven settings, by 0.2 F1 over the student on
-        gold alone, within the student's seed noise (``docs/benchmarks.md``,
+        gold alone, within the student's seed noise (``docs/lab/benchmarks.md``,
         "Distilling the vote into one student"); the defaults filter nothing.
     random_state : int or None, default=0
         Seed of the shuffle of the unlabeled sentences.

@@ -48,7 +48,7 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         times the member's confidence in the entity (its probability; 1 for
         a member without ``predict_entities``).  Soft votes above a
         threshold of 0.3 were about 0.1 F1 better than a hard majority on the
-        JNLPBA and BioNLP13CG development splits (``docs/benchmarks.md``,
+        JNLPBA and BioNLP13CG development splits (``docs/lab/benchmarks.md``,
         "Combining the systems"); the default needs no threshold tuned.
     threshold : float, default=0.5
         A candidate is kept when its support is strictly above it (0.5: a

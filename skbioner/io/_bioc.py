@@ -491,6 +491,8 @@ def to_bioc_document(doc: BratDocument, bioc):
         confidence = getattr(e, "confidence", None)  # a tagged entity's (skbioner tag)
         if confidence is not None:
             ann.infons[CONFIDENCE_INFON] = str(confidence)
+        if getattr(e, "model", None) is not None:  # tagged by several models
+            ann.infons["model"] = e.model
         frags = e.fragments or ((e.start, e.end),)
         for a, b in frags:
             ann.add_location(bioc.BioCLocation(a, b - a))

@@ -342,7 +342,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         probabilities (the passive-aggressive chain), this is the Gibbs
         distribution of its scores at temperature 1: a ranking of
         alternatives more than a calibrated probability; see
-        ``docs/benchmarks.md`` for how well it is calibrated.
+        ``docs/lab/benchmarks.md`` for how well it is calibrated.
 
         Parameters
         ----------

@@ -210,7 +210,35 @@ def _fit_linear_pair(ptr, idx, val, rows, positive, params, seed):
     epochs, _ = dcd_svm(ptr, idx, val, rows, positive, params["C"], params["tol"],
                         params["max_iter"], int(seed), 1.0, w)
     nz = np.flatnonzero(w[:-1])
-    return nz, w[nz].astype(np.float32), float(w[-1]), int(epochs)
+    cols = nz.astype(np.int32) if w.size < np.iinfo(np.int32).max else nz
+    return cols, w[nz].astype(np.float32), float(w[-1]), int(epochs)
+
+
+class _Blocks:
+    """Pairs' results (weight columns and values) copied into large blocks as they come.
+
+    Hundreds of pair results of a few MB each, freed together later, leave the
+    heap fragmented: the memory stays with the process (1.2 GB on 200 sentences with
+    every product and every pair's vote).  Blocks this large are mapped, and given
+    back to the system when freed; each pair's result is freed once copied.
+    """
+
+    SIZE = 1 << 24  # entries per block (64 MB of int32 columns, 64 MB of float32 weights)
+
+    def __init__(self):
+        self.cols = self.vals = None
+        self.used = 0
+
+    def keep(self, res):
+        cols, vals = res[0], res[1]
+        if self.cols is None or self.used + cols.size > self.cols.size:
+            size = max(self.SIZE, cols.size)
+            self.cols, self.vals = np.empty(size, cols.dtype), np.empty(size, np.float32)
+            self.used = 0
+        a = self.used
+        self.used += cols.size
+        self.cols[a:self.used], self.vals[a:self.used] = cols, vals
+        return (self.cols[a:self.used], self.vals[a:self.used], *res[2:])
 
 
 def _has_probabilities(est):
@@ -331,7 +359,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         candidate; a cache too small for them makes it recompute columns:
         on 148 JNLPBA abstracts the largest pair (29k tokens, 1,228 support
         vectors) took 42.7 CPU s with 20 MB against 12.1 s with 2,000 MB,
-        the same model (``docs/benchmarks.md``).
+        the same model (``docs/lab/benchmarks.md``).
     shrinking : bool, default=True
         libsvm's shrinking heuristic.
     max_iter : int, default=1000
@@ -666,11 +694,12 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             tasks = (delayed(_fit_pairs)(sub, zs, [tuple(self.pairs_[p])], params, seeds[[p]])
                      for p in by_size)
         out = Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator")(tasks)
+        blocks = _Blocks()
         for done, (p, res) in enumerate(zip(by_size, out), 1):
             if not self._explicit():
                 res = res[0]
                 res = (rows[res[0]], res[1], res[2])
-            results[p] = res
+            results[p] = blocks.keep(res) if self._explicit() else res
             if self.verbose >= 3 or (self.verbose >= 2 and (done % 50 == 0
                                                              or done == len(by_size))):
                 self._log(f"{done}/{len(results)} pairs ({time.perf_counter() - t0:.1f} s)")
@@ -693,19 +722,33 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.coef_columns_ = self.coef_ptr_ = self.coef_pairs_ = self.coef_values_ = None
 
     def _store_weights(self, results):
-        """The pairs' weights by mapped column (the prediction layout)."""
-        cols = np.concatenate([r[0] for r in results]).astype(np.int64)
-        vals = np.concatenate([r[1] for r in results]).astype(np.float32)
-        pair = np.repeat(np.arange(len(results), dtype=np.int64), [r[0].size for r in results])
-        order = np.lexsort((pair, cols))
-        cols, vals, pair = cols[order], vals[order], pair[order]
-        unique, starts = np.unique(cols, return_index=True)
-        self.coef_columns_ = unique
-        self.coef_ptr_ = np.append(starts, cols.size).astype(np.int64)
+        """The pairs' weights by mapped column (the prediction layout).
+
+        A counting sort by column, the pairs in order within each: no sort of the
+        entries (``conjunctions="all"`` with ``vote="all"`` has ~160 million of them on
+        200 sentences, and sorting them held ten copies: 10 GB), and each pair's
+        result is let go once placed.
+        """
+        counts = np.zeros(self._n_mapped() + 1, dtype=np.int64)
+        for r in results:  # a pair's columns are distinct
+            counts[r[0]] += 1
+        unique = np.flatnonzero(counts)
+        slot = np.cumsum(counts) - counts  # the next free entry of each column
+        ptr = np.concatenate([[0], np.cumsum(counts[unique])])
+        del counts
         dtype = np.int16 if len(results) < np.iinfo(np.int16).max else np.int32
-        self.coef_pairs_ = pair.astype(dtype)
+        pair = np.empty(int(ptr[-1]), dtype=dtype)
+        vals = np.empty(int(ptr[-1]), dtype=np.float32)
+        for p, r in enumerate(results):
+            at = slot[r[0]]
+            pair[at], vals[at] = p, r[1]
+            slot[r[0]] += 1
+            results[p] = None
+        self.coef_columns_ = unique
+        self.coef_ptr_ = ptr.astype(np.int64)
+        self.coef_pairs_ = pair
         self.coef_values_ = vals
-        self.n_support_total_ = int(cols.size)
+        self.n_support_total_ = int(ptr[-1])
         self.support_vectors_ = self.pair_ptr_ = self.pair_sv_ = self.dual_coef_ = None
         self.__dict__.pop("_layout_cache", None)
 

@@ -297,6 +297,10 @@ def expand(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
 # -- prediction --------------------------------------------------------------------------
 
 
+#: entries per block of :func:`pack_weights`'s dense fill
+_PACK_BLOCK = 1 << 22
+
+
 def pack_weights(columns, ptr, pairs, values, n_first, n_base):
     """The stored weights laid out for :func:`decide` and :func:`greedy_tag`.
 
@@ -327,27 +331,42 @@ def pack_weights(columns, ptr, pairs, values, n_first, n_base):
         ``index`` covers every column up to the last stored one, so a column
         is found in one step.
     """
-    col_of = np.repeat(np.arange(columns.size), np.diff(ptr))
+    # no index of each entry's column (int64 per entry: 1.3 GB with every product and
+    # every pair's vote); per-column counts, and the features' entries are a prefix
+    counts = np.diff(ptr)
+    k_base = int(np.searchsorted(columns, n_base))
+    e_base = int(ptr[k_base])
     first = pairs < n_first
-    in_features = first & (columns[col_of] < n_base)
+    in_features = first[:e_base].copy()
+    feature_col = np.repeat(columns[:k_base], counts[:k_base])[in_features]
     feature_row = np.full(n_base, -1, dtype=np.int32)
-    with_rows = np.unique(columns[col_of[in_features]])
+    with_rows = np.unique(feature_col)
     feature_row[with_rows] = np.arange(with_rows.size, dtype=np.int32)
     feature_dense = np.zeros((with_rows.size, n_first), dtype=np.float32)
-    feature_dense[feature_row[columns[col_of[in_features]]], pairs[in_features]] = \
-        values[in_features]
-    first &= ~in_features
-    n_in_first = np.bincount(col_of[first], minlength=columns.size)
+    feature_dense[feature_row[feature_col], pairs[:e_base][in_features]] = \
+        values[:e_base][in_features]
+    first[:e_base] = False
+    n_in_first = (np.add.reduceat(first, ptr[:-1], dtype=np.int64) if columns.size
+                  else np.zeros(0, dtype=np.int64))
     is_dense = n_in_first >= max(4, n_first // 4)
     slot = np.full(columns.size, -1, dtype=np.int64)
     slot[is_dense] = np.arange(int(is_dense.sum()))
     dense = np.zeros((int(is_dense.sum()), n_first), dtype=np.float32)
-    into = first & is_dense[col_of]
-    dense[slot[col_of[into]], pairs[into]] = values[into]
-    keep = ~into & ~in_features
+    keep = np.ones(pairs.size, dtype=bool)
+    keep[:e_base] = ~in_features
+    # the dense rows filled by blocks of columns (temporaries of a block's entries only)
+    bounds = np.unique(np.searchsorted(ptr, np.arange(0, int(ptr[-1]), _PACK_BLOCK)))
+    for k0, k1 in zip(bounds, [*bounds[1:], columns.size]):
+        lo, hi = ptr[k0], ptr[k1]
+        into = first[lo:hi] & np.repeat(is_dense[k0:k1], counts[k0:k1])
+        rows = np.repeat(slot[k0:k1], counts[k0:k1])[into]
+        dense[rows, pairs[lo:hi][into]] = values[lo:hi][into]
+        keep[lo:hi] &= ~into
+    del first
     size = int(columns[-1]) + 2 if columns.size else 1
     start = np.zeros(size, dtype=np.int64)
-    start[columns + 1] = np.bincount(col_of[keep], minlength=columns.size)
+    if columns.size:
+        start[columns + 1] = np.add.reduceat(keep, ptr[:-1], dtype=np.int64)
     start = np.cumsum(start)
     dtype = np.int32 if start[-1] < np.iinfo(np.int32).max else np.int64
     index = np.empty((size, 2), dtype=dtype)

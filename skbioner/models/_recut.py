@@ -57,7 +57,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         the learned table of ``BioTokenizer(cuts="jnlpba")``
         (:func:`skbioner.text.load_cut_table`), which joins what the JNLPBA
         corpus keeps whole (the bundled model; on BioNLP13CG it costs four
-        points, ``docs/benchmarks.md``); or a :class:`~skbioner.text.CutTable`.
+        points, ``docs/lab/benchmarks.md``); or a :class:`~skbioner.text.CutTable`.
 
     Attributes
     ----------
@@ -292,7 +292,7 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
     an entity boundary (:func:`skbioner.text.cut_at_boundaries`); ``tagger``
     then tags these tokens (:meth:`split_tokens`).  The cuts the corpus made
     by its annotations are thus decided by a model of the annotations and of
-    the context (``docs/benchmarks.md``, "Raw text: cuts decided by a tagger
+    the context (``docs/lab/benchmarks.md``, "Raw text: cuts decided by a tagger
     of pieces"), not by a table of words.
 
     Parameters

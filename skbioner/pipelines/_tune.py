@@ -28,7 +28,7 @@ from ..base import SequenceTaggerMixin
 from ..metrics import entity_f1_score
 from ..models._base import check_targets
 
-__all__ = ["TunedTagger", "tune", "search_space", "halving_schedule"]
+__all__ = ["TunedTagger", "tune", "search_space", "halving_schedule", "tagger_options"]
 
 MODELS = ("online-crf", "cascaded")
 
@@ -314,7 +314,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         return False, why
 
     @fit_context
-    def fit(self, X, y):
+    def fit(self, X, y, X_dev=None, y_dev=None):
         """Search on held-out training documents, then refit the winner on all of ``X``.
 
         Parameters
@@ -323,6 +323,11 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             Training sentences (document ids in ``doc_id`` when known).
         y : list of list of str
             IOB2 labels.
+        X_dev, y_dev : list of Sentence and list of list of str, optional
+            The user's own development data: the candidates are scored on
+            it instead of on the last documents of ``X`` (``holdout`` and
+            ``min_held_out`` then do not apply), and trained on all of ``X``
+            in the last round; the winner is refitted on ``X`` alone.
 
         Returns
         -------
@@ -330,10 +335,21 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         """
         X, y = check_sentences(X, y)
         y = check_targets(y, np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
+        n_train = len(X)
+        if (X_dev is None) != (y_dev is None):
+            raise ValueError("X_dev and y_dev go together: give both or neither")
+        if X_dev is not None:
+            X_dev, y_dev = check_sentences(X_dev, y_dev)
+            y_dev = check_targets(y_dev, np.fromiter(map(len, X_dev), dtype=np.int64,
+                                                     count=len(X_dev)))
+            X, y = [*X, *X_dev], [*y, *y_dev]  # searched together, refitted on X alone
         keys = _document_keys(X)
-        train, held = held_out_split(keys, self.holdout, self.min_held_out)
-        if len(X) < 100 or held.size < 20:
-            raise ValueError(f"too few sentences to tune on ({len(X)} sentences, {held.size} "
+        if X_dev is None:
+            train, held = held_out_split(keys, self.holdout, self.min_held_out)
+        else:
+            train, held = np.arange(n_train), np.arange(n_train, len(X))
+        if n_train < 100 or held.size < 20:
+            raise ValueError(f"too few sentences to tune on ({n_train} sentences, {held.size} "
                              f"held out; at least 100 and 20 needed): fit a preset instead")
         t_start = time.perf_counter()
         pos, why = self._pos_searched([X[i] for i in held])
@@ -344,9 +360,11 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         rounds = self._rounds(len(candidates), train, keys)
         docs = _has_docs(X)
         log(self, f"{len(candidates)} candidate pipelines; {_count(train, keys, docs)} to "
-                  f"train on, {_count(held, keys, docs)} held out (the last "
-                  f"{self.holdout:.0%} of the {'documents' if docs else 'sentences'}, at "
-                  f"least {self.min_held_out} sentences)")
+                  f"train on, {_count(held, keys, docs)} held out " + (
+                      "(the development data)" if X_dev is not None else
+                      f"(the last {self.holdout:.0%} of the "
+                      f"{'documents' if docs else 'sentences'}, at least "
+                      f"{self.min_held_out} sentences)"))
         log(self, f"schedule: {len(rounds)} round{'s' if len(rounds) > 1 else ''}: " +
                   ", ".join(f"{n} candidates on {idx.size} sentences" for n, idx in rounds)
                   + "; the preset is scored beside them in every round; every round is scored "
@@ -380,6 +398,7 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
                       f"({describe(candidates[alive[0]])}), the preset's {f1[preset]:.4f} "
                       f"({time.perf_counter() - t0:.0f} s)")
         self.results_ = sorted(rows, key=lambda r: (-r["round"], -r["f1"]))
+        winner_params = candidates[alive[0]]
         self.decision_ = self._decide(candidates[alive[0]], default, preds[alive[0]][0],
                                       preds[preset][0], yho, [X[i] for i in held])
         self.decision_.update(
@@ -399,7 +418,10 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             model.set_params(calibrate=True)
         if "n_jobs" in model.get_params(deep=False):
             model.set_params(n_jobs=self.n_jobs)  # as the presets: calibration model beside
-        log(self, f"chosen: {describe(self.best_params_)}; refitting on all {len(X)} sentences")
+        self.decision_["winner_options"] = tagger_options(winner_params, self.pos_corpus)
+        X, y = X[:n_train], y[:n_train]
+        log(self, f"chosen: {describe(self.best_params_)}; refitting on all {len(X)} "
+                  "training sentences")
         t0 = time.perf_counter()
         self.best_estimator_ = best.fit(X, y)
         self.seconds_ = {"annotate": annotate_seconds, "search": search_seconds,
@@ -648,7 +670,7 @@ def _count(idx, keys, docs):
         return f"{idx.size} sentences (no document ids)"
     return f"{idx.size} sentences ({_n_units(idx, keys)} documents)"
 
-def tune(X, y, **params):
+def tune(X, y, X_dev=None, y_dev=None, **params):
     """Choose a pipeline on held-out training documents and refit it on all of them.
 
     ``tune(X, y, **params)`` is ``TunedTagger(**params).fit(X, y)``.
@@ -657,6 +679,9 @@ def tune(X, y, **params):
     ----------
     X : list of Sentence
     y : list of list of str
+    X_dev, y_dev : optional
+        The user's development data, to score the candidates on instead of
+        the last training documents (:meth:`TunedTagger.fit`).
     **params
         :class:`TunedTagger` parameters.
 
@@ -665,7 +690,51 @@ def tune(X, y, **params):
     TunedTagger
         Fitted: ``best_estimator_`` is the chosen pipeline, ``results_`` the table.
     """
-    return TunedTagger(**params).fit(X, y)
+    return TunedTagger(**params).fit(X, y, X_dev, y_dev)
+
+
+def tagger_options(params, pos_corpus=None):
+    """The ``make_tagger`` preset and options that build a candidate of :func:`search_space`.
+
+    Parameters
+    ----------
+    params : dict
+        A grid point (a candidate's settings).
+    pos_corpus : path, optional
+        As in :func:`search_space`.
+
+    Returns
+    -------
+    dict or None
+        ``{"model": preset, **options}``: what differs from the preset, as
+        :func:`~skbioner.pipelines.make_tagger`'s keyword arguments (the
+        command line: ``skbioner.cli.train_command(**options)``); None for a
+        grid point of another space (no ``model``).
+    """
+    model, options, model_params = params.get("model"), {}, {}
+    if model is None:
+        return None
+    if type(model).__name__ == "CascadedNER":
+        options["model"] = "cascaded"
+        if params.get("model__classifier__C", 0.003) != 0.003:
+            model_params["classifier__C"] = params["model__classifier__C"]
+    else:
+        options["model"] = "online-crf"
+        if (model.scheme, tuple(model.extra_schemes)) != ("BIES", ("IO",)):
+            options["scheme"] = model.scheme
+        if params.get("model__max_iter", 10) != 10:
+            model_params["max_iter"] = params["model__max_iter"]
+    if model_params:
+        options["model_params"] = model_params
+    if params.get("features__min_count", 3) != 3:
+        options["feature_params"] = {"min_count": params["features__min_count"]}
+    if params.get("pos", "passthrough") != "passthrough":
+        options.update({"pos_jackknife": os.fspath(pos_corpus)} if pos_corpus else {"pos": True})
+    if params.get("word_classes", "passthrough") != "passthrough":
+        options["word_classes"] = "bundled"
+    if params.get("lexicons", "passthrough") != "passthrough":
+        options["lexicons"] = "bundled"
+    return options
 
 
 def _has_docs(X):

@@ -1,4 +1,4 @@
-"""Raw-text documents for batch tagging: plain-text files, directories, JSONL, streamed."""
+"""Raw-text documents for batch tagging: plain text, JSONL, PubTator, BioC, directories."""
 
 from __future__ import annotations
 
@@ -19,6 +19,15 @@ __all__ = ["Document", "DocumentError", "iter_documents"]
 
 #: File name endings read as JSONL (one ``{"id": ..., "text": ...}`` object per line).
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+#: Input formats accepted by :func:`iter_documents` (``"auto"``: decided per file).
+INPUT_FORMATS = ("auto", "text", "jsonl", "pubtator", "bioc-xml", "bioc-json")
+#: Formats read whole by :mod:`skbioner.io` (a document per PubTator/BioC document; the
+#: annotations a file may hold are not read: the texts are tagged).
+_CORPUS_FORMATS = {".pubtator": "pubtator", ".xml": "bioc-xml", ".bioc": "bioc-xml",
+                   ".json": "bioc-json"}
+#: The entries of a directory that are read, by name ending (a final ``.gz`` looked through
+#: for PubTator and BioC); any other entry is skipped and named.
+DIRECTORY_SUFFIXES = (".txt", *JSONL_SUFFIXES, *_CORPUS_FORMATS)
 
 
 @dataclass(frozen=True)
@@ -97,7 +106,28 @@ def _open_binary(path):
     return open(path, "rb")
 
 
-def _expand(inputs: Iterable) -> Iterator[Path]:
+def _suffix(path: Path) -> str:
+    """The name ending that tells a file's format (``.pubtator`` for ``x.pubtator.gz``)."""
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        inner = os.path.splitext(name[:-3])[1]
+        return inner if inner in _CORPUS_FORMATS else ".gz"
+    return os.path.splitext(name)[1]
+
+
+def _skip_reason(path: Path) -> str:
+    """Why the directory entry ``path`` is not read."""
+    if path.is_dir():
+        return "a directory (directories are not read recursively)"
+    if not path.is_file():
+        return "not a regular file"
+    if path.suffix.lower() == ".ann":
+        return "brat annotations (the texts beside them, .txt, are tagged)"
+    return ("not a text (.txt), JSONL, PubTator or BioC file by its name: "
+            f"{', '.join(DIRECTORY_SUFFIXES)} are read")
+
+
+def _expand(inputs: Iterable, skipped=None) -> Iterator[Path]:
     stdin = 0
     for item in inputs:
         path = Path(item)
@@ -109,10 +139,18 @@ def _expand(inputs: Iterable) -> Iterator[Path]:
             continue
         kind = _kind(path)
         if kind == "dir":
-            children = sorted(p for p in path.iterdir() if p.is_file() and (
-                p.suffix == ".txt" or p.suffix in JSONL_SUFFIXES))
+            children, passed = [], []
+            for p in sorted(path.iterdir()):
+                if p.is_file() and _suffix(p) in DIRECTORY_SUFFIXES:
+                    children.append(p)
+                else:
+                    passed.append((p, _skip_reason(p)))
             if not children:
-                raise FileNotFoundError(f"{path}: no .txt or .jsonl file in this directory")
+                raise FileNotFoundError(f"{path}: no file to tag in this directory (read: "
+                                        f"{', '.join(DIRECTORY_SUFFIXES)}; found "
+                                        f"{len(passed)} other entries)")
+            if skipped is not None:
+                skipped.extend(passed)
             yield from children
         elif kind == "file":  # a pipe too: <(zcat docs.jsonl.gz) is read once, as it streams
             yield path
@@ -120,6 +158,44 @@ def _expand(inputs: Iterable) -> Iterator[Path]:
             raise FileNotFoundError(f"{path}: no such file or directory")
         else:
             raise ValueError(f"{path}: not a text file, JSONL file or directory ({kind})")
+
+
+def input_format_of(path, input_format="auto") -> str:
+    """The format a file is read in: ``input_format``, or with ``"auto"`` the file's.
+
+    ``"auto"``: by the name's ending (``.jsonl``/``.ndjson`` JSONL,
+    ``.pubtator`` PubTator, ``.xml``/``.bioc`` BioC XML, ``.json`` BioC JSON,
+    a final ``.gz`` looked through), else by the content of a regular file
+    (a first line ``<id>|t|<title>`` is PubTator, a ``<collection>`` BioC XML,
+    a JSON object with ``"documents"`` or ``"passages"`` BioC JSON), else
+    plain text.  Standard input and pipes (read once) are plain text.
+    """
+    if input_format != "auto":
+        return input_format
+    path = Path(path)
+    suffix = _suffix(path)
+    if suffix in JSONL_SUFFIXES:
+        return "jsonl"
+    if suffix in _CORPUS_FORMATS:
+        return _CORPUS_FORMATS[suffix]
+    if _is_stdin(path) or suffix == ".gz" or not path.is_file():
+        return "text"
+    from ..io._pubtator import is_pubtator_line
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return "text"  # the reader reports what is wrong
+    first = next((line.strip() for line in head.splitlines() if line.strip()), "")
+    if is_pubtator_line(first):
+        return "pubtator"
+    # a text may start with '<' or '[': a BioC file names its collection, passages
+    if first.startswith("<") and "<collection" in head:
+        return "bioc-xml"
+    if first.startswith(("{", "[")) and re.search(r'"(passages|documents)"\s*:', head):
+        return "bioc-json"
+    return "text"
 
 
 def _id_problem(doc_id):
@@ -260,25 +336,54 @@ def _read_stdin_text(encoding):
         yield document(piece)
 
 
-def iter_documents(inputs, input_format="auto", encoding="utf-8"):
-    """Stream the documents of files, directories and JSONL files, one at a time.
+def _read_corpus(path: Path, fmt: str, encoding: str) -> Iterator[Document | DocumentError]:
+    """The documents of a PubTator or BioC file (read whole); the file's error as one."""
+    from ..io._bioc import read_bioc
+    from ..io._pubtator import read_pubtator
+
+    try:
+        if fmt == "pubtator":
+            docs = read_pubtator(path, encoding=encoding)
+        else:
+            docs = read_bioc(path, format=fmt[len("bioc-"):])
+    except OSError as exc:  # one unreadable file does not stop the batch
+        yield _unreadable(path, exc)
+        return
+    except ValueError as exc:  # CorpusFormatError names the file and the line
+        yield DocumentError(None, str(path), f"not read as {fmt}: {exc}")
+        return
+    for doc in docs:
+        yield _check_text(doc.id, doc.text, str(path))
+
+
+def iter_documents(inputs, input_format="auto", encoding="utf-8", *, skipped=None):
+    """Stream the documents of files, directories, JSONL, PubTator and BioC, one at a time.
 
     Parameters
     ----------
     inputs : iterable of path
-        Plain-text files (one document each, id = file stem), directories
-        (their ``*.txt`` and ``*.jsonl`` files, sorted by name) and JSONL
-        files (``*.jsonl``: one ``{"id": ..., "text": ...}`` per line);
-        ``"-"``: standard input, one plain-text document with the id
-        ``stdin`` (JSONL with ``input_format="jsonl"``); a text of more
-        than :data:`STDIN_PIECE` bytes is read as a stream, in documents
-        ``stdin``, ``stdin-2``... cut at blank lines.
-    input_format : {"auto", "text", "jsonl"}, default="auto"
-        ``"auto"`` reads ``.jsonl``/``.ndjson`` files as JSONL and every
-        other file as one plain-text document.
+        Plain-text files (one document each, id = file stem), JSONL files
+        (``*.jsonl``: one ``{"id": ..., "text": ...}`` per line), PubTator
+        files (a document per PMID: title, a line break, abstract; the
+        offsets are PubTator's), BioC XML or JSON collections (a document
+        per BioC document, passages at their offsets), directories (their
+        files of these kinds, by name ending: ``DIRECTORY_SUFFIXES``,
+        sorted by name); ``"-"``: standard input, one plain-text document
+        with the id ``stdin`` (JSONL with ``input_format="jsonl"``); a text
+        of more than :data:`STDIN_PIECE` bytes is read as a stream, in
+        documents ``stdin``, ``stdin-2``... cut at blank lines.  Annotations
+        in a PubTator or BioC file are not read.
+    input_format : {"auto", "text", "jsonl", "pubtator", "bioc-xml", "bioc-json"}, default="auto"
+        ``"auto"`` decides per file (``input_format_of``): by its name's
+        ending, then by its content, else plain text.
     encoding : str, default="utf-8"
+        Of text, JSONL and PubTator files (BioC XML declares its own).
         With UTF-8 a leading byte order mark is dropped (it is not text, and
         would stick to the first token); offsets count from after it.
+    skipped : list, optional
+        Receives a ``(path, reason)`` pair for each entry of an input
+        directory that is not read (an ``.ann`` file, a subdirectory, a file
+        of another kind), so a caller can say so.
 
     Returns
     -------
@@ -289,6 +394,7 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
         JSONL record or one nested too deeply, an id that cannot name files
         or was seen before) comes as a :class:`DocumentError` naming the
         file and line, so a batch goes on; nothing is skipped silently.
+        A PubTator or BioC file that cannot be read is one such error.
 
     Raises
     ------
@@ -302,21 +408,25 @@ def iter_documents(inputs, input_format="auto", encoding="utf-8"):
     check_encoding(encoding)
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         encoding = "utf-8-sig"  # a byte order mark is not text: it would glue to a token
-    if input_format not in ("auto", "text", "jsonl"):
-        raise ValueError(f"input_format must be 'auto', 'text' or 'jsonl', got {input_format!r}")
+    if input_format not in INPUT_FORMATS:
+        raise ValueError(f"input_format must be one of {', '.join(INPUT_FORMATS)}, got "
+                         f"{input_format!r}")
     if isinstance(inputs, str | os.PathLike):
         inputs = [inputs]
-    paths = list(_expand(inputs))  # fail early on a missing input, before any document
+    paths = list(_expand(inputs, skipped))  # fail early on a missing input, before any document
+    if input_format in ("pubtator", "bioc-xml", "bioc-json") and any(map(_is_stdin, paths)):
+        raise ValueError(f"standard input (-) is read as plain text or JSONL, not "
+                         f"{input_format}: give the file (a pipe such as <(zcat f.gz) works)")
     return _iter_documents(paths, input_format, encoding)
 
 
 def _iter_documents(paths, input_format, encoding):
     seen = set()
     for path in paths:
-        jsonl = input_format == "jsonl" or (input_format == "auto" and path.suffix in
-                                            JSONL_SUFFIXES)
-        docs = (_read_jsonl(path, encoding) if jsonl else _read_stdin_text(encoding)
-                if _is_stdin(path) else [_read_text_file(path, encoding)])
+        fmt = input_format_of(path, input_format)
+        docs = (_read_jsonl(path, encoding) if fmt == "jsonl" else _read_corpus(
+            path, fmt, encoding) if fmt != "text" else _read_stdin_text(encoding)
+            if _is_stdin(path) else [_read_text_file(path, encoding)])
         for doc in docs:
             if isinstance(doc, Document):  # a failed document does not use up its id
                 if doc.id in seen:

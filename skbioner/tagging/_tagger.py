@@ -9,6 +9,7 @@ import os
 import stat
 import warnings
 from collections.abc import Iterable, Iterator
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,9 +40,13 @@ class TaggedEntity(Entity):
         and of :class:`~skbioner.models.CascadedNER`); None for a model that
         gives no probabilities (``CRFsuiteTagger``, ``MajorityTagger``, a
         post-processed tagger) or when confidences were not asked for.
+    model : str or None, default=None
+        The model that found it, when several tag together
+        (:func:`tag_documents` with a list of models).
     """
 
     confidence: float | None = None
+    model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,55 @@ def _entities_from_spans(text, offsets, spans):
             for n, (s, e, typ, p) in enumerate(out, 1)]
 
 
+def merge_tagged(results, names):
+    """One document's results from several models, merged (:func:`tag_documents`).
+
+    Every model's entities compete: the most confident is kept, then the next
+    that overlaps no kept one, and so on (an entity without a confidence
+    ranks below any with one; a tie goes to the model listed first); each
+    kept entity names its model.  The sentences and offsets are the first
+    model's, and its labels are those of the kept entities that cover whole
+    tokens of it (a model of re-cut words may end an entity inside one:
+    that entity is in ``entities`` only).  A document that one model fails
+    on is that model's error.
+
+    Parameters
+    ----------
+    results : list of TaggedDocument or DocumentError
+        One document as each model tagged it, in the order of ``names``.
+    names : sequence of str
+        The models' names.
+
+    Returns
+    -------
+    TaggedDocument or DocumentError
+    """
+    for res in results:
+        if isinstance(res, DocumentError):
+            return res
+    ranked = sorted(((e.confidence is None, -(e.confidence or 0.0), k, e)
+                     for k, res in enumerate(results) for e in res.entities),
+                    key=lambda r: r[:3])
+    kept = []
+    for _, _, k, e in ranked:
+        if all(e.end <= o.start or o.end <= e.start for o in kept):
+            kept.append(dataclasses.replace(e, model=names[k]))
+    kept.sort(key=lambda e: (e.start, e.end, e.type))
+    first = results[0]
+    labels = []
+    for off in first.offsets:
+        labs = ["O"] * len(off)
+        for e in kept:
+            inside = np.flatnonzero((off[:, 0] >= e.start) & (off[:, 1] <= e.end))
+            if inside.size:
+                labs[inside[0]] = f"B-{e.type}"
+                for i in inside[1:]:
+                    labs[i] = f"I-{e.type}"
+        labels.append(labs)
+    entities = [dataclasses.replace(e, id=f"T{n}") for n, e in enumerate(kept, 1)]
+    return dataclasses.replace(first, labels=labels, entities=entities)
+
+
 #: Documents per predict call by default: featurizing and decoding have a fixed cost per
 #: call and per distinct word type in it, so larger batches are cheaper per token (on the
 #: JNLPBA test abstracts, one core: 128 documents ~1.2x the tokens/s of 32; 256 no better).
@@ -131,6 +185,8 @@ def gives_confidences(model) -> bool:
         True when it has ``predict_entities`` (:class:`~skbioner.models.OnlinePACRF`,
         :class:`~skbioner.models.CascadedNER` and every chain model).
     """
+    if isinstance(model, Models):
+        return all(map(gives_confidences, model.models))
     return hasattr(split_pipeline(model)[1], "predict_entities")
 
 
@@ -190,6 +246,8 @@ def model_reference(path):
     A regular file is opened by each worker; a pipe (``/dev/stdin``,
     ``<(...)``) cannot be read again, so it is read here, once.
     """
+    if isinstance(path, Models):
+        return Models(path.names, tuple(map(model_reference, path.models)))
     if path is None or not isinstance(path, str | os.PathLike):
         return path
     try:
@@ -205,6 +263,38 @@ def model_reference(path):
     return ModelBytes(name, data, hashlib.sha256(data).hexdigest())
 
 
+@dataclass(frozen=True)
+class Models:
+    """Several models that tag together, by name (:func:`tag_documents`, :func:`merge_tagged`).
+
+    Parameters
+    ----------
+    names : tuple of str
+    models : tuple
+        Fitted pipelines, paths or :class:`ModelBytes`, in the order given.
+    """
+
+    names: tuple
+    models: tuple
+
+    @classmethod
+    def of(cls, models):
+        """From a dict ``{name: model}`` or a list (a path or a bundled model named by
+        itself -- its file stem --, a fitted model by its position: ``model1``...)."""
+        if isinstance(models, dict):
+            names, models = tuple(map(str, models)), tuple(models.values())
+        else:
+            models = tuple(models)
+            names = tuple(os.path.splitext(os.path.basename(os.fspath(m)))[0]
+                          if isinstance(m, str | os.PathLike) else f"model{k}"
+                          for k, m in enumerate(models, 1))
+        if not models:
+            raise ValueError("no model given")
+        if len(set(names)) < len(names):
+            raise ValueError(f"two models have the same name ({', '.join(names)})")
+        return cls(names, models)
+
+
 _FROM_BYTES = {}  # (digest, allow_pickle) -> model; the last few
 
 
@@ -214,6 +304,8 @@ def _model_of(ref, allow_pickle=False):
     None stands for the bundled model; a :class:`ModelBytes` is loaded once
     per process (cached by its digest).
     """
+    if isinstance(ref, Models):
+        return Models(ref.names, tuple(_model_of(r, allow_pickle) for r in ref.models))
     if ref is None or isinstance(ref, str | os.PathLike):
         from ._bundled import bundled_model_path
 
@@ -298,6 +390,10 @@ def _ignore_ctrl_c_in_worker():
 
 
 def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
+    if isinstance(model, Models):
+        docs = list(docs)
+        each = [_tag_docs(m, docs, tokenizer, max_token_length, options) for m in model.models]
+        return [merge_tagged(res, model.names) for res in zip(*each)]
     # a batch builds a few small objects per token, none of them cyclic garbage: the
     # collector's scans of the model's and the batch's objects would cost a third of
     # the tagging time
@@ -486,12 +582,15 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
 
     Parameters
     ----------
-    model : estimator, path or None
+    model : estimator, path, None, list or dict
         A fitted pipeline mapping sentences to IOB2 label lists (what
-        ``skbioner train`` saves), or the path of its file, loaded with
-        :func:`skbioner.load_model`; None: the bundled JNLPBA model.  With
-        ``n_jobs`` other than 1, pass a path (or None): each worker process
-        loads it once.
+        ``skbioner train`` saves), or the path of its file (or a bundled
+        model's name), loaded with :func:`skbioner.load_model`; None: the
+        bundled JNLPBA model.  With ``n_jobs`` other than 1, pass a path (or
+        None): each worker process loads it once.  Several (a list, or a
+        dict by name) tag every document and their entities are merged:
+        overlaps resolved by confidence, each entity naming its model
+        (:func:`merge_tagged`).
     documents : iterable of Document or DocumentError
         E.g. :func:`iter_documents`; consumed lazily, so memory stays
         bounded by a few batches whatever the corpus size.
@@ -520,7 +619,7 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
     min_confidence : float or None, default=None
         Keep only the entities whose confidence is at least this (in
         ``entities`` and ``labels``): higher means more precision, less
-        recall (``docs/first-hour.md`` measures the trade-off).  Needs a
+        recall (``docs/lab/first-hour-measurements.md`` measures the trade-off).  Needs a
         model that gives confidences (ValueError otherwise).
     parallel_from : int, default=PARALLEL_MIN_DOCUMENTS
         With ``n_jobs`` other than 1, the documents a stream must have for
@@ -543,8 +642,11 @@ def tag_documents(model, documents, *, tokenizer=None, batch_size=BATCH_SIZE, n_
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
     options = (bool(confidence), _check_min_confidence(min_confidence))
     n_jobs = worker_count(n_jobs)
-    if n_jobs != 1 and model is not None and not isinstance(model, str | os.PathLike |
-                                                               ModelBytes):
+    if isinstance(model, list | tuple | dict):
+        model = Models.of(model)
+    refs = model.models if isinstance(model, Models) else (model,)
+    if n_jobs != 1 and not all(m is None or isinstance(m, str | os.PathLike | ModelBytes)
+                               for m in refs):
         raise TypeError("with n_jobs > 1 pass the model as the path of its file, so each "
                         "worker loads it once")
     documents, n_jobs = _worth_workers(documents, n_jobs, parallel_from)

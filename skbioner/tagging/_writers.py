@@ -39,9 +39,11 @@ def brat_confidence_notes(entities):
     """
     lines = []
     for e in entities:
-        p = _confidence(e)
-        if p is not None:
-            lines.append(f"#{len(lines) + 1}\tAnnotatorNotes {e.id}\tconfidence={p}")
+        p, model = _confidence(e), getattr(e, "model", None)
+        note = "; ".join(([] if p is None else [f"confidence={p}"])
+                         + ([] if model is None else [f"model={model}"]))
+        if note:
+            lines.append(f"#{len(lines) + 1}\tAnnotatorNotes {e.id}\t{note}")
     return lines
 
 
@@ -97,7 +99,8 @@ class _StreamWriter:
 class _JsonlWriter(_StreamWriter):
     def render(self, doc):
         entities = [{"start": e.start, "end": e.end, "type": e.type, "text": e.text,
-                     "confidence": _confidence(e)} for e in doc.entities]
+                     "confidence": _confidence(e)}
+                    | ({} if e.model is None else {"model": e.model}) for e in doc.entities]
         return json.dumps({"id": doc.id, "entities": entities}, ensure_ascii=False) + "\n"
 
 

@@ -214,8 +214,8 @@ def test_train_tune_reports_and_saves_the_chosen_pipeline(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "chosen: " in err and "round 1:" in err
     # JNLPBA sentences are GENIA POS sentences: the bundled tagger would tag the held-out
-    # ones in sample, so the POS column is not searched (48 of the 96 candidates)
-    assert "48 candidate pipelines" in err and "POS column left out of the search" in err
+    # ones in sample, so the POS column is not searched (96 of the 192 candidates)
+    assert "96 candidate pipelines" in err and "POS column left out of the search" in err
     model = load_model(out)
     assert len(model.predict(sample.X[:3])) == 3
     assert main(["train", "--train", str(train), "--tune", "--hmm-states", str(train), "-o",
@@ -286,3 +286,43 @@ def test_train_two_pass_hmm_svm_uses_the_second_pass_weights(tmp_path, capsys):
                  "--param", "prior_weight=1.0", "--two-pass", "-o", str(out)]) == 0
     assert load_model(out)[-1].prior_weight == 1.0  # a given --param wins
     capsys.readouterr()
+
+
+def test_a_rejected_search_winner_is_printed_as_the_command_that_trains_it(tmp_path, capsys):
+    """When noise keeps the preset, the winner's command line: parsed back, it asks for the
+    winner's options."""
+    import shlex
+
+    from skbioner.cli._main import build_parser
+    from skbioner.cli._options import rejected_winner_note, tagger_options
+
+    winner = {"model": "online-crf", "scheme": "IOBES", "model_params": {"max_iter": 20},
+              "feature_params": {"min_count": 1}, "word_classes": "bundled", "pos": True}
+    decision = {"chosen": "default", "winner": "OnlinePACRF(IOBES) ...", "winner_f1": 0.7123,
+                "default_f1": 0.7038, "delta_ci": [-0.002, 0.019], "winner_options": winner}
+    err = rejected_winner_note(decision, "my train.iob2", "m.skops")
+    assert "+0.85 points over the preset" in err and "-0.20 to +1.90" in err
+    command = err.splitlines()[-1].strip()
+    again = build_parser().parse_args(shlex.split(command)[1:])
+    assert again.train == "my train.iob2" and again.output == "m.skops"
+    assert again.model == "online-crf"
+    assert tagger_options(again) == {k: v for k, v in winner.items() if k != "model"}
+    for kept in ({**decision, "chosen": "winner"}, {**decision, "winner_f1": 0.70},
+                 {**decision, "winner_options": None}):
+        assert rejected_winner_note(kept, "my train.iob2", "m.skops") == ""
+
+
+def test_train_dev_needs_tune(tmp_path, capsys):
+    train = tmp_path / "train.iob2"
+    train.write_text(TRAIN)
+    assert main(["train", "--train", str(train), "--dev", str(train), "-o",
+                 str(tmp_path / "m.skops")]) == 1
+    assert "--dev is the development data of --tune" in capsys.readouterr().err
+
+
+def test_info_top_explains_the_outside_segment_labels(toy_files, capsys):
+    _, model = toy_files
+    assert main(["info", str(model), "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "heaviest features of S-O" in out
+    assert "B-O, I-O, E-O, S-O: the BIES scheme cuts the text outside entities" in out

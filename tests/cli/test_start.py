@@ -25,10 +25,12 @@ def test_help_imports_nothing_heavy(argv):
 
 
 def test_tag_output_formats_agree_with_tagging():
-    from skbioner.cli._tag import OUTPUT_FORMATS
+    from skbioner.cli._tag import INPUT_FORMATS, OUTPUT_FORMATS
+    from skbioner.tagging import INPUT_FORMATS as TAGGING_INPUT
     from skbioner.tagging import OUTPUT_FORMATS as TAGGING
 
     assert OUTPUT_FORMATS == TAGGING
+    assert INPUT_FORMATS == TAGGING_INPUT
 
 
 def test_tag_batch_size_default_agrees_with_tagging():

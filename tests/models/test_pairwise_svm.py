@@ -615,30 +615,86 @@ def test_saved_model_predicts_the_same(toy, tmp_path):
     assert back.predict(F) == pred
 
 
-@pytest.mark.slow
-def test_quality_on_the_bundled_sample():
+def test_storing_the_weights_copies_no_entry_twice(rng):
+    """Every pair's weights laid out by column holds the output and little more: sorting
+    the entries held ten copies of them (10.6 GB with every product and every pair's vote
+    on 200 sentences)."""
+    import tracemalloc
+
+    m = PairwiseSVMTagger()
+    m.n_features_in_, m.classes_, m.history_ = 2000, np.array(["O", "B-x", "I-x"]), 2
+    m.conj_mode_, m.n_hash_ = CONJ_NONE, 0
+    n_pairs, per_pair = 3000, 1000
+    results = [(np.sort(rng.choice(m._n_mapped(), per_pair, replace=False)).astype(np.int32),
+                rng.standard_normal(per_pair).astype(np.float32), 0.0, 1)
+               for _ in range(n_pairs)]
+    want = {(int(c), p): v for p, (cols, vals, *_) in enumerate(results)
+            for c, v in zip(cols[:3].tolist(), vals[:3].tolist())}
+    tracemalloc.start()
+    try:
+        m._store_weights(results)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    out = m.coef_pairs_.nbytes + m.coef_values_.nbytes
+    assert m.coef_values_.size == n_pairs * per_pair
+    assert peak < 1.5 * out, (peak, out)
+    # the layout: columns sorted, within each the pairs in order, each weight its own
+    assert (np.diff(m.coef_columns_) > 0).all()
+    for k in range(m.coef_columns_.size):
+        pairs = m.coef_pairs_[m.coef_ptr_[k]:m.coef_ptr_[k + 1]]
+        assert (np.diff(pairs) > 0).all()
+    col_of = np.repeat(m.coef_columns_, np.diff(m.coef_ptr_))
+    got = dict(zip(zip(col_of.tolist(), m.coef_pairs_.tolist()), m.coef_values_.tolist()))
+    assert all(got[key] == v for key, v in want.items())
+
+
+def _sample_features(n=200):
     from skbioner.annotate import POSTagger
     from skbioner.datasets import load_jnlpba_sample
     from skbioner.features import get_preset
-    from skbioner.models import MajorityTagger
 
     tr, te = load_jnlpba_sample("train"), load_jnlpba_sample("test")
-    n = 200
     pos = POSTagger().fit(tr.X[:10])
     Xtr, Xte = pos.transform(tr.X[:n]), pos.transform(te.X[:n])
-    groups = get_preset("kazama")
-    f = TokenFeaturizer(groups, min_count=2).fit(Xtr, tr.y[:n])
-    Ftr, Fte = f.transform(Xtr), f.transform(Xte)
+    f = TokenFeaturizer(get_preset("kazama"), min_count=2).fit(Xtr, tr.y[:n])
+    return tr, te, f.transform(Xtr), f.transform(Xte), n
+
+
+def _f1_of_every_product_and_of_the_kernel_path():
+    """Run in a process of its own by the test below: its ~160 million weights (2.9 GB at
+    the peak of fit and layout; 10.6 GB before test_storing_the_weights_copies_no_entry_twice)
+    are given back to the system whole when it ends, on top of nothing the suite holds."""
+    tr, te, Ftr, Fte, n = _sample_features()
+    full = PairwiseSVMTagger(conjunctions="all", vote="all", random_state=0, n_jobs=2)
+    f1_full = entity_f1_score(te.y[:n], full.fit(Ftr, tr.y[:n]).predict(Fte))
+    del full
+    kern = PairwiseSVMTagger(kernel="poly", random_state=0, n_jobs=2).fit(Ftr, tr.y[:n])
+    return f1_full, entity_f1_score(te.y[:n], kern.predict(Fte))
+
+
+@pytest.mark.slow
+def test_quality_on_the_bundled_sample():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from skbioner.models import MajorityTagger
+
+    tr, te, Ftr, Fte, n = _sample_features()
     m = PairwiseSVMTagger(random_state=0, n_jobs=2).fit(Ftr, tr.y[:n])
-    pred = m.predict(Fte)
-    f1 = entity_f1_score(te.y[:n], pred)
+    f1 = entity_f1_score(te.y[:n], m.predict(Fte))
     base = MajorityTagger().fit(tr.X[:n], tr.y[:n]).score(te.X[:n], te.y[:n])
     # every product written out and the paper's vote: the kernel path's model up to the
     # intercept's regularisation and the solvers' tolerances -- a close F1
-    full = PairwiseSVMTagger(conjunctions="all", vote="all", random_state=0, n_jobs=2)
-    f1_full = entity_f1_score(te.y[:n], full.fit(Ftr, tr.y[:n]).predict(Fte))
-    kern = PairwiseSVMTagger(kernel="poly", random_state=0, n_jobs=2).fit(Ftr, tr.y[:n])
-    f1_kernel = entity_f1_score(te.y[:n], kern.predict(Fte))
+    code = ("import json, warnings; warnings.simplefilter('ignore'); "
+            "from tests.models.test_pairwise_svm import "
+            "_f1_of_every_product_and_of_the_kernel_path as f; print(json.dumps(f()))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=1800)
+    assert proc.returncode == 0, proc.stderr
+    f1_full, f1_kernel = json.loads(proc.stdout.splitlines()[-1])
     print(f"pairwise SVM {f1:.3f}; every product {f1_full:.3f}, kernel path {f1_kernel:.3f}; "
           f"majority {base:.3f}")
     assert f1 > base + 0.1

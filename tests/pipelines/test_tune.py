@@ -271,3 +271,49 @@ def test_epoch_twins_share_one_run_with_the_predictions_of_their_own_fits(sample
         assert pred == clone(pipe).fit(X[:150], y[:150]).predict(X[150:])
         assert seconds > 0
     assert out[1][1] < out[0][1]  # the 2-epoch snapshot came before the 3-epoch end
+
+
+def test_the_users_development_data_is_the_held_out_part(sample, capsys):
+    X, y = sample.X[:250], sample.y[:250]
+    X_dev, y_dev = sample.X[250:330], sample.y[250:330]
+    t = TunedTagger(models=("online-crf",), pos=False, word_classes=False, n_jobs=1,
+                    min_resources=100, verbose=1)
+    t.fit(X, y, X_dev, y_dev)
+    err = capsys.readouterr().err
+    assert t.decision_["n_held_out_sentences"] == 80 and "(the development data)" in err
+    # the last round trains on all of X; the refit on X alone (not the development data)
+    assert max(r["n_sentences"] for r in t.results_) == 250
+    assert "refitting on all 250 training sentences" in err
+    with pytest.raises(ValueError, match="give both"):
+        TunedTagger(pos=False).fit(X, y, X_dev)
+
+
+@pytest.mark.parametrize("pos_corpus", [None, "genia-pos/train.tsv"])
+def test_tagger_options_build_each_candidate(pos_corpus):
+    """The options (the command line) of a candidate build that candidate: the same model,
+    scheme, epochs or C, cutoff and annotations."""
+    from skbioner.pipelines import make_tagger
+    from skbioner.pipelines._tune import describe, tagger_options
+
+    _, grid, default = search_space(pos_corpus=pos_corpus)
+    assert tagger_options(default) == {"model": "online-crf"}
+    for params in ParameterGrid(grid):
+        options = tagger_options(params, pos_corpus)
+        built = make_tagger(**options)
+        steps = dict(built.steps) if hasattr(built, "steps") else {}
+        model = steps.get("model", built)
+        assert type(model).__name__ == type(params["model"]).__name__, options
+        if "model__max_iter" in params:
+            assert (model.scheme, model.max_iter) == (params["model"].scheme,
+                                                      params["model__max_iter"]), options
+            assert tuple(model.extra_schemes) == tuple(params["model"].extra_schemes)
+        else:
+            assert model.classifier.C == params["model__classifier__C"]
+        assert steps["features"].min_count == params["features__min_count"], describe(params)
+        pos = params["pos"] != "passthrough"
+        assert ("pos" in steps and steps["pos"] != "passthrough") == pos, options
+        if pos and pos_corpus:
+            assert steps["pos"].corpus == pos_corpus
+        for step in ("word_classes", "lexicons"):
+            on = params.get(step, "passthrough") != "passthrough"
+            assert (step in steps and steps[step] != "passthrough") == on, options

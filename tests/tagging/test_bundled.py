@@ -16,7 +16,7 @@ from tests.conftest import data_path
 #: fixed, so only floating-point summation order can move it (see tests/models/test_quality.py
 #: for the tolerance); the sample-trained online-crf pin there is 65.66.
 SAMPLE_TEST_F1 = 71.87
-#: On the full official test set (docs/first-hour.md, benchmarks/bundled_model.py).
+#: On the full official test set (docs/lab/first-hour-measurements.md, benchmarks/bundled_model.py).
 TEST_F1 = 71.89
 
 
@@ -63,6 +63,30 @@ def test_the_file_is_small_safe_and_says_what_it_was_trained_on():
     for name in ("LICENSE-GENIA", "README.md"):
         assert (BUNDLED_MODEL.parent / name).is_file()
     assert "CC BY 3.0" in (BUNDLED_MODEL.parent / "README.md").read_text()
+
+
+@pytest.mark.parametrize("name", sorted(skbioner.tagging.BUNDLED_MODELS))
+def test_info_of_every_bundled_model_shows_its_training_data(name, capsys):
+    """Each training file: its name, digest and counts (a corpus without document ids says
+    so); BC5CDR's record of two files (train + devel) showed as ``training data: None``."""
+    import re
+
+    from skbioner.cli import main
+    from skbioner.cli._formats import count_documents
+    from skbioner.io import read_columns
+
+    assert main(["info", name]) == 0
+    out = capsys.readouterr().out
+    shown = re.findall(r"^training data: (\S+) \(sha256 [0-9a-f]{16}\.\.\.\)\n"
+                       r"  (no document ids|[\d,]+ documents?), ([\d,]+) sentences", out, re.M)
+    assert shown, out
+    for file, documents, sentences in shown:
+        assert int(sentences.replace(",", "")) > 1000
+        path = data_path(*file.split("/")[-2:]) if "/" in file else None
+        if path is not None:  # the count the record says is the file's
+            corpus = read_columns(path)
+            n = count_documents(corpus.doc_ids)
+            assert documents == ("no document ids" if n == 0 else f"{n:,} documents")
 
 
 def test_same_model_from_a_path_and_by_default(model, tmp_path):

@@ -1,13 +1,16 @@
 """Batch tagging of raw text: documents in, entities with character offsets out."""
 
+import dataclasses
 import json
 
+import numpy as np
 import pytest
 from sklearn.pipeline import make_pipeline
 
 from skbioner.cli import main
 from skbioner.features import TokenFeaturizer
-from skbioner.io import load_model, read_brat_dir, read_jnlpba, save_model
+from skbioner.io import load_model, read_brat_dir, read_jnlpba, read_pubtator, save_model, write_bioc
+from skbioner.io._brat import BratDocument
 from skbioner.metrics import character_span_scores
 from skbioner.models import OnlinePACRF
 from skbioner.tagging import (
@@ -184,3 +187,123 @@ def test_iter_documents_checks_inputs_when_called(tmp_path):
         iter_documents([tmp_path], encoding="bogus-enc")
     with pytest.raises(FileNotFoundError):
         iter_documents([tmp_path / "missing.txt"])
+
+
+PUBTATOR = ("9321233|t|The IL-2 gene in T cells\n9321233|a|The p53 gene in HeLa cells .\n"
+            "9321233\t4\t13\tIL-2 gene\tDNA\t-\n\n"
+            "9321234|t|The TNF gene\n9321234|a|The c-myc gene in B cells .\n")
+
+
+@pytest.mark.parametrize("name", ["abstracts.pubtator", "abstracts.txt", "abstracts"])
+def test_pubtator_files_give_their_pmids_and_pubtator_offsets(model_path, tmp_path, name,
+                                                              capsys):
+    """By name or by content, a PubTator file is its documents (PMID, title + abstract), the
+    offsets PubTator's: an entity's text is the title-and-abstract text at its offsets."""
+    (tmp_path / name).write_text(PUBTATOR)
+    out = tmp_path / "out.jsonl"
+    assert main(["tag", "-m", str(model_path), str(tmp_path / name), "-o", str(out),
+                 "--progress", "never"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in records] == ["9321233", "9321234"]
+    texts = {d.id: d.text for d in read_pubtator(tmp_path / name)}
+    assert texts["9321233"] == "The IL-2 gene in T cells\nThe p53 gene in HeLa cells ."
+    for r in records:
+        assert r["entities"]
+        assert all(texts[r["id"]][e["start"]:e["end"]] == e["text"] for e in r["entities"])
+    assert {"IL-2", "IL-2 gene"} & {e["text"] for e in records[0]["entities"]}
+
+
+@pytest.mark.parametrize("fmt", ["bioc-xml", "bioc-json"])
+def test_bioc_collections_are_tagged_by_document(model_path, tmp_path, fmt):
+    docs = [BratDocument("d1", "The IL-2 gene in T cells .", []),
+            BratDocument("d2", "The p53 gene in HeLa cells .", [])]
+    named, unnamed = tmp_path / f"c.{fmt[5:]}", tmp_path / "collection"
+    write_bioc(named, docs, format=fmt[5:])
+    unnamed.write_bytes(named.read_bytes())
+    for path in (named, unnamed):  # by its name, then by its content
+        got = list(iter_documents(path))
+        assert [(d.id, d.text) for d in got] == [(d.id, d.text) for d in docs]
+
+
+def test_text_that_looks_like_markup_stays_text(tmp_path):
+    (tmp_path / "a.txt").write_text("<i>IL-2</i> binds")
+    (tmp_path / "b.txt").write_text("[Title] the passages of IL-2 and \"documents\"")
+    assert [d.text[:3] for d in iter_documents(tmp_path)] == ["<i>", "[Ti"]
+
+
+def test_a_bad_pubtator_file_is_one_error_naming_its_line(tmp_path):
+    (tmp_path / "a.pubtator").write_text("1|t|IL-2\n1\t0\t9\tIL-2 gene\tDNA\n")
+    (tmp_path / "b.txt").write_text(TEXT)
+    bad, good = iter_documents(tmp_path)
+    assert isinstance(bad, DocumentError) and "a.pubtator:2" in str(bad)
+    assert good.id == "b"
+
+
+def test_cli_tag_names_the_skipped_entries_of_a_directory(model_path, tmp_path, capsys):
+    src = tmp_path / "in"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.txt").write_text(TEXT)
+    (src / "a.ann").write_text("T1\tDNA 4 13\tIL-2 gene\n")
+    (src / "notes.pdf").write_bytes(b"%PDF")
+    (src / "abstracts.pubtator").write_text(PUBTATOR)
+    out = tmp_path / "out.jsonl"
+    assert main(["tag", "-m", str(model_path), str(src), "-o", str(out),
+                 "--progress", "never"]) == 0
+    err = capsys.readouterr().err
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == [
+        "a", "9321233", "9321234"]
+    notes = [line for line in err.splitlines() if "skipped" in line]
+    assert len(notes) == 3
+    assert any("(a.ann)" in n and "brat annotations" in n for n in notes)
+    assert any("(notes.pdf)" in n and ".pubtator" in n for n in notes)
+    assert any("(sub/)" in n and "not read recursively" in n for n in notes)
+
+
+def test_merged_models_keep_the_most_confident_of_overlapping_entities():
+    from skbioner.tagging import TaggedEntity, merge_tagged
+
+    text = "Cisplatin-induced IL-2 loss"
+    offs = [np.array([[0, 17], [18, 22], [23, 27]])]
+    one = TaggedDocument("d", text, "d.txt", [["Cisplatin-induced", "IL-2", "loss"]], offs,
+                         [["O", "B-protein", "O"]],
+                         [TaggedEntity("T1", "protein", 18, 22, "IL-2", confidence=0.6),
+                          TaggedEntity("T2", "protein", 23, 27, "loss", confidence=None)])
+    two = TaggedDocument("d", text, "d.txt", [["Cisplatin", "-", "induced", "IL-2", "loss"]],
+                         [np.array([[0, 9], [9, 10], [10, 17], [18, 22], [23, 27]])],
+                         [["B-Chemical", "O", "O", "B-Chemical", "O"]],
+                         [TaggedEntity("T1", "Chemical", 0, 9, "Cisplatin", confidence=0.99),
+                          TaggedEntity("T2", "Chemical", 18, 27, "IL-2 loss", confidence=0.7),
+                          TaggedEntity("T3", "Disease", 23, 27, "loss", confidence=0.4)])
+    merged = merge_tagged([one, two], ("genes", "chemicals"))
+    got = [(e.id, e.type, e.start, e.end, e.confidence, e.model) for e in merged.entities]
+    # 0.99 kept; 0.7 overlaps nothing kept yet: kept; IL-2 (0.6) and both "loss" overlap it
+    assert got == [("T1", "Chemical", 0, 9, 0.99, "chemicals"),
+                   ("T2", "Chemical", 18, 27, 0.7, "chemicals")]
+    # the first model's tokens; Cisplatin ends inside one of them: in the entities only
+    assert merged.sentences == one.sentences
+    assert merged.labels == [["O", "B-Chemical", "I-Chemical"]]
+    swapped = merge_tagged([two, one], ("chemicals", "genes"))
+    assert [e.text for e in swapped.entities] == [e.text for e in merged.entities]
+    # without confidences, a tie: the model listed first wins
+    tie = merge_tagged([one, dataclasses.replace(one, entities=[
+        dataclasses.replace(e, type="DNA") for e in one.entities])], ("a", "b"))
+    assert [(e.type, e.model) for e in tie.entities] == [("protein", "a"), ("protein", "a")]
+
+
+def test_cli_tag_with_two_bundled_models_names_each_entitys_model(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("Cisplatin-induced nephrotoxicity was reduced by IL-2 in "
+                                    "T cells.")
+    out = tmp_path / "out.jsonl"
+    assert main(["tag", "-m", "jnlpba,bc5cdr", str(tmp_path / "a.txt"), "-o", str(out),
+                 "--progress", "never"]) == 0
+    [rec] = [json.loads(line) for line in out.read_text().splitlines()]
+    got = {(e["text"], e["type"], e["model"]) for e in rec["entities"]}
+    assert {("Cisplatin", "Chemical", "bc5cdr"), ("IL-2", "protein", "jnlpba")} <= got
+    spans = sorted((e["start"], e["end"]) for e in rec["entities"])
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))  # no overlap left
+    brat = tmp_path / "brat"
+    assert main(["tag", "-m", "jnlpba,bc5cdr", str(tmp_path / "a.txt"), "-o", str(brat),
+                 "--output-format", "brat", "--progress", "never"]) == 0
+    assert "model=bc5cdr" in (brat / "a.ann").read_text()
+    assert main(["tag", "-m", "bc5cdr,bc5cdr", str(tmp_path / "a.txt")]) == 1
+    assert "two models have the same name" in capsys.readouterr().err

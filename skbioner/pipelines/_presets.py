@@ -3,7 +3,7 @@
 Each preset is a ``Pipeline`` of optional annotators (POS, HMM states), the
 featurizer and a model, with the settings chosen on the JNLPBA development
 split (the last 10% of the training abstracts) and checked on BioNLP13CG's
-development file; ``docs/benchmarks.md`` gives the runs behind each choice.
+development file; ``docs/lab/benchmarks.md`` gives the runs behind each choice.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def _model(name):
 
         # Kazama et al. 2002: d=2, greedy with pc-1, pc-2; the degree-2 kernel as explicit
         # features (kernel="poly2": minutes on a whole corpus, issue 26).  Chosen on the
-        # JNLPBA dev split (benchmarks/pairwise_svm.py dev, docs/benchmarks.md): C, gamma,
+        # JNLPBA dev split (benchmarks/pairwise_svm.py dev, docs/lab/benchmarks.md): C, gamma,
         # the preceding-class conjunctions, greedy over Viterbi, and O not split (on 1,800
         # abstracts splitting O by POS cost 0.5 F1 and tagged 2.4x slower)
         return PairwiseSVMTagger(kernel="poly2", degree=2, gamma=0.1, coef0=1.0, C=0.25,

@@ -19,7 +19,8 @@ the paper's) from such lines:
 ``--systems`` trains several systems one after the other *in one process* (so their
 training and tagging times are comparable) and scores each alone and with the three
 steps: a preset name (``online-crf``, ``hmm-svm``...), ``two-pass:PRESET`` (the preset
-stacked on its own out-of-fold first pass, ``make_two_pass``) or ``two-pass:FIRST>SECOND``;
+stacked on its own out-of-fold first pass, ``make_tagger(two_pass=True)``) or
+``two-pass:FIRST>SECOND``;
 ``--two-pass-param`` sets ``FirstPassAnnotator`` parameters (``cv=5``...):
 
     python benchmarks/hmm_svm.py --data ../shared/data/jnlpba --split test \
@@ -55,7 +56,6 @@ from skbioner.pipelines import (
     add_knowledge,
     make_annotators,
     make_tagger,
-    make_two_pass,
     parse_params,
 )
 from skbioner.postprocess import (
@@ -121,8 +121,10 @@ def build_system(name, params, first_params):
         spec = name.split(":", 1)[1]
         first, _, second = spec.rpartition(">")
         first = first or second
-        return make_two_pass(second, first, model_params=own(second, params),
-                             first_params=own(first, first_params))
+        # the second pass gets its preset's second-pass settings under the ones given
+        return make_tagger(second, two_pass=True,
+                           first_pass=make_tagger(first, model_params=own(first, first_params)),
+                           model_params=own(second, params))
     return make_tagger(name, model_params=own(name, first_params))
 
 

@@ -1,7 +1,8 @@
 """Raw text on the development abstracts: their real PubMed text, each way of cutting words.
 
     python benchmarks/raw_dev.py --data ../shared/data/jnlpba
-    python benchmarks/raw_dev.py --data ../shared/data/jnlpba --variants table,learned --cache dev-models
+    python benchmarks/raw_dev.py --data ../shared/data/jnlpba --variants table,learned \\
+        --cache dev-models
 
 The development abstracts are the last 10% of the training abstracts
 (:func:`skbioner.datasets.train_dev_split`); their raw text and entity spans are
@@ -197,7 +198,8 @@ def main():
             elif name == "raw-table":
                 Xr, yr = project(train_docs, table)
                 tagger = cached(args.cache, f"{args.preset}-raw-table",
-                                lambda: make_tagger(args.preset, model_params=no_cal).fit(Xr, yr),
+                                lambda Xr=Xr, yr=yr: make_tagger(
+                                    args.preset, model_params=no_cal).fit(Xr, yr),
                                 result)
                 token_level = entity_report(ydev, tagger.predict(Xdev)).overall.exact.f1
             pred, cuts = {}, {}

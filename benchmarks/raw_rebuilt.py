@@ -75,7 +75,8 @@ def main():
     for c, s in sorted(scores["per_class"].items()):
         print(f"{c:<10} {100 * s['f1']:>17.2f}")
     r = scores["overall"]
-    print(f"token-level exact F1 {100 * token_f1:.2f}; rebuilt raw text span F1 {100 * r['f1']:.2f} "
+    print(f"token-level exact F1 {100 * token_f1:.2f}; rebuilt raw text span F1 "
+          f"{100 * r['f1']:.2f} "
           f"(P {100 * r['precision']:.2f} R {100 * r['recall']:.2f}), gap "
           f"{100 * (token_f1 - r['f1']):+.2f}")
     print(json.dumps({"data": args.data, "model": args.model, "token_level_f1": token_f1,

@@ -16,8 +16,7 @@ __all__ = ["Sentence", "as_sentence", "check_sentences", "load_model", "make_tag
 
 # Public names from heavier subpackages, imported on first use so that ``import skbioner``
 # (and ``skbioner --help``) stays light.
-_LAZY = {"make_tagger": "skbioner.pipelines", "make_pipeline": "skbioner.pipelines",
-         "load_model": "skbioner.tagging._bundled",
+_LAZY = {"make_tagger": "skbioner.pipelines", "load_model": "skbioner.tagging._bundled",
          "tag_text": "skbioner.tagging"}
 
 

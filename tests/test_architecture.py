@@ -4,7 +4,7 @@ The table lists the layers from the bottom up: a module may import from its own 
 and from the layers above it in the table (lower in the stack), never from one below it
 (higher in the stack), so the import graph has no cycle between layers.  Every
 subpackage and every module of it is in the table.  Imports inside a module's
-``__getattr__`` (the deprecation shims that keep an old name working) are not counted.
+``__getattr__`` (the package's lazy imports) are not counted.
 """
 
 import ast
@@ -40,7 +40,8 @@ def unit_of(path):
 
 
 def imports_of(path):
-    """Absolute module names ``path`` imports from skbioner (shims excluded), with lines."""
+    """Absolute module names ``path`` imports from skbioner (lazy ``__getattr__`` imports
+    excluded), with lines."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     shims = {id(n) for f in tree.body if isinstance(f, ast.FunctionDef)
              and f.name == "__getattr__" for n in ast.walk(f)}

@@ -57,23 +57,3 @@ __all__ = [
     "word_formation",
     "zhou_word_formation",
 ]
-
-
-def __getattr__(name):
-    if name == "DictionaryMatcher":  # an annotator: it moved to skbioner.annotate
-        import warnings
-
-        from ..annotate import DictionaryMatcher
-
-        warnings.warn("skbioner.features.DictionaryMatcher is now "
-                      "skbioner.annotate.DictionaryMatcher; the old place goes in 0.3",
-                      FutureWarning, stacklevel=2)
-        return DictionaryMatcher
-    if name == "PRESETS":  # renamed: skbioner.pipelines.PRESETS names whole taggers
-        import warnings
-
-        warnings.warn("skbioner.features.PRESETS is now TEMPLATE_PRESETS "
-                      "(skbioner.pipelines.PRESETS names the taggers); the old name goes in 0.3",
-                      FutureWarning, stacklevel=2)
-        return TEMPLATE_PRESETS
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

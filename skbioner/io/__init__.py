@@ -88,15 +88,3 @@ __all__ = [
     "write_jsonl",
     "write_pubtator",
 ]
-
-
-def __getattr__(name):
-    if name == "read_corpus":  # reading texts as sentences needs the tokenizer: in datasets
-        import warnings
-
-        from ..datasets import load_corpus
-
-        warnings.warn("skbioner.io.read_corpus is now skbioner.datasets.load_corpus; the old "
-                      "name goes in 0.3", FutureWarning, stacklevel=2)
-        return load_corpus
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

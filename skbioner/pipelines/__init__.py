@@ -13,16 +13,10 @@ from ._build import (
 )
 from ._inspect import describe_model, top_features
 from ._pipeline import TaggerPipeline
-from ._presets import (
-    PRESETS,
-    TWO_PASS_PARAMS,
-    make_annotators,
-    make_pipeline,
-    make_two_pass,
-)
+from ._presets import PRESETS, TWO_PASS_PARAMS, make_annotators
 from ._tune import TunedTagger, search_space, tune
 
 __all__ = ["COMBINATIONS", "PRESETS", "TWO_PASS_PARAMS", "TaggerPipeline", "TunedTagger",
            "add_first_pass", "add_knowledge", "describe_model", "make_members", "make_annotators",
-           "make_pipeline", "make_tagger", "make_two_pass", "parse_members", "parse_params",
+           "make_tagger", "parse_members", "parse_params",
            "search_space", "top_features", "tune"]

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["PRESETS", "TWO_PASS_PARAMS", "make_annotators", "make_pipeline", "make_two_pass",
-           "preset_pipeline"]
+__all__ = ["PRESETS", "TWO_PASS_PARAMS", "make_annotators", "preset_pipeline"]
 
 #: Names accepted by :func:`make_tagger` (and ``skbioner train --model``).
 PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
@@ -291,64 +290,3 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
                                  word_classes, lexicons, lexicon_types)
     return TaggerPipeline([*annotators, *prep, ("features", featurizer), ("model", est)],
                           verbose=bool(verbose))
-
-
-def make_pipeline(model="online-crf", **options):
-    """Deprecated: :func:`~skbioner.pipelines.make_tagger` builds the same pipeline.
-
-    ``skbioner.pipelines.make_pipeline`` shared its name with
-    :func:`sklearn.pipeline.make_pipeline`; it will be removed in 0.3.
-
-    Parameters
-    ----------
-    model : str, default="online-crf"
-    **options
-        Keyword arguments of :func:`~skbioner.pipelines.make_tagger`.
-
-    Returns
-    -------
-    TaggerPipeline or MajorityTagger
-    """
-    import warnings
-
-    from ._build import make_tagger
-
-    warnings.warn("skbioner.pipelines.make_pipeline is deprecated (it shared sklearn's name): "
-                  "use skbioner.pipelines.make_tagger", FutureWarning, stacklevel=2)
-    return make_tagger(model, **options)
-
-
-def make_two_pass(model="hmm-svm", first=None, *, cv=5, model_params=None, first_params=None,
-                  annotator_params=None, **pipeline_options):
-    """Deprecated: ``make_tagger(model, two_pass=True, first_pass=first)``.
-
-    Parameters
-    ----------
-    model : str, default="hmm-svm"
-    first : str or estimator, optional
-    cv : int, default=5
-    model_params, first_params, annotator_params : dict, optional
-    **pipeline_options
-        Keyword arguments of :func:`preset_pipeline`.
-
-    Returns
-    -------
-    TaggerPipeline
-    """
-    import warnings
-
-    from ._build import add_first_pass
-
-    warnings.warn("skbioner.pipelines.make_two_pass is deprecated: use "
-                  "make_tagger(model, two_pass=True, first_pass=...)", FutureWarning,
-                  stacklevel=2)
-    if model == "majority":
-        raise ValueError("the majority baseline has no featurizer to read the first pass")
-    first = model if first is None else first
-    if isinstance(first, str):
-        first = preset_pipeline(first, model_params=first_params, **pipeline_options)
-    params = {**TWO_PASS_PARAMS.get(model, {}), **dict(model_params or {})}
-    second = preset_pipeline(model, model_params=params, **pipeline_options)
-    return add_first_pass(second, first, cv=cv, **dict(annotator_params or {}))
-
-

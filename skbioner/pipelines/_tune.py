@@ -69,7 +69,7 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, le
         ``lexicons``, ``features``, ``model``).
     grid : list of dict
     default : dict
-        The grid point of the preset (``make_pipeline``): the online CRF's, or
+        The grid point of the preset (``make_tagger``): the online CRF's, or
         the cascade's when the online CRF is not searched.
     """
     from sklearn.pipeline import Pipeline

@@ -38,22 +38,3 @@ __all__ = [
     "find_abbreviations",
     "group_documents",
 ]
-
-
-def __getattr__(name):
-    if name in ("FirstPassAnnotator", "first_pass_groups"):  # annotators: in skbioner.annotate
-        import warnings
-
-        from .. import annotate
-
-        warnings.warn(f"skbioner.postprocess.{name} is now skbioner.annotate.{name}; the old "
-                      "place goes in 0.3", FutureWarning, stacklevel=2)
-        return getattr(annotate, name)
-    if name == "Document":  # renamed: skbioner.tagging.Document is a raw-text document
-        import warnings
-
-        warnings.warn("skbioner.postprocess.Document is now LabelledDocument (Document is "
-                      "skbioner.tagging's raw-text document); the old name goes in 0.3",
-                      FutureWarning, stacklevel=2)
-        return LabelledDocument
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,8 @@
 :func:`tag_text` tags strings in one line (``skbioner.tag_text("...")``),
 with the bundled JNLPBA model unless given another (:func:`skbioner.load_model`);
 :func:`iter_documents` streams documents from plain-text files, directories,
-JSONL, PubTator and BioC; :func:`tag_documents` tokenizes them (:class:`skbioner.text.BioTokenizer`),
+JSONL, PubTator and BioC; :func:`tag_documents` tokenizes them
+(:class:`skbioner.text.BioTokenizer`),
 tags them in batches -- in parallel through joblib if asked -- and maps the
 predicted spans back to character offsets, each entity with its confidence;
 :func:`open_writer` stores the results as brat standoff, JSONL or IOB2,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -9,7 +10,6 @@ import os
 import stat
 import warnings
 from collections.abc import Iterable, Iterator
-import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np

@@ -125,17 +125,6 @@ def test_make_tagger_two_pass_builds_the_stacked_pipeline():
         make_tagger("online-crf", first_pass="cascaded")
 
 
-def test_make_two_pass_is_a_deprecated_alias():
-    from skbioner.pipelines import make_two_pass
-
-    with pytest.warns(FutureWarning, match="two_pass=True"):
-        pipe = make_two_pass("online-crf", cv=3)
-    assert pipe.named_steps.first_pass.cv == 3
-
-
-# -- PostProcessedTagger.predict_entities ------------------------------------------------
-
-
 def test_post_processed_entities_keep_the_taggers_probabilities():
     train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
     base = make_tagger("online-crf", model_params={"max_iter": 3})

@@ -221,13 +221,6 @@ def test_documents_tokenized_and_written_as_columns_in_jnlpba_layout(tmp_path):
         write_documents(tmp_path / "o2.iob2", [doc], "columns")
 
 
-def test_io_read_corpus_is_a_deprecated_alias(tmp_path):
-    import skbioner.io
-
-    with pytest.warns(FutureWarning, match="load_corpus"):
-        assert skbioner.io.read_corpus is load_corpus
-
-
 def test_load_corpus_of_texts_without_tokens(write_file):
     path = write_file("e.jsonl", '{"id": "a", "text": "   "}\n')
     with pytest.raises(CorpusFormatError, match="no sentence"):

@@ -49,14 +49,6 @@ def test_every_cli_option_is_a_make_tagger_argument():
     assert type(py) is type(cli) and params(py) == params(cli)
 
 
-def test_make_pipeline_is_a_deprecated_alias():
-    from skbioner.pipelines import make_pipeline
-
-    with pytest.warns(FutureWarning, match="make_tagger"):
-        pipe = make_pipeline("online-crf", model_params={"max_iter": 3})
-    assert params(pipe) == params(make_tagger("online-crf", model_params={"max_iter": 3}))
-
-
 def test_options_reach_the_steps():
     pipe = make_tagger("cascaded", scheme="IOBES", model_params={"segmenter__C": 0.5},
                          feature_params={"min_count": 1})

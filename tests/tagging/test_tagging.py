@@ -9,7 +9,14 @@ from sklearn.pipeline import make_pipeline
 
 from skbioner.cli import main
 from skbioner.features import TokenFeaturizer
-from skbioner.io import load_model, read_brat_dir, read_jnlpba, read_pubtator, save_model, write_bioc
+from skbioner.io import (
+    load_model,
+    read_brat_dir,
+    read_jnlpba,
+    read_pubtator,
+    save_model,
+    write_bioc,
+)
 from skbioner.io._brat import BratDocument
 from skbioner.metrics import character_span_scores
 from skbioner.models import OnlinePACRF

@@ -622,7 +622,8 @@ class AbbreviationResolver(PostprocessStep):
             elif self.adjust_long_form and len(ab.long) == 1:
                 li, la, lb = ab.long[0]
                 # grow to the whole long form; a predicted left modifier stays
-                # ("human bone marrow cells (BMC)")
+                # ("resting peripheral blood mononuclear cells (PBMCs)", a development
+                # abstract: the long form starts at "peripheral", the entity at "resting")
                 first = min([la] + [a for _, a, _ in _overlapping(labels[li], la, lb)])
                 set_span(labels[li], first, lb, typ)
             set_span(labels[si], sa, sb, typ)

@@ -161,6 +161,16 @@ def test_resolver_adjusts_long_form_boundaries_and_leaves_whole_names_alone():
     assert out[0] == "O B-protein I-protein O B-protein O O".split()
 
 
+def test_a_predicted_left_modifier_stays_in_the_grown_long_form():
+    # a development-split case (abstract 99249588): the long form of PBMCs starts at
+    # "peripheral", the gold entity at "resting"; the tagger found "resting peripheral"
+    step = AbbreviationResolver().fit([], [])
+    d = doc(["resting peripheral blood mononuclear cells ( PBMCs ) were"],
+            ["B-cell_type I-cell_type O O O O O O O"])
+    assert step.correct(d)[0] == ("B-cell_type I-cell_type I-cell_type I-cell_type "
+                                  "I-cell_type O B-cell_type O O").split()
+
+
 def test_detection_on_hand_annotated_jnlpba_development_pairs():
     """Precision and recall on the 401 pairs annotated in the 200 development abstracts."""
     data = data_path("jnlpba")

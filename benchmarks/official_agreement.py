@@ -28,9 +28,11 @@ TYPES = ["protein", "DNA", "RNA", "cell_line", "cell_type"]
 
 
 def sections(text):
-    """Split a report into its header and a set of per-class sections."""
-    parts = text.split("\n\n[<")
-    return parts[0], frozenset(parts[1:])
+    """Split a report into its header and a set of per-class sections, each without the
+    blank lines that end it (the script ends its last section with one more than ours: the
+    counts agreed and the reports were still told apart)."""
+    parts = text.strip("\n").split("\n\n[<")
+    return parts[0].rstrip(), frozenset(p.rstrip() for p in parts[1:])
 
 
 def run_perl(scorer, gold, pred):

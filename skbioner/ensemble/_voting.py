@@ -89,7 +89,7 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
     ... ])
     >>> vote = vote.fit(train.X[:300], train.y[:300])
     >>> [e[:3] for e in vote.predict_entities([["IL-2", "gene", "expression"]])[0]]
-    [('DNA', 0, 2)]
+    [('protein', 0, 1)]
     """
 
     _parameter_constraints = {

@@ -336,8 +336,8 @@ def entities_from_spans(text: str, spans: Iterable[tuple[str, int, int]]) -> lis
     --------
     >>> entities_from_spans("IL-2 gene", [("DNA", 0, 9), ("protein", 0, 4)])
     ... # doctest: +NORMALIZE_WHITESPACE
-    [Entity(id='T1', type='protein', start=0, end=4, text='IL-2'),
-     Entity(id='T2', type='DNA', start=0, end=9, text='IL-2 gene')]
+    [Entity(id='T1', type='protein', start=0, end=4, text='IL-2', fragments=None),
+     Entity(id='T2', type='DNA', start=0, end=9, text='IL-2 gene', fragments=None)]
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")

@@ -694,7 +694,7 @@ def segment_table(labels: Sequence[str]):
     Examples
     --------
     >>> types, b = segment_table(["O", "B-DNA", "I-DNA"])
-    >>> types, b[1, 2], b[2, 1], b[2, 2]
+    >>> types, bool(b[1, 2]), bool(b[2, 1]), bool(b[2, 2])
     ([None, 'DNA', 'DNA'], False, True, False)
     """
     labels = list(labels)

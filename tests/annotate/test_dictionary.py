@@ -425,15 +425,6 @@ def test_random_against_reference(tmp_path, rng, lowercase):
             assert got.column(name) == tuple(labels), (s, name)
 
 
-def test_doctests():
-    import doctest
-
-    import skbioner.annotate._dictionary as module
-
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_jackknife_annotates_training_sentences_out_of_fold():
     from skbioner import Sentence
 

@@ -1,7 +1,6 @@
 """HMMStateClusterer: batched Baum-Welch against brute force, plus estimator behaviour."""
 
 import copy
-import doctest
 import itertools
 import re
 
@@ -370,11 +369,6 @@ def test_pipeline_before_kazama_featurizer_and_tagger():
     pred = pipe.predict(X)
     assert len(pred) == len(X) and all(len(p) == len(s) for p, s in zip(pred, X))
     assert pipe.score(X, y) > 0.9
-
-
-def test_docstring_examples():
-    result = doctest.testmod(_hmm, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_real_unlabeled_sentences_subset():

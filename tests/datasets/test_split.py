@@ -1,6 +1,5 @@
 """Development splits refuse or jackknife an annotator fitted on development sentences."""
 
-import doctest
 
 import pytest
 from sklearn.frozen import FrozenEstimator
@@ -83,10 +82,3 @@ def test_jnlpba_dev_split_with_the_jackknifed_bundled_tagger():
     in_sample = token_accuracy_score(yg, [s.column("pos") for s in full.transform(Xg)])
     assert full.in_sample(Xg).all() and not jk.in_sample(Xg).any()
     assert in_sample > 0.995 > honest > 0.97
-
-
-def test_doctests():
-    import skbioner.datasets._split as module
-
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

@@ -33,12 +33,3 @@ def test_a_deep_jsonl_record_names_its_line(write_file):
 
 def test_detecting_the_format_of_a_deep_first_line(write_file):
     assert detect_format(write_file("deep.json", DEEP)) in ("bioc-json", "jsonl")
-
-
-@pytest.mark.parametrize("name", ["skbioner.io._json", "skbioner.io._atomic"])
-def test_doctests(name):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

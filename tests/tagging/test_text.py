@@ -82,16 +82,6 @@ def test_bad_items_are_named():
         skbioner.tag_text("x" * 2000)
 
 
-@pytest.mark.parametrize("name", ["skbioner.tagging._text", "skbioner.tagging._bundled",
-                                  "skbioner.pipelines._inspect"])
-def test_doctests(name):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_a_cascade_gives_confidences_too():
     from skbioner.pipelines import make_tagger
     from tests.models.toy import toy_sentences

@@ -156,15 +156,6 @@ def test_pipeline_with_featurizer_reads_original_tokens():
     assert "w[0]=IL-2" not in names
 
 
-def test_doctests():
-    import doctest
-
-    import skbioner.text._normalize as module
-
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_per_digit_mode():
     from skbioner.text import NumericNormalizer, normalize_numerals
 

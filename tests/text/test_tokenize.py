@@ -439,12 +439,3 @@ def test_jnlpba_test_abstracts():
     assert n_match / n_gold >= 0.99
     # ... and told the entity boundaries, as the corpus was made
     assert n_match_ent / n_gold >= 0.998
-
-
-def test_doctests():
-    import doctest
-
-    import skbioner.text._tokenize as module
-
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0 and result.failed == 0

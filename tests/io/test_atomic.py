@@ -9,8 +9,17 @@ import skbioner.io._atomic as atomic
 from skbioner.io._atomic import atomic_open, atomic_write_files, signals_deferred
 
 
+@pytest.fixture
+def sigint_raises():
+    """SIGINT raises KeyboardInterrupt during the test, as in an interactive run, even when
+    the test process inherited it ignored (started in the background: nohup, ``cmd &``)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
-def test_signals_are_delivered_after_the_block():
+def test_signals_are_delivered_after_the_block(sigint_raises):
     events = []
     with pytest.raises(KeyboardInterrupt):
         with signals_deferred():
@@ -20,7 +29,7 @@ def test_signals_are_delivered_after_the_block():
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="POSIX signals")
-def test_ctrl_c_between_two_renames_leaves_both_files(tmp_path, monkeypatch):
+def test_ctrl_c_between_two_renames_leaves_both_files(tmp_path, monkeypatch, sigint_raises):
     # item 4: an interrupted brat run left <id>.txt without <id>.ann
     real = atomic._commit
     calls = []

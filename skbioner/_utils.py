@@ -82,3 +82,27 @@ def unpack_strings(value):
     out = np.empty(len(ends), dtype=object)
     out[:] = [joined[a:b] for a, b in zip([0, *ends[:-1]], ends)]
     return out
+
+
+def signal_cause(exc):
+    """The ``KeyboardInterrupt`` or ``SystemExit`` behind a ``SystemError``, else None.
+
+    A signal handler's exception raised while a compiled (numba) call runs comes
+    back as a ``SystemError`` caused by it, wrapped once more by every enclosing
+    compiled call; the chain is followed through those ``SystemError`` only.
+
+    Parameters
+    ----------
+    exc : BaseException
+
+    Returns
+    -------
+    KeyboardInterrupt or SystemExit or None
+    """
+    seen = set()
+    while isinstance(exc, SystemError) and id(exc) not in seen:
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            return exc
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._utils import signal_cause
 from . import _clusters, _convert, _demo, _evaluate, _info, _predict, _tag, _train
 from ._formats import printable
 
@@ -66,30 +67,6 @@ def _on_sigterm(signum, frame):
     _on_sigterm.watchdog.daemon = True
     _on_sigterm.watchdog.start()
     sys.exit(143)
-
-
-def _signal_cause(exc):
-    """The ``KeyboardInterrupt`` or ``SystemExit`` behind a ``SystemError``, else None.
-
-    A signal handler's exception raised while a compiled (numba) call runs comes
-    back as a ``SystemError`` caused by it, wrapped once more by every enclosing
-    compiled call; the chain is followed through those ``SystemError`` only.
-
-    Parameters
-    ----------
-    exc : BaseException
-
-    Returns
-    -------
-    KeyboardInterrupt or SystemExit or None
-    """
-    seen = set()
-    while isinstance(exc, SystemError) and id(exc) not in seen:
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-        if isinstance(exc, KeyboardInterrupt | SystemExit):
-            return exc
-    return None
 
 
 def kernels_compiled():
@@ -274,7 +251,7 @@ def _run(args) -> int:
     except Exception as exc:  # a bug, or an input nothing above foresaw: still one line
         # Ctrl-C or SIGTERM landing inside a compiled (numba) call comes back as a
         # SystemError ("returned a result with an exception set") caused by it
-        cause = _signal_cause(exc)
+        cause = signal_cause(exc)
         if isinstance(cause, KeyboardInterrupt):
             print("skbioner: interrupted", file=sys.stderr)
             return 130

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._shared import shared_annotations
-from .._utils import gc_paused
+from .._utils import gc_paused, signal_cause
 from ..base import split_pipeline
 from ..io import Entity
 from ..schemes import labels_to_spans, spans_to_labels
@@ -414,6 +414,8 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
             sents, offs = tokenizer.tokenize_text(doc.text)
             sents = [s.with_doc_id(str(doc.id)) for s in sents]
         except Exception as exc:  # a tokenizer failure concerns this document only
+            if signal_cause(exc) is not None:  # Ctrl-C or SIGTERM inside a compiled call
+                raise
             why = "out of memory" if isinstance(exc, MemoryError) else str(exc) or repr(exc)
             prepared.append(DocumentError(doc.id, doc.source, f"cannot tokenize: {why}"))
             continue

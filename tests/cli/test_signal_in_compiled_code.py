@@ -57,3 +57,22 @@ def test_sigterm_inside_nested_compiled_calls_exits_143(monkeypatch, tmp_path):
 def test_ctrl_c_inside_nested_compiled_calls_is_an_interruption(monkeypatch, tmp_path):
     monkeypatch.setattr(_info, "run", _raise_nested(KeyboardInterrupt()))
     assert main(["info", str(tmp_path / "m.skops")]) == 130
+
+
+@pytest.mark.parametrize("exc", [KeyboardInterrupt(), SystemExit(143)])
+def test_a_signal_while_tokenizing_stops_the_run_and_fails_no_document(exc):
+    # a tokenizer failure concerns its document only; a signal inside the compiled scanner
+    # (a SystemError caused by it) is no failure of the document: it stops the run
+    from skbioner.tagging import Document, tag_documents
+    from skbioner.text import BioTokenizer
+
+    class Interrupted(BioTokenizer):
+        def tokenize_text(self, text):
+            _raise_wrapped(exc)(None)
+
+    from skbioner._utils import signal_cause
+
+    with pytest.raises(SystemError) as info:  # what the command line reads as 130 or 143
+        list(tag_documents(None, [Document("d1", "IL-2 is a gene.", "<test>")],
+                           tokenizer=Interrupted(), n_jobs=1))
+    assert signal_cause(info.value) is exc

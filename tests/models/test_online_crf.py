@@ -121,6 +121,25 @@ def test_kernel_matches_reference(rng, scheme, extra, variant, cost, aug):
     assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
 
 
+def test_kernel_matches_reference_where_the_pa1_cap_binds(rng):
+    # at C=0.5 the cap of PA-I never binds on these problems: a kernel without it would pass
+    # the test above; at C=0.2 it binds, and the result differs from the uncapped one (much
+    # smaller C makes exact ties between paths, which the two decoders may break apart)
+    X, y, rows = random_problem(rng, n_sent=8, n_feat=6)
+    space = LabelSpace.build("IOB2", ["A", "B"], ())
+    fits = {}
+    for C in (0.2, 1e9):
+        m = OnlinePACRF(scheme="IOB2", C=C, variant="PA-I", cost="hamming",
+                        loss_augmented=False, max_iter=2, tol=None, shuffle=False,
+                        warm_start=True).fit(X, y)
+        W, T, S, E = reference_pa(rows, y, space, C, "PA-I", "hamming", False, epochs=2)
+        avg = m._w.averaged(m._acc, m.t_)
+        assert np.allclose(avg.W, W) and np.allclose(avg.T, T)
+        assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
+        fits[C] = W
+    assert not np.allclose(fits[0.2], fits[1e9])  # the cap changed the updates
+
+
 def test_folded_and_unfolded_predictions_are_identical(rng):
     X, y, _ = random_problem(rng, n_sent=80, n_feat=30)
     m = OnlinePACRF(scheme="BIES", extra_schemes=("IOBES", "IOB2", "IO"), max_iter=3,

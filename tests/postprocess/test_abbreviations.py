@@ -118,6 +118,16 @@ def test_long_and_short_form_in_one_parenthesis():
         ("LPS", "lipopolysaccharide", "long-short")]
 
 
+def test_short_forms_have_at_most_twelve_characters():
+    # letters that spell a long form, but too many to be an abbreviation
+    assert pairs("signal transducer and activator of transcription factor three "
+                 "( STATFACTORTHREE ) binds") == []
+    assert pairs("the chloramphenicol acetyl transferase reporter gene construct "
+                 "( CATREPORTERGENE ) was") == []
+    assert pairs("the tumor necrosis factor receptor associated factor six ( TNFRAF6 ) binds") \
+        == [("TNFRAF6", "tumor necrosis factor receptor associated factor six", "long-short")]
+
+
 def test_not_abbreviations():
     assert pairs("cells grew ( > 100 cells ) in masses") == []
     assert pairs("as shown before ( see below ) here") == []

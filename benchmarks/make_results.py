@@ -89,6 +89,7 @@ def portable(command):
     if not command:
         return ""
     command = _ABSOLUTE.sub(lambda m: m[1], _DATA.sub("../shared/data", command))
+    command = command.replace("<data>/", "../shared/data/")
     try:
         argv = shlex.split(command)
     except ValueError:

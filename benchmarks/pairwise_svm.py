@@ -441,8 +441,8 @@ def full(args):
     fields = {**scores, **timing, "tag_tokens_per_second": tok_s, "model_mb": size,
               "svm": svm.get_params(), **_svm_stats(svm),
               "cli": "skbioner train --model pairwise-svm --pos-jackknife "
-                     "<data>/genia-pos/train.tsv "
-                     "--hmm-states <data>/unlabeled/biomed-sentences.txt"}
+                     "../shared/data/genia-pos/train.tsv "
+                     "--hmm-states ../shared/data/unlabeled/biomed-sentences.txt"}
     rec = harness.record("pairwise-svm", "pairwise-svm", "jnlpba", "test", headline=True,
                          **fields)
     harness.finish([rec], args, {"experiment": "full"})

@@ -9,9 +9,7 @@ compressed or plain), so a user's own terminology reads the same way.
 from __future__ import annotations
 
 import contextlib
-import gzip
 import hashlib
-import lzma
 import os
 import unicodedata
 import zipfile
@@ -27,6 +25,7 @@ from .._sentence import Sentence, check_sentences
 from .._validation import fit_context
 from ..base import SentenceTransformerMixin
 from ..features._corpus import factorize
+from ..io._decode import text_lines
 from ..io._errors import CorpusFormatError
 from ._lexicon_kernel import CODES, MAX_CHARS, build_table, match_tokens, name_key
 
@@ -36,8 +35,8 @@ __all__ = ["BUNDLED_LEXICONS", "LEX_COLUMN", "LexiconMatcher", "normalize_name",
 BUNDLED_LEXICONS = Path(__file__).parent / "data" / "lexicons.tsv.xz"
 #: The annotation column the matcher writes (the presets' ``lexicon`` feature group reads it).
 LEX_COLUMN = "lex"
-#: A lexicon file larger than this (uncompressed) is refused as soon as its reading passes it
-#: (the bundled one is 60 MB; compiling costs about 5 times the file in memory).
+#: A lexicon file longer than this (characters, uncompressed) is refused as soon as its
+#: reading passes it (the bundled one is 60 MB; compiling costs about 5 times that in memory).
 MAX_LEXICON_BYTES = 1 << 28
 
 _GREEK = str.maketrans({
@@ -78,21 +77,13 @@ def normalize_name(text: str) -> str:
 
 def _lines(path: Path):
     """A lexicon file's lines (``.xz``/``.gz`` decompressed), streamed, size-bounded."""
-    opener = {".xz": lzma.open, ".gz": gzip.open}.get(path.suffix, open)
-    n = read = 0
-    try:
-        with opener(path, "rb") as fh:
-            for n, line in enumerate(fh, start=1):
-                read += len(line)
-                if read > MAX_LEXICON_BYTES:
-                    raise CorpusFormatError(path, n, "a lexicon larger than "
-                                            f"{MAX_LEXICON_BYTES:,} bytes uncompressed")
-                try:
-                    yield n, line.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise CorpusFormatError(path, n, f"not UTF-8: {exc.reason}") from None
-    except (OSError, lzma.LZMAError, EOFError) as exc:
-        raise CorpusFormatError(path, n + 1, f"cannot read the lexicon: {exc}") from None
+    read = 0
+    for n, line in text_lines(path, str(path)):
+        read += len(line) + 1
+        if read > MAX_LEXICON_BYTES:
+            raise CorpusFormatError(path, n, f"a lexicon larger than {MAX_LEXICON_BYTES:,} "
+                                             "characters uncompressed")
+        yield n, line
 
 
 def _entries(path):
@@ -102,7 +93,7 @@ def _entries(path):
     for n, line in _lines(path):
         if line.startswith("#") or not line.strip():
             continue
-        fields = line.rstrip("\r\n").split("\t")
+        fields = line.rstrip("\r").split("\t")
         if not 2 <= len(fields) <= 3 or not fields[0].strip() or not fields[1].strip():
             raise CorpusFormatError(path, n, "expected 'name<TAB>type' or "
                                              f"'name<TAB>type<TAB>id', found {line!r:.80}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import errno
 import gzip
+import lzma
 import os
 import re
 import stat
@@ -50,8 +51,8 @@ def text_lines(path, path_str: str, encoding: str = "utf-8", max_chars: int = MA
     """``(number, line)`` of a text file read as a stream, without the line ends.
 
     As :func:`read_bytes` and :func:`decode` read it (``.gz``, or ``gzipped``,
-    through gzip, strict decoding, a byte order mark dropped, control
-    characters refused), but line by line: a line longer than ``max_chars``
+    through gzip, ``.xz`` through lzma, strict decoding, a byte order mark dropped,
+    control characters refused), but line by line: a line longer than ``max_chars``
     characters is refused before it is read whole.  Errors are
     :class:`CorpusFormatError` naming the file and the line.
     """
@@ -63,7 +64,8 @@ def text_lines(path, path_str: str, encoding: str = "utf-8", max_chars: int = MA
     n = 0
     try:
         gzipped = path_str.endswith(".gz") if gzipped is None else gzipped
-        with (gzip.open if gzipped else open)(path, "rb") as raw, \
+        opener = gzip.open if gzipped else lzma.open if path_str.endswith(".xz") else open
+        with opener(path, "rb") as raw, \
                 io.TextIOWrapper(raw, "utf-8-sig" if utf8 else encoding,
                                  errors="surrogateescape") as fh:
             while line := fh.readline(max_chars + 1):
@@ -80,8 +82,9 @@ def text_lines(path, path_str: str, encoding: str = "utf-8", max_chars: int = MA
                     raise CorpusFormatError(path_str, n, f"control character {bad.group()!r} "
                                             "in the text (a binary or corrupt file?)")
                 yield n, line
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise CorpusFormatError(path_str, None, f"not a valid gzip file ({exc})") from None
+    except (gzip.BadGzipFile, EOFError, zlib.error, lzma.LZMAError) as exc:
+        kind = "xz" if path_str.endswith(".xz") and not gzipped else "gzip"
+        raise CorpusFormatError(path_str, None, f"not a valid {kind} file ({exc})") from None
 
 
 def check_input_kind(path, path_str: str) -> None:

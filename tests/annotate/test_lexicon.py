@@ -263,6 +263,6 @@ def test_a_lexicon_over_the_size_bound_is_refused_while_read(tmp_path, monkeypat
     path = tmp_path / "big.tsv"
     path.write_text("".join(f"name{i}\tgene\n" for i in range(1000)), encoding="utf-8")
     monkeypatch.setattr(_lexicon, "MAX_LEXICON_BYTES", 5000)
-    with pytest.raises(CorpusFormatError, match="larger than 5,000 bytes") as info:
+    with pytest.raises(CorpusFormatError, match="larger than 5,000 characters") as info:
         read_lexicon(path)
     assert "big.tsv:" in str(info.value)

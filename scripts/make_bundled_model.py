@@ -103,13 +103,19 @@ def choose(corpus, candidates, max_bytes, recut):
                      round(size / 1e6, 2), "train_seconds": round(seconds, 1)})
         print(f"{name}: dev exact F1 {100 * f1:.2f}, compact {size / 1e6:.2f} MB, "
               f"trained in {seconds:.0f} s", flush=True)
+    return keep_best(rows, max_bytes, "preset", "dev_f1", "dev"), rows
+
+
+def keep_best(rows, max_bytes, name, score, split):
+    """The ``name`` of the first row within 0.1 of the best ``score`` whose compact file fits
+    ``max_bytes`` (the earlier candidates are the simpler, faster ones)."""
     fitting = [r for r in rows if r["compact_mb"] * 1e6 <= max_bytes]
     if not fitting:
         raise SystemExit(f"no candidate fits {max_bytes / 1e6:.0f} MB")
-    best = max(r["dev_f1"] for r in fitting)
-    chosen = next(r for r in fitting if r["dev_f1"] >= best - 0.1)
-    print(f"chosen on dev: {chosen['preset']}")
-    return chosen["preset"], rows
+    best = max(r[score] for r in fitting)
+    chosen = next(r for r in fitting if r[score] >= best - 0.1)
+    print(f"chosen on {split}: {chosen[name]}")
+    return chosen[name]
 
 
 def main():

@@ -24,8 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import time
-import zipfile
 from pathlib import Path
+
+from make_bundled_model import compact, keep_best, skops_size  # this folder's own script
 
 from skbioner.io import read_columns, save_model
 from skbioner.metrics import entity_report
@@ -86,33 +87,6 @@ def build(name, lexicon_types=None):
     return make_tagger(preset, two_pass=two_pass, recut=RECUT, **options)
 
 
-def compact(model):
-    """Sparse float32 weights in every OnlinePACRF of the model (in place)."""
-    from skbioner.models import OnlinePACRF
-
-    def visit(est):
-        if isinstance(est, OnlinePACRF) and hasattr(est, "coef_"):
-            est.sparsify()
-        for value in vars(est).values():
-            if hasattr(value, "get_params") and value is not est:
-                visit(value)
-            elif isinstance(value, list | tuple):
-                for v in value:
-                    if hasattr(v, "get_params"):
-                        visit(v)
-                    elif isinstance(v, tuple) and len(v) == 2 and hasattr(v[1], "get_params"):
-                        visit(v[1])
-
-    visit(model)
-    return model
-
-
-def skops_size(model):
-    import skops.io as sio
-
-    return len(sio.dumps(model, compression=zipfile.ZIP_DEFLATED))
-
-
 def choose(train, devel, candidates, max_bytes, lexicon_types):
     rows = []
     for name in candidates:
@@ -125,13 +99,7 @@ def choose(train, devel, candidates, max_bytes, lexicon_types):
                      "compact_mb": round(size / 1e6, 2), "train_seconds": round(seconds, 1)})
         print(f"{name}: devel exact F1 {100 * f1:.2f}, compact {size / 1e6:.2f} MB, "
               f"trained in {seconds:.0f} s", flush=True)
-    fitting = [r for r in rows if r["compact_mb"] * 1e6 <= max_bytes]
-    if not fitting:
-        raise SystemExit(f"no candidate fits {max_bytes / 1e6:.0f} MB")
-    best = max(r["devel_f1"] for r in fitting)
-    chosen = next(r for r in fitting if r["devel_f1"] >= best - 0.1)
-    print(f"chosen on devel: {chosen['system']}")
-    return chosen["system"], rows
+    return keep_best(rows, max_bytes, "system", "devel_f1", "devel"), rows
 
 
 def main():

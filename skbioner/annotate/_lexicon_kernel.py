@@ -118,11 +118,12 @@ def build_table(keys, masks):
     prefix_bits : ndarray of uint64
         A bit set of the hashes of every prefix of every name.
     """
-    hashes = hash_strings(keys)
+    codes, offsets = _codes(keys)  # once: the names' hashes and their prefixes' read them
+    hashes = np.empty(len(keys), dtype=np.uint64)
+    _hash_segments(codes, offsets, hashes)
     size = 1 << max(4, int(2 * max(len(keys), 1) - 1).bit_length())
     table_keys = np.zeros(size, dtype=np.uint64)
     table_values = np.zeros(size, dtype=np.uint64)
-    codes, offsets = _codes(keys)
     n_bits = 1 << max(12, int(8 * max(codes.size, 1) - 1).bit_length())
     bits = np.zeros(n_bits // 64, dtype=np.uint64)
     _fill_table(hashes, np.asarray(masks, dtype=np.uint64), table_keys, table_values, codes,

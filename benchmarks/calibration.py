@@ -67,8 +67,8 @@ def measure(train, gold, calibrate):
     for row in rows:
         print(f"  {row['bin']}: n={row['n']:5d} confidence {row['mean_confidence']:.3f} "
               f"correct {row['fraction_correct']:.3f}", file=sys.stderr)
-    return {"ece": round(ece, 4), "n_entities": len(flat), "train_seconds": round(sw.wall, 1),
-            "reliability": rows, "thresholds": kept}
+    return {"ece": round(ece, 4), "exact_f1": kept[0]["f1"] / 100, "n_entities": len(flat),
+            "train_seconds": round(sw.wall, 1), "reliability": rows, "thresholds": kept}
 
 
 def main():

@@ -1,17 +1,15 @@
-"""How well the per-entity confidences are calibrated: a reliability table on a test set.
+"""Whether the online CRF calibrates its confidences: a reliability table, chosen on dev.
 
-Each model of the list is trained on the corpus' training file with the presets' settings
-(``name+calibrate``: the online CRF with ``calibrate=True``) and tags the test file with
-``predict_entities``; predicted entities are binned by confidence
-and each bin reports its mean confidence against the fraction of its entities that are
-correct (exact span and type among the gold entities).  Also: the expected calibration
-error (ECE, bin-weighted |confidence - accuracy|), and precision / recall / F1 (span
-mode) when only the entities at or above a confidence threshold are kept:
+The ``online-crf`` preset is trained with ``calibrate=False`` and ``calibrate=True`` (a
+temperature fitted on held-out documents); both tag the split with ``predict_entities``.
+Predicted entities are binned by confidence and each bin reports its mean confidence
+against the fraction of its entities that are correct (exact span and type); the
+expected calibration error (ECE) is the bin-weighted |confidence - accuracy|.  Also the
+precision / recall / F1 of the entities at or above a confidence threshold.  The choice
+is made on ``--split dev`` (trained on ``fit``) on two corpora; ``--split test`` (trained
+on ``train``) only reports it:
 
-    python benchmarks/calibration.py --data ../shared/data/jnlpba \
-        --models online-crf,online-crf+calibrate,cascaded
-    python benchmarks/calibration.py --data ../shared/data/bionlp13cg \
-        --models online-crf,online-crf+calibrate,cascaded
+    python benchmarks/calibration.py --corpora jnlpba,bionlp13cg --split dev --store
 
 Last line of stdout: one JSON object.
 """
@@ -19,12 +17,10 @@ Last line of stdout: one JSON object.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 
+import harness
 import numpy as np
-from _corpora import load_corpus  # benchmarks/ is on sys.path when a script runs
 
 from skbioner.pipelines import make_tagger
 from skbioner.schemes import labels_to_spans
@@ -34,6 +30,7 @@ THRESHOLDS = (0.0, 0.3, 0.5, 0.7, 0.9)
 
 
 def reliability(conf, correct):
+    """Rows of the reliability table and the ECE."""
     rows = []
     idx = np.clip(np.digitize(conf, BINS[1:-1]), 0, len(BINS) - 2)
     ece = 0.0
@@ -48,46 +45,45 @@ def reliability(conf, correct):
     return rows, ece
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default="../shared/data/jnlpba")
-    ap.add_argument("--models", default="online-crf,online-crf+calibrate,cascaded")
-    args = ap.parse_args()
-    corpus = load_corpus(args.data)
-    train, test = corpus["train"], corpus["test"]
-    gold = {(i, t, s, e) for i, lab in enumerate(test.y) for t, s, e in labels_to_spans(lab)}
-    out = {}
-    for name in args.models.split(","):
-        t0 = time.perf_counter()
-        base, _, option = name.partition("+")
-        model = make_tagger(base, model_params={"calibrate": True} if option else None)
+def measure(train, gold, calibrate):
+    """Train the preset with ``calibrate`` and score its confidences on ``gold``."""
+    with harness.Stopwatch() as sw:
+        model = make_tagger("online-crf", model_params={"calibrate": calibrate})
         model.fit(train.X, train.y)
-        train_seconds = time.perf_counter() - t0
-        ents = model[-1].predict_entities(model[:-1].transform(test.X))
-        flat = [(i, t, s, e, p) for i, sent in enumerate(ents) for t, s, e, p in sent]
-        conf = np.array([p for *_, p in flat])
-        correct = np.array([(i, t, s, e) in gold for i, t, s, e, _ in flat], dtype=float)
-        rows, ece = reliability(conf, correct)
-        trade = []
-        for th in THRESHOLDS:
-            keep = conf >= th
-            tp = correct[keep].sum()
-            p = tp / max(keep.sum(), 1)
-            r = tp / len(gold)
-            trade.append({"min_confidence": th, "precision": round(100 * p, 2),
-                          "recall": round(100 * r, 2),
-                          "f1": round(200 * p * r / max(p + r, 1e-12), 2)})
-        out[name] = {"n_entities": len(flat), "ece": round(ece, 4),
-                     "train_seconds": round(train_seconds, 1), "reliability": rows,
-                     "thresholds": trade, "seconds": round(time.perf_counter() - t0, 1)}
-        print(f"{name}: ECE {ece:.4f} (trained in {train_seconds:.1f} s)", file=sys.stderr)
-        for r in rows:
-            print(f"  {r['bin']}: n={r['n']:5d} confidence {r['mean_confidence']:.3f} "
-                  f"correct {r['fraction_correct']:.3f}", file=sys.stderr)
-        for r in trade:
-            print(f"  >= {r['min_confidence']}: P {r['precision']} R {r['recall']} "
-                  f"F {r['f1']}", file=sys.stderr)
-    print(json.dumps(out))
+    ents = model[-1].predict_entities(model[:-1].transform(gold.X))
+    true = {(i, t, s, e) for i, lab in enumerate(gold.y) for t, s, e in labels_to_spans(lab)}
+    flat = [(i, t, s, e, p) for i, sent in enumerate(ents) for t, s, e, p in sent]
+    conf = np.array([p for *_, p in flat])
+    correct = np.array([(i, t, s, e) in true for i, t, s, e, _ in flat], dtype=float)
+    rows, ece = reliability(conf, correct)
+    kept = []
+    for th in THRESHOLDS:
+        keep = conf >= th
+        tp, n_pred = correct[keep].sum(), keep.sum()
+        p, r = tp / max(n_pred, 1), tp / max(len(true), 1)
+        kept.append({"min_confidence": th, "precision": round(100 * p, 2),
+                     "recall": round(100 * r, 2), "f1": round(200 * p * r / max(p + r, 1e-12), 2)})
+    print(f"calibrate={calibrate}: ECE {ece:.4f} (trained in {sw.wall:.1f} s)", file=sys.stderr)
+    for row in rows:
+        print(f"  {row['bin']}: n={row['n']:5d} confidence {row['mean_confidence']:.3f} "
+              f"correct {row['fraction_correct']:.3f}", file=sys.stderr)
+    return {"ece": round(ece, 4), "exact_f1": kept[0]["f1"] / 100, "n_entities": len(flat),
+            "train_seconds": round(sw.wall, 1), "reliability": rows, "thresholds": kept}
+
+
+def main():
+    ap = harness.add_arguments(argparse.ArgumentParser(description=__doc__.splitlines()[0]))
+    ap.add_argument("--split", choices=("dev", "test"), default="dev")
+    args = ap.parse_args()
+    records = []
+    for corpus in harness.corpus_names(args.corpora):
+        train = harness.load(corpus, "fit" if args.split == "dev" else "train", args.data)
+        gold = harness.load(corpus, args.split, args.data)
+        for calibrate in (False, True):
+            records.append(harness.record(
+                "calibration", f"online-crf calibrate={calibrate}", corpus, args.split,
+                **measure(train, gold, calibrate)))
+    harness.finish(records, args)
 
 
 if __name__ == "__main__":

@@ -198,17 +198,27 @@ def with_which_model(readme, table):
     return readme[:start] + table + readme[end + len(MARKERS[1]):]
 
 
+#: fields shown in a column of their own where a question's records have them
+OTHER = {"ece": "calibration error"}
+
+
 def sections(rows):
     """One table per question for the records that are not whole systems."""
     out = []
     questions = list(dict.fromkeys(q for (q, *_), r in rows.items() if not r["headline"]))
     for question in questions:
         group = [r for (q, *_), r in rows.items() if q == question and not r["headline"]]
-        out += [f"## {question}", "", "| system | corpus | split | exact F1 | train s | "
-                "tag tokens/s | measured | command |", "|---|---|---|---|---|---|---|---|"]
+        # a figure that is not an F1 (a calibration error...) in its own column
+        other = next((k for k in OTHER if any(k in r for r in group)), None)
+        extra = f" {OTHER[other]} |" if other else ""
+        out += [f"## {question}", "", "| system | corpus | split | exact F1 |" + extra +
+                " train s | tag tokens/s | measured | command |",
+                "|---|---|---|---|" + "---|" * bool(other) + "---|---|---|---|"]
         for r in group:
+            cell = f" {r.get(other, '')} |" if other else ""
             out.append(f"| `{r['system']}` | {r['corpus']} | {r['split']} | "
-                       f"{_f1(r.get('exact_f1'))} | {_num(r.get('train_seconds'), '{:,.1f}')} | "
+                       f"{_f1(r.get('exact_f1'))} |{cell} "
+                       f"{_num(r.get('train_seconds'), '{:,.1f}')} | "
                        f"{_num(r.get('tag_tokens_per_second'))} | {r['date'][:10]}, "
                        f"{commit(r)} | `{portable(r['command'])}` |")
         out.append("")

@@ -31,7 +31,7 @@ tagger's column, ``POSTagger(jackknife=5, corpus=--pos-corpus)``: every sentence
 POS training abstract -- most training and development sentences, 10 test abstracts -- is
 tagged by a fold tagger that never saw it), ``closed`` (+ the training entity names, out of
 fold on the training data), ``open`` (+ an open dictionary file,
-``benchmarks/gene_dictionary.py``), ``all`` (all of these).  ``--pred-cache FILE`` keeps the
+``scripts/make_gene_dictionary.py``), ``all`` (all of these).  ``--pred-cache FILE`` keeps the
 tagger's predictions so that the steps can be re-scored without training again.
 ``--max-train-docs N`` trains on the first N training abstracts only (a subset, to keep a
 run within minutes; reported).  Training seconds include featurization; tagging seconds are
@@ -48,7 +48,7 @@ import json
 import time
 from pathlib import Path
 
-from _corpora import exact_f1_on, held_out_documents  # benchmarks/ is on sys.path
+import harness  # benchmarks/ is on sys.path when a script runs
 
 from skbioner.datasets import load_jnlpba, train_dev_split
 from skbioner.metrics import entity_report, paired_bootstrap
@@ -92,7 +92,7 @@ def scores(y, pred):
            "recall": 100 * rep.overall.exact.recall, "f1": 100 * rep.overall.exact.f1}
     out["per_class"] = {c: 100 * s.exact.f1 for c, s in rep.per_class.items()}
     if KEEP is not None:
-        out["f1_without_overlap"] = 100 * exact_f1_on(y, pred, KEEP)
+        out["f1_without_overlap"] = 100 * harness.exact_f1_on(y, pred, KEEP)
     return out
 
 
@@ -176,7 +176,7 @@ def run(args):
     else:
         test = load_jnlpba(args.data, "test")
         X_train, y_train, X_eval, y_eval = X, y, test.X, test.y
-        KEEP, _ = held_out_documents(args.data, test)
+        KEEP, _ = harness.held_out_documents(args.data, test)
     if args.max_train_docs:
         keep = []
         seen = []

@@ -44,6 +44,7 @@ from collections import Counter
 from pathlib import Path
 
 from skbioner.io import read_brat, read_jnlpba
+from skbioner.metrics import ClassScore
 from skbioner.text import BioTokenizer, align_tokens, split_sentences, tokenize_text
 
 TARGET_RECALL = 0.995
@@ -115,7 +116,8 @@ def score(docs, golds, predict, predict_sentences=None):
            "n_gold": n_gold, "n_pred": n_pred, "n_match": n_match}  # fmt: skip
     if predict_sentences is not None:
         tp, fn, fp = sb["tp"], sb["fn"], sb["fp"]
-        out["sentence_boundary_f1"] = 2 * tp / max(2 * tp + fn + fp, 1)
+        boundaries = ClassScore(n_gold=tp + fn, n_pred=tp + fp, tp={"exact": tp})
+        out["sentence_boundary_f1"] = boundaries.exact.f1
         out["sentence_boundary_missed"] = fn
         out["sentence_boundary_spurious"] = fp
     return out, regions

@@ -1,4 +1,5 @@
-"""benchmarks/combination.py's member cache: keyed by what a member's options resolve to."""
+"""benchmarks/combination.py's internals: its member cache (keyed by what a member's options
+resolve to), its members and its vote search."""
 
 import subprocess
 import sys
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

@@ -26,6 +26,7 @@ import json
 from pathlib import Path
 
 from skbioner.datasets import load_jnlpba, train_dev_split
+from skbioner.metrics import ClassScore
 from skbioner.postprocess import find_abbreviations
 from skbioner.text import BioTokenizer
 
@@ -92,10 +93,9 @@ def score(gold, found):
         fn += len(g - f)
         errors["false_positives"] += [(doc, *p) for p in sorted(f - g)]
         errors["missed"] += [(doc, *p) for p in sorted(g - f)]
-    p = tp / max(tp + fp, 1)
-    r = tp / max(tp + fn, 1)
-    f1 = 2 * p * r / max(p + r, 1e-12)
-    return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f1}, errors
+    s = ClassScore(n_gold=tp + fn, n_pred=tp + fp, tp={"exact": tp}).exact
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": s.precision, "recall": s.recall,
+            "f1": s.f1}, errors
 
 
 def _print_errors(errors):

@@ -37,7 +37,7 @@ import json
 import sys
 import time
 
-from _corpora import exact_f1_on, held_out_documents, load_corpus  # benchmarks/ on sys.path
+import harness  # benchmarks/ is on sys.path when a script runs
 
 from skbioner.metrics import entity_report
 
@@ -100,9 +100,9 @@ def main():
     ap.add_argument("--pos-corpus", default=None,
                     help="the POS tagger's training corpus (genia-pos/train.tsv), for the tuner")
     args = ap.parse_args()
-    corpus = load_corpus(args.data)
+    corpus = harness.load_directory(args.data)
     train, test = corpus["train"], corpus["test"]
-    keep, overlap = held_out_documents(args.data, test)
+    keep, overlap = harness.held_out_documents(args.data, test)
     out = {"data": args.data, "train_sentences": len(train.X), "test_sentences": len(test.X),
            "overlap_documents": overlap}
     for system in args.systems.split(","):
@@ -129,7 +129,8 @@ def main():
             pred = make_tagger(system).fit(train.X, train.y).predict(test.X)
         res = {**scores(test.y, pred), "seconds": round(time.perf_counter() - t0, 1), **extra}
         if overlap:
-            res["exact_f1_without_overlap"] = round(100 * exact_f1_on(test.y, pred, keep), 2)
+            unseen = harness.exact_f1_on(test.y, pred, keep)
+            res["exact_f1_without_overlap"] = round(100 * unseen, 2)
         out[system] = res
         print(f"{system}: exact F1 {res['exact_f1']:.2f} in {res['seconds']:.0f} s"
               + (f"; chose {extra['chosen']}" if extra else ""), file=sys.stderr, flush=True)

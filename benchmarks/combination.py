@@ -249,13 +249,14 @@ def _labels(spans, X):
 
 def _exact_f1(gold_spans, spans):
     """Exact F1 of ``spans`` (per sentence) against gold span sets: the official exact count."""
+    from skbioner.metrics import ClassScore
+
     tp = n_pred = 0
     for g, s in zip(gold_spans, spans, strict=True):
         pred = {tuple(sp[:3]) for sp in s}
         n_pred += len(pred)
         tp += len(g & pred)
-    n_gold = sum(map(len, gold_spans))
-    return 2 * tp / (n_pred + n_gold) if n_pred + n_gold else 0.0
+    return ClassScore(sum(map(len, gold_spans)), n_pred, {"exact": tp}).exact.f1
 
 
 def vote_grid(names, outputs, gold, data, rescore=10, beam=None, seeds=()):

@@ -27,6 +27,10 @@ Splits (:data:`SPLITS`):
 ``test``
     The test file: reported once, never used for a choice.
 
+A script that takes any corpus directory (not one of :data:`CORPORA`) reads it
+with :func:`load_directory`; a measurement run as a command in a fresh process
+(rather than a function, :func:`isolated`) goes through :func:`run_child`.
+
 Scripts import this module as ``import harness`` (``benchmarks/`` is on
 ``sys.path`` when a script in it runs; a script in a subfolder of
 ``benchmarks/`` puts its parent there first).
@@ -202,6 +206,56 @@ def load(corpus: str, split: str, data=None) -> Split:
     return out
 
 
+#: How a corpus directory names its files (``train.iob2``, ``devel.tsv``, ``dev.conll``...).
+FILE_STEMS = {"train": ("train",), "devel": ("devel", "dev"), "test": ("test",)}
+FILE_SUFFIXES = (".iob2", ".tsv", ".conll", ".txt")
+
+
+def find_file(directory, role):
+    """Path of the ``role`` file (train, devel, test) in a corpus directory, or None."""
+    for stem in FILE_STEMS[role]:
+        for suffix in FILE_SUFFIXES:
+            if (p := Path(directory) / f"{stem}{suffix}").is_file():
+                return p
+    return None
+
+
+def load_directory(directory) -> dict:
+    """Any corpus directory: ``{"train", "devel" (None when absent), "test"}`` column corpora."""
+    from skbioner.io import read_columns
+
+    out = {}
+    for role, stems in FILE_STEMS.items():
+        path = find_file(directory, role)
+        if path is None and role != "devel":
+            raise SystemExit(f"{directory}: no {role} file ({'/'.join(stems)}"
+                             f"{{{','.join(FILE_SUFFIXES)}}})")
+        out[role] = None if path is None else read_columns(path)
+    return out
+
+
+def held_out_documents(directory, test):
+    """``(indices, ids)``: ``test``'s sentences whose documents the training file lacks.
+
+    The score on those sentences goes beside every official test figure (see
+    :func:`overlap_ids`); ``ids``: the documents of both files, sorted.  A corpus without
+    document ids has none.
+    """
+    from skbioner.datasets import jnlpba_overlap_ids
+
+    # a file without document lines gives every sentence the id "": no documents at all
+    seen = {d for d in jnlpba_overlap_ids(find_file(directory, "train"),
+                                          find_file(directory, "test")) if d}
+    return [i for i, d in enumerate(test.doc_ids) if d not in seen], sorted(seen)
+
+
+def exact_f1_on(y, pred, keep) -> float:
+    """Official exact F1 of the sentences ``keep`` only."""
+    from skbioner.metrics import entity_f1_score
+
+    return entity_f1_score([y[i] for i in keep], [pred[i] for i in keep])
+
+
 def overlap_ids(corpus: str, data=None) -> set:
     """Document ids of the test file that are also in the training file.
 
@@ -321,6 +375,40 @@ def isolated(fn, *args, **kwargs):
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
         return pool.submit(_with_rss, fn, args, kwargs).result()
+
+
+def run_child(cmd, what) -> dict:
+    """Run the command ``cmd``; the JSON object on the last line of its stdout.
+
+    On failure the child's stderr is shown and the benchmark stops, naming ``what``.
+    """
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr)
+        raise SystemExit(f"{what} failed with exit code {proc.returncode}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def ratios_against(results, peer, quality) -> dict:
+    """Per model, speed and memory ratios against ``peer`` and the difference in ``quality``.
+
+    Keys: ``train_speedup`` (when both have ``train_seconds``), ``tagging_speedup``,
+    ``rss_ratio`` and ``<quality>_delta``; ``{}`` when ``peer`` did not run.
+    """
+    if peer not in results:
+        return {}
+    base, out = results[peer], {}
+    for name, res in results.items():
+        if name == peer:
+            continue
+        r = out[name] = {
+            "tagging_speedup": res["tag_tokens_per_second"] / base["tag_tokens_per_second"],
+            "rss_ratio": res["peak_rss_mb"] / base["peak_rss_mb"],
+            f"{quality}_delta": res[quality] - base[quality],
+        }
+        if "train_seconds" in res and "train_seconds" in base:
+            r["train_speedup"] = base["train_seconds"] / res["train_seconds"]
+    return out
 
 
 def _with_rss(fn, args, kwargs):

@@ -3,11 +3,13 @@
 One run trains one tagger with one feature setting and scores it alone and with each
 post-processing module (cascaded entity rules, abbreviation resolution, name alias) and
 all three, on the development split (the last 10% of the training abstracts, the tagger
-trained on the rest) or on the test set (trained on all the training data).  Runs append
-one JSON line to --out; --table prints the Table 1 layout (and the per-class table beside
-the paper's) from such lines:
+trained on the rest) or on the test set (trained on all the training data); the splits
+are the harness's (``fit``/``dev``, ``train``/``test``).  Runs append one JSON line to
+--out; --table prints the Table 1 layout (and the per-class table beside the paper's) from
+such lines; ``--store`` also appends one record per setting to ``benchmarks/results.jsonl``
+(question ``hmm-svm``):
 
-    python benchmarks/hmm_svm.py --data ../shared/data/jnlpba --split dev \
+    python benchmarks/hmm_svm.py --data ../shared/data --split dev \
         --model hmm-svm --features base --out hmm_svm.jsonl
     python benchmarks/hmm_svm.py ... --features pos        # + in-domain POS (bundled tagger)
     python benchmarks/hmm_svm.py ... --features closed     # + closed dictionary (jackknifed)
@@ -23,7 +25,7 @@ stacked on its own out-of-fold first pass, ``make_tagger(two_pass=True)``) or
 ``two-pass:FIRST>SECOND``;
 ``--two-pass-param`` sets ``FirstPassAnnotator`` parameters (``cv=5``...):
 
-    python benchmarks/hmm_svm.py --data ../shared/data/jnlpba --split test \
+    python benchmarks/hmm_svm.py --data ../shared/data --split test \
         --systems online-crf two-pass:hmm-svm two-pass:online-crf --out systems.jsonl
 
 Feature settings: ``base`` (the preset's features), ``pos`` (+ the bundled GENIA POS
@@ -31,7 +33,7 @@ tagger's column, ``POSTagger(jackknife=5, corpus=--pos-corpus)``: every sentence
 POS training abstract -- most training and development sentences, 10 test abstracts -- is
 tagged by a fold tagger that never saw it), ``closed`` (+ the training entity names, out of
 fold on the training data), ``open`` (+ an open dictionary file,
-``benchmarks/gene_dictionary.py``), ``all`` (all of these).  ``--pred-cache FILE`` keeps the
+``scripts/make_gene_dictionary.py``), ``all`` (all of these).  ``--pred-cache FILE`` keeps the
 tagger's predictions so that the steps can be re-scored without training again.
 ``--max-train-docs N`` trains on the first N training abstracts only (a subset, to keep a
 run within minutes; reported).  Training seconds include featurization; tagging seconds are
@@ -48,10 +50,9 @@ import json
 import time
 from pathlib import Path
 
-from _corpora import exact_f1_on, held_out_documents  # benchmarks/ is on sys.path
+import harness  # benchmarks/ is on sys.path when a script runs
 
-from skbioner.datasets import load_jnlpba, train_dev_split
-from skbioner.metrics import entity_report, paired_bootstrap
+from skbioner.metrics import paired_bootstrap
 from skbioner.pipelines import (
     add_knowledge,
     make_annotators,
@@ -79,21 +80,46 @@ STEPS = {
 }
 VARIANTS = {"none": (), "cascade": ("cascade",), "abbreviations": ("abbreviations",),
             "alias": ("alias",), "all-steps": ("cascade", "abbreviations", "alias")}
+#: what --systems scores of each system
+VARIANTS_SCORED = ("alone", "abbreviations", "all-steps")
 
 
-#: test sentences of the abstracts that are not training abstracts (set by run())
-KEEP = None
+def scores(gold, pred, data):
+    """Exact P/R/F1 (official scorer, :func:`harness.evaluate`) overall and per class, in %.
 
-
-def scores(y, pred):
-    """Exact P/R/F1 (official scorer) overall and per class, in percent."""
-    rep = entity_report(y, pred)
-    out = {"precision": 100 * rep.overall.exact.precision,
-           "recall": 100 * rep.overall.exact.recall, "f1": 100 * rep.overall.exact.f1}
-    out["per_class"] = {c: 100 * s.exact.f1 for c, s in rep.per_class.items()}
-    if KEEP is not None:
-        out["f1_without_overlap"] = 100 * exact_f1_on(y, pred, KEEP)
+    On the test split also ``f1_without_overlap``: the abstracts that are not training
+    abstracts.
+    """
+    ev = harness.evaluate(gold, pred, data)
+    out = {"precision": 100 * ev["exact_precision"], "recall": 100 * ev["exact_recall"],
+           "f1": 100 * ev["exact_f1"],
+           "per_class": {c: 100 * f for c, f in ev["per_class_exact_f1"].items()}}
+    if "exact_f1_unseen" in ev:
+        out["f1_without_overlap"] = 100 * ev["exact_f1_unseen"]
     return out
+
+
+def _records(result, entries):
+    """``result``'s settings as harness records (question ``hmm-svm``), one per entry."""
+    out = []
+    for name, e in entries.items():
+        fields = {"exact_f1": e["f1"] / 100, "exact_precision": e["precision"] / 100,
+                  "exact_recall": e["recall"] / 100,
+                  "per_class_exact_f1": {c: f / 100 for c, f in e["per_class"].items()}}
+        if "f1_without_overlap" in e:
+            fields["exact_f1_unseen"] = e["f1_without_overlap"] / 100
+        for k in ("train_docs", "train_seconds", "tag_seconds", "p_value"):
+            if k in e or k in result:
+                fields[k] = e.get(k, result.get(k))
+        out.append(harness.record("hmm-svm", name, "jnlpba", result["split"], **fields))
+    return out
+
+
+def _finish(args, result, records):
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(result) + "\n")
+    harness.finish(records, args, result)
 
 
 def build(model, features, open_dictionary, params=None, feature_params=None,
@@ -128,12 +154,13 @@ def build_system(name, params, first_params):
     return make_tagger(name, model_params=own(name, first_params))
 
 
-def systems(args, X_train, y_train, X_eval, y_eval):
+def systems(args, train, gold):
     """Train each system of ``--systems`` in this process; F1 alone / with steps, times."""
     result = {"benchmark": "hmm_svm_systems", "split": args.split, "params": args.param,
               "first_params": args.first_param,
               "two_pass_params": args.two_pass_param,
-              "train_docs": len({s.doc_id for s in X_train}), "systems": {}}
+              "train_docs": len({s.doc_id for s in train.X}), "systems": {}}
+    X_train, y_train, X_eval = train.X, train.y, gold.X
     fitted = {name: make().fit(X_train, y_train) for name, make in STEPS.items()}
     groups = [s.doc_id for s in X_eval]
     for name in args.systems:
@@ -147,47 +174,40 @@ def systems(args, X_train, y_train, X_eval, y_eval):
         pred = [list(p) for p in pipe.predict(X_eval)]
         tag_s = time.perf_counter() - t0
         entry = {"train_seconds": round(train_s, 1), "tag_seconds": round(tag_s, 2),
-                 "alone": scores(y_eval, pred)}
-        for variant in ("abbreviations", "all-steps"):
+                 "alone": scores(gold, pred, args.data)}
+        for variant in VARIANTS_SCORED[1:]:
             out = apply_steps([fitted[n] for n in VARIANTS[variant]], X_eval, pred)
-            entry[variant] = scores(y_eval, out)
+            entry[variant] = scores(gold, out, args.data)
             entry[variant]["p_value"] = paired_bootstrap(
-                y_eval, pred, out, groups=groups, n_resamples=2000, random_state=0).p_value
+                gold.y, pred, out, groups=groups, n_resamples=2000, random_state=0).p_value
         result["systems"][name] = entry
         extra = (f"; 394 abstracts {entry['alone']['f1_without_overlap']:.2f}"
-                 if KEEP is not None else "")
+                 if "f1_without_overlap" in entry["alone"] else "")
         print(f"{name:22s} F1 {entry['alone']['f1']:.2f} (+abbr {entry['abbreviations']['f1']:.2f}"
               f", +steps {entry['all-steps']['f1']:.2f}{extra}) train {train_s:.1f} s tag "
               f"{tag_s:.2f} s", flush=True)
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(result) + "\n")
-    print(json.dumps(result))
+    _finish(args, result, _records(result, {
+        f"{name} {variant}": {**e[variant], **({"train_seconds": e["train_seconds"],
+                                                "tag_seconds": e["tag_seconds"]}
+                                               if variant == "alone" else {})}
+        for name, e in result["systems"].items() for variant in VARIANTS_SCORED}))
 
 
 def run(args):
-    global KEEP
-    corpus = load_jnlpba(args.data, "train")
-    X, y = corpus.X, corpus.y
-    if args.split == "dev":
-        tr, ev = train_dev_split(corpus.doc_ids)
-        X_train, y_train = [X[i] for i in tr], [y[i] for i in tr]
-        X_eval, y_eval = [X[i] for i in ev], [y[i] for i in ev]
-    else:
-        test = load_jnlpba(args.data, "test")
-        X_train, y_train, X_eval, y_eval = X, y, test.X, test.y
-        KEEP, _ = held_out_documents(args.data, test)
+    train = harness.load("jnlpba", "fit" if args.split == "dev" else "train", args.data)
+    gold = harness.load("jnlpba", args.split, args.data)
     if args.max_train_docs:
         keep = []
         seen = []
-        for i, s in enumerate(X_train):
+        for i, s in enumerate(train.X):
             if s.doc_id not in seen[-1:]:
                 seen.append(s.doc_id)
             if len(seen) <= args.max_train_docs:
                 keep.append(i)
-        X_train, y_train = [X_train[i] for i in keep], [y_train[i] for i in keep]
+        train = train.subset(keep)
     if args.systems:
-        return systems(args, X_train, y_train, X_eval, y_eval)
+        return systems(args, train, gold)
+    X_train, y_train, X_eval, y_eval = train.X, train.y, gold.X, gold.y
     cache = Path(args.pred_cache) if args.pred_cache else None
     model = None
     if cache is not None and cache.exists():  # re-score the steps on saved predictions
@@ -221,7 +241,7 @@ def run(args):
         for pw in (0.4, 0.6, 0.8, 1.0):
             for tw in (0.5, 1.0, 1.5):
                 model.set_params(prior_weight=pw, transition_weight=tw)
-                grid[f"{pw}/{tw}"] = scores(y_eval, model.predict(Xt))["f1"]
+                grid[f"{pw}/{tw}"] = scores(gold, model.predict(Xt), args.data)["f1"]
         model.set_params(prior_weight=chosen[0], transition_weight=chosen[1])
         result["weight_grid"] = grid
         print("prior/transition weight grid:", {k: round(v, 2) for k, v in grid.items()})
@@ -236,7 +256,7 @@ def run(args):
     for variant, names in VARIANTS.items():
         t0 = time.perf_counter()
         out = apply_steps([fitted[n] for n in names], X_eval, pred)
-        entry = scores(y_eval, out)
+        entry = scores(gold, out, args.data)
         entry["seconds"] = round(time.perf_counter() - t0, 2)
         if names:  # paired bootstrap over abstracts against the tagger alone
             entry["p_value"] = paired_bootstrap(y_eval, pred, out, groups=groups,
@@ -248,10 +268,9 @@ def run(args):
         print(f"{args.model:10s} {args.features:6s} {variant:14s} "
               f"F1 {entry['f1']:.2f} (P {entry['precision']:.2f} R {entry['recall']:.2f}{p})",
               flush=True)
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(result) + "\n")
-    print(json.dumps(result))
+    _finish(args, result, _records(result, {
+        f"{args.model} {args.features} {variant}": e
+        for variant, e in result["variants"].items()}))
 
 
 def table(paths):
@@ -310,7 +329,7 @@ def _prev(label):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default="../shared/data/jnlpba")
+    harness.add_arguments(ap, corpora=False)
     ap.add_argument("--split", choices=("dev", "test"), default="dev")
     ap.add_argument("--model", default="hmm-svm")
     ap.add_argument("--features", choices=("base", "pos", "closed", "open", "all"),
@@ -318,7 +337,7 @@ def main():
     ap.add_argument("--open-dictionary", default=None)
     ap.add_argument("--pos-corpus", default=None,
                     help="the POS tagger's training corpus, to tag its sentences out of fold "
-                         "(default: DATA/../genia-pos/train.tsv)")
+                         "(default: DATA/genia-pos/train.tsv)")
     ap.add_argument("--max-train-docs", type=int, default=None)
     ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                     help="model parameter, e.g. scheme=IOB2 or refit=True")
@@ -338,7 +357,7 @@ def main():
                     help="FirstPassAnnotator parameter of the two-pass systems")
     args = ap.parse_args()
     if args.pos_corpus is None:
-        args.pos_corpus = str(Path(args.data).resolve().parent / "genia-pos" / "train.tsv")
+        args.pos_corpus = str(harness.data_root(args.data) / "genia-pos" / "train.tsv")
     if args.table:
         table(args.table)
     else:

@@ -18,7 +18,8 @@ included), end-to-end tagging tokens/s (featurize + decode of the test set; stea
 best of 3 passes after a first one, whose rate is reported too), peak RSS; ratios
 against CRFsuite; and paired bootstrap p-values of the segment-representation variants
 against BIES alone.  Settings are the ones tuned on the development split
-(benchmarks/tune_dev.py); the test set is only reported.  Last line of stdout: one JSON object.
+(benchmarks/archive/tune_dev.py); the test set is only reported.  Last line of stdout: one
+JSON object.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import sys
 import tempfile
 import time
 
-from _child import ratios_against, run_child  # benchmarks/ is on sys.path when a script runs
+from harness import ratios_against, run_child  # benchmarks/ is on sys.path when a script runs
 
 # name -> (cli model, model parameters)
 MODELS = {
@@ -132,7 +133,7 @@ def main():
                     help="unlabeled sentences for the HMM states (default: "
                          "DATA/../unlabeled/biomed-sentences.txt)")
     ap.add_argument("--hmm-states", type=int, default=40,
-                    help="HMM states (40 chosen on dev by benchmarks/annotations_dev.py "
+                    help="HMM states (40 chosen on dev by benchmarks/archive/annotations_dev.py "
                          "--n-states; 160 was worse there)")
     ap.add_argument("--hmm-cache", default=None,
                     help="joblib file of the fitted HMMStateClusterer: loaded if it exists, "

@@ -39,12 +39,13 @@ OUT = ROOT / "skbioner" / "tagging" / "data" / "jnlpba.skops"
 PRESET = "online-crf"
 #: LearnedCutTagger around the pipeline: raw-text words are cut where a tagger of sub-word pieces
 #: puts an entity boundary, as the corpus cut them. Chosen on the development abstracts' real
-#: text (benchmarks/raw_dev.py): raw-text span F1 77.24 against 76.63 with the cut table, the
-#: gold-token F1 unchanged (78.66); RecutTagger (``--recut pieces``) 76.43 there. ``--recut off``
-#: builds the plain pipeline (docs/lab/benchmarks.md, "Raw text: the training abstracts' own text").
+#: text (benchmarks/archive/raw_dev.py): raw-text span F1 77.24 against 76.63 with the cut table,
+#: the gold-token F1 unchanged (78.66); RecutTagger (``--recut pieces``) 76.43 there.
+#: ``--recut off`` builds the plain pipeline (docs/lab/benchmarks.md, "Raw text: the training
+#: abstracts' own text").
 RECUT = "learned"
 #: ``--recut learned``: the tagger of pieces keeps the features seen at least this often. On
-#: the dev split (benchmarks/raw_gap_dev.py --cuts learned --cut-min-count N) 3 / 10 / 30
+#: the dev split (benchmarks/archive/raw_gap_dev.py --cuts learned --cut-min-count N) 3 / 10 / 30
 #: gave raw-text span F1 77.14 / 77.22 / 77.11 (the same within noise) for 6.8 / 3.4 /
 #: 1.9 MB: 30 keeps the bundled model under its 10 MB (on the real dev text, raw_dev.py: 3 / 30
 #: gave 77.26 / 77.24).

@@ -16,7 +16,7 @@ are kept with their counts (whether the part before a hyphen is an entity of its
 the best evidence for a cut).
 
 ``min_count`` and ``threshold`` were chosen on the development abstracts (the last 10% of
-train.iob2) by ``benchmarks/cuts_dev.py``: a model trained on the other 90% tags the
+train.iob2) by ``benchmarks/archive/cuts_dev.py``: a model trained on the other 90% tags the
 development text rebuilt from its tokens with each table, scored by entity span F1
 (``--min-count 2 --threshold 0.6``, the defaults).  For information the script prints the
 F1 of the cut points themselves on the development words (the counts of the other 90%

@@ -4,7 +4,7 @@
     python scripts/train_pos_model.py --data ../shared/data/genia-pos --tune   # grid on devel first
 
 Trains :func:`skbioner.annotate.make_pos_pipeline` on ``train.tsv`` (the settings were chosen
-on ``devel.tsv`` with ``--tune``; the test split is only reported, by benchmarks/pos.py),
+on ``devel.tsv`` with ``--tune``; the test split is only reported, by benchmarks/archive/pos.py),
 sparsifies the tagger (drops its training state, coefficients stored sparse) and writes the
 pipeline with :func:`skbioner.io.save_model` in the safe ``.skops`` format (loading it runs no
 code), with the fingerprints of its training sentences beside it

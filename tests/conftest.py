@@ -32,13 +32,13 @@ def rng(seed):
 
 
 def hostile_inputs():
-    """The module benchmarks/hostile_inputs.py (issue 22's hostile cases and crafted files)."""
+    """The module tests/hostile_inputs.py (issue 22's hostile cases and crafted files)."""
     import importlib.util
     import sys
 
     module = sys.modules.get("hostile_inputs")
     if module is None:
-        path = Path(__file__).resolve().parents[1] / "benchmarks" / "hostile_inputs.py"
+        path = Path(__file__).resolve().parent / "hostile_inputs.py"
         spec = importlib.util.spec_from_file_location("hostile_inputs", path)
         module = importlib.util.module_from_spec(spec)
         sys.modules["hostile_inputs"] = module

@@ -57,6 +57,8 @@ def test_pages_built(html):
     index = (html / "index.html").read_text(encoding="utf-8")
     assert 'href="api/index.html"' in index
     assert 'href="architecture.html"' in index
+    # the lab notebook is built (the docs cite it) but is not in the user's navigation
+    assert 'href="lab/' not in index
 
 
 def test_key_names_documented(html):

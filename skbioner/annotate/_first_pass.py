@@ -141,7 +141,7 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         Add ``fp_memory``.
     doc_dictionary : bool, default=False
         Add ``fp_docdict`` (off: on the JNLPBA development split it lowered
-        the two-pass OnlinePACRF from 80.07 to 79.57, ``benchmarks/two_pass.py``).
+        the two-pass OnlinePACRF from 80.07 to 79.57, ``benchmarks/archive/two_pass.py``).
     abbreviations : bool, default=True
         Add ``fp_abbr``.
     n_jobs : int or None, default=None

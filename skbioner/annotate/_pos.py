@@ -310,7 +310,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
     model : "genia", path or estimator, default="genia"
         ``"genia"`` uses the bundled tagger trained on the GENIA POS corpus
         (98.6% token accuracy on its development split; see
-        ``benchmarks/pos.py`` for the test split).  A path loads a model
+        ``benchmarks/archive/pos.py`` for the test split).  A path loads a model
         file with :func:`skbioner.io.load_model` (the safe ``.skops``
         format; a pickle is refused: load it yourself if you trust it); an
         estimator fitted on your corpus (e.g. by

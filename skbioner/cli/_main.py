@@ -37,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
 TERM_GRACE_SECONDS = 10
 
 #: Hints of the library's messages that name Python arguments, and what to say on the
-#: command line instead (per command; None: any command).  tests/cli/test_messages.py
-#: checks that every hint still occurs in the library.
+#: command line instead (per command; None: any command).  tests/cli/test_hostile_round_two.py
+#: checks that every hint is met.
 CLI_HINTS = (
     (None, "pass scheme=None to read the column without validation",
      "skbioner reads IOB2 labels: convert the file first (skbioner convert IN OUT "

@@ -33,12 +33,12 @@ _FEATURES = {"hmm-svm": {"templates": "chan", "min_count": 3},
 
 #: Model settings of a preset used as the second pass of ``make_tagger(two_pass=True)``
 #: (``skbioner train --two-pass``): HMMSVMTagger's prior and tag-model weights, best on the
-#: development split's grid for every first-pass column set (benchmarks/two_pass.py:
+#: development split's grid for every first-pass column set (benchmarks/archive/two_pass.py:
 #: 79.21 against 79.00 at the one-pass preset's 0.6 / 1.0).
 TWO_PASS_PARAMS = {"hmm-svm": {"prior_weight": 0.4, "transition_weight": 0.5}}
 
 #: HMM states of the ``hmm`` column: 40, chosen on the development split
-#: (``benchmarks/annotations_dev.py --n-states``); the paper's 160 were worse there.
+#: (``benchmarks/archive/annotations_dev.py --n-states``); the paper's 160 were worse there.
 HMM_STATES = 40
 
 
@@ -46,7 +46,7 @@ def _model(name):
     from ..models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
 
     if name == "online-crf":
-        # BIES with IO trained jointly and folded, C and epochs: benchmarks/tune_dev.py;
+        # BIES with IO trained jointly and folded, C and epochs: benchmarks/archive/tune_dev.py;
         # calibrated confidences (a held-out temperature): benchmarks/calibration.py; its
         # held-out model trains beside the final one (n_jobs=2)
         return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,

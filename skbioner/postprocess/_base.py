@@ -351,7 +351,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
 
     What :meth:`PostProcessedTagger.predict` does after tagging; public so
     that several settings of the steps can be compared on one set of
-    predictions (``benchmarks/consistency.py``).
+    predictions (``benchmarks/archive/consistency.py``).
 
     Parameters
     ----------

@@ -530,14 +530,14 @@ def _check_min_confidence(value):
 #: Fewer documents than this are tagged in this process whatever ``n_jobs`` says: a worker
 #: process starts, imports and loads the model (27-40 s measured here), and below this that
 #: costs more than the second core gains.  Where those seconds go
-#: (``benchmarks/tag_workers.py``, timestamps inside the workers): each worker spends about
+#: (``benchmarks/archive/tag_workers.py``, timestamps inside the workers): each worker spends about
 #: 3.7 CPU seconds before it tags at full speed -- 2.0 importing what unpickling its first
 #: task needs (numpy, scikit-learn, numba, skbioner), 1.3 loading the model, 0.4 more in
 #: its first batch (kernels loaded from numba's cache, first use) -- as much as a fresh
 #: ``skbioner tag`` process; at load 7-15 on the 2 shared cores that is 17-25 s of wall
 #: time.  When numba's cache is cold (the first run after a kernel's source changed), each
 #: worker also compiles its ~20 kernels itself: about 5 CPU seconds more per worker.
-#: ``benchmarks/tag_jobs.py`` on the 404 JNLPBA test
+#: ``benchmarks/archive/tag_jobs.py`` on the 404 JNLPBA test
 #: abstracts (2 shared cores): 2 jobs took 2.1x as long as 1 at load ~11 (break-even ~5,500
 #: documents) and 4.1x at load ~2.5 (workers +27 s; at benchmarks/bundled_model.py's 6 ms a
 #: document, break-even ~8,700).

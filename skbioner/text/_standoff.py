@@ -184,7 +184,7 @@ def tokenize_documents(documents, tokenizer=None, *, return_offsets=False):
         conventions with words cut only where an entity boundary falls, as
         the JNLPBA files were made (on the JNLPBA test abstracts it
         reproduces 99.98% of the tokens of ``test.iob2`` and all its
-        entities: ``benchmarks/formats_standoff.py``).
+        entities: ``benchmarks/archive/formats_standoff.py``).
         ``"whitespace"``: lines are sentences and blank-separated runs
         tokens, the inverse of a column file's text as
         :func:`skbioner.io.corpus_to_documents` writes it.

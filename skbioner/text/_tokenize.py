@@ -613,7 +613,7 @@ class BioTokenizer(BaseEstimator):
 
     Notes
     -----
-    On the 404 JNLPBA test abstracts (``benchmarks/tokenize_jnlpba.py``) the
+    On the 404 JNLPBA test abstracts (``benchmarks/archive/tokenize_jnlpba.py``) the
     tokenizer reproduces 99.45% of the gold tokens exactly and 99.86% of
     the sentence boundaries.  Most of the remaining differences are words
     the corpus cut at entity boundaries (``ATF/CREB`` -> ``ATF / CREB``,
@@ -626,7 +626,7 @@ class BioTokenizer(BaseEstimator):
     period, a line break): the time is linear in the length of the text.
 
     On the development abstracts (the last 10% of the training data, their
-    text rebuilt from the tokens; ``benchmarks/cuts_dev.py``) a model trained
+    text rebuilt from the tokens; ``benchmarks/archive/cuts_dev.py``) a model trained
     on the rest scores 78.66 F1 from the gold tokens; from the text, 75.96
     with words kept whole, 76.54 with ``split_suffixes`` and 76.62 with the
     learned cuts.  The rest of the gap is the corpus's: its tokens were cut

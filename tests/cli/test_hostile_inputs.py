@@ -1,4 +1,4 @@
-"""Issue 22's measure: benchmarks/hostile_inputs.py, every case passing, nothing written
+"""Issue 22's measure: tests/hostile_inputs.py, every case passing, nothing written
 outside the output directory (the script checks that around each case)."""
 
 import pytest

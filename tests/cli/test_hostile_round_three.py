@@ -1,7 +1,7 @@
 """Issue 37: every size read from a file is bounded before memory is spent.
 
 Crafted model files are built here from a freshly saved model (nothing stored);
-the end-to-end sweep of the same cases is benchmarks/hostile_inputs.py.
+the end-to-end sweep of the same cases is tests/hostile_inputs.py.
 """
 
 import gzip

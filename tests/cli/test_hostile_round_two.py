@@ -2,7 +2,7 @@
 options, standard output as '-', metadata printed safely.
 
 The full sweep -- every case of the issue, with the check that nothing is
-written outside the output directory -- is benchmarks/hostile_inputs.py,
+written outside the output directory -- is tests/hostile_inputs.py,
 run by tests/cli/test_hostile_inputs.py.
 """
 

@@ -44,6 +44,7 @@ import json
 import os
 import platform
 import resource
+import shlex
 import subprocess
 import sys
 import time
@@ -443,7 +444,7 @@ def provenance() -> dict:
     from skbioner import __version__
 
     return {
-        "command": " ".join(["python", str(script), *sys.argv[1:]]),
+        "command": shlex.join(["python", str(script), *sys.argv[1:]]),
         "commit": commit,
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "skbioner": __version__,

@@ -13,8 +13,7 @@ from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin, classes_of
-from ..schemes import spans_to_labels
-from ._members import check_iob2
+from ..schemes import check_label_sequences, spans_to_labels
 from ._outputs import tagger_outputs
 
 __all__ = ["DistilledTagger", "drop_copies"]
@@ -179,7 +178,7 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         self : DistilledTagger
         """
         X, y = check_sentences(X, y)
-        check_iob2(y)
+        check_label_sequences(y)
         pool, self.removed_ = drop_copies(self._unlabeled_sentences(), X)
         rng = check_random_state(self.random_state)
         pool = [pool[i] for i in rng.permutation(len(pool))]

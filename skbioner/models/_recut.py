@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._sentence import check_sentences
 from .._validation import HasMethods, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin, classes_of, head_transform, split_pipeline
-from ..schemes import check_labels, labels_to_spans, spans_to_labels
+from ..schemes import check_label_sequences, labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
 from ..text._recut import CONNECTORS, cut_at_boundaries, recut
 
@@ -205,12 +205,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
 def _check_iob2(X, y):
     """``check_sentences(X, y)``, every label sequence valid IOB2 (ValueError naming it)."""
     X, y = check_sentences(X, y)
-    for i, labels in enumerate(y):
-        try:
-            check_labels(labels, "IOB2")
-        except ValueError as exc:
-            raise ValueError(f"y[{i}]: {exc}") from None
-    return X, y
+    return X, check_label_sequences(y)
 
 
 def _unglued(pieces, owners):

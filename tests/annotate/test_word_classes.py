@@ -18,12 +18,12 @@ from skbioner.annotate import (
     EmbeddingClusterer,
     WordClassAnnotator,
     normalize_word,
-    read_word_classes,
-    write_word_classes,
 )
 from skbioner.annotate._brown_kernel import _run, brown_merges, new_state
-from skbioner.annotate._word_classes import count_corpus, ppmi_matrix
+from skbioner.annotate._embeddings import ppmi_matrix
+from skbioner.annotate._word_classes import count_corpus
 from skbioner.features import FeatureGroup, TokenFeaturizer
+from skbioner.io import read_word_classes, write_word_classes
 from tests.annotate.brown_oracle import brown, losses
 from tests.conftest import data_path
 

@@ -268,8 +268,8 @@ def test_distillation_reads_a_bounded_part_of_its_pool(tmp_path):
 
     pool = tmp_path / "pool.txt"
     pool.write_text("".join(f"w{i} gene .\n" for i in range(2000)))
-    d = DistilledTagger(MajorityTagger(), MajorityTagger(), unlabeled=str(pool), max_tokens=6)
-    assert sum(map(len, d._unlabeled_sentences())) == 6 * READ_FACTOR
+    d = DistilledTagger(MajorityTagger(), MajorityTagger(), max_tokens=6)
+    assert sum(map(len, d._unlabeled_sentences(str(pool)))) == 6 * READ_FACTOR
 
 
 # -- item 6: standard input streams ------------------------------------------------------------

@@ -219,8 +219,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         Parameters of the :class:`~skbioner.ensemble.VotingTagger` or
         :class:`~skbioner.ensemble.StackedTagger` (``weights``, ``cv``...).
     distill, distill_params : optional
-        One student kept instead: :class:`~skbioner.ensemble.DistilledTagger`
-        (its ``fit`` takes the unlabeled text, ``X_unlabeled``).
+        One student kept: :class:`~skbioner.ensemble.DistilledTagger` (``fit(X, y, X_unlabeled)``).
     n_jobs : int, default=2
         Threads/processes of the annotators and parallel models.
     verbose : int, default=0

@@ -19,7 +19,7 @@ from skbioner.annotate import (
     WordClassAnnotator,
     normalize_word,
 )
-from skbioner.annotate._brown_kernel import _run, brown_merges, new_state
+from skbioner.annotate._brown_kernel import Counts, _run, brown_merges, new_state
 from skbioner.annotate._embeddings import ppmi_matrix
 from skbioner.annotate._word_classes import count_corpus
 from skbioner.features import FeatureGroup, TokenFeaturizer
@@ -78,11 +78,11 @@ def test_brown_kernel_keeps_every_merge_loss_exact(seed):
     Mt = sp.csr_matrix(M.T)
     tables = []
     brown(bigram, counts, N, C, on_step=lambda cl: tables.append(losses(cl, bigram, counts, N)))
-    state, progress = new_state(V, C), np.zeros(1, np.int64)
+    state, progress = new_state(V, C, N), np.zeros(1, np.int64)
+    words = Counts(M.indptr, M.indices, M.data, Mt.indptr, Mt.indices, Mt.data, counts)
     for w in range(V):
-        _run(M.indptr, M.indices, M.data, Mt.indptr, Mt.indices, Mt.data, counts, C, float(N),
-             w, w + 1, state, progress)
-        L = state[6]
+        _run(words, C, w, w + 1, state, progress)
+        L = state.L
         for (s, t), expected in tables[w].items():
             assert L[s, t] == pytest.approx(expected, rel=1e-9, abs=1e-9)
 

@@ -7,7 +7,7 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .._progress import log
+from .._progress import log, progress_bar
 from .._sentence import check_sentences
 from .._validation import ColumnName, Integral, Interval, StrOptions
 from ..base import SentenceTransformerMixin
@@ -142,26 +142,10 @@ class BrownClusterer(
         log(self, f"{ids.shape[0]:,} tokens, {V:,} words with >= "
                   f"{self.min_count} occurrences, {bigrams.nnz:,} distinct bigrams "
                   f"({time.perf_counter() - t0:.1f} s)")
-        bar = None
-        if self.verbose:
-            from .._progress import progress_bar
-
-            bar = progress_bar(V, "brown clustering", 1, unit="word")
-
-        done_before = [0]
-
-        def callback(done):
-            if bar is not None:
-                bar.update(done - done_before[0])
-                done_before[0] = done
-
-        try:
+        with progress_bar(V, "brown clustering", 1 if self.verbose else 0, unit="word") as bar:
             owner, merges, losses, n_leaf = brown_merges(
                 bigrams, counts, ids.shape[0], min(self.n_clusters, V),
-                chunk=max(1, min(2000, V // 50 or 1)), callback=callback)
-        finally:
-            if bar is not None:
-                bar.close()
+                chunk=max(1, min(2000, V // 50 or 1)), callback=bar.update)
         codes = _bit_strings(owner, merges, n_leaf)
         self._set_table(words, {self.annotation: [codes[s] for s in owner.tolist()]},
                         self.normalize)

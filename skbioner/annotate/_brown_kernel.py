@@ -440,7 +440,7 @@ def brown_merges(bigrams, unigram, n_tokens, n_clusters, *, chunk=1000, callback
     chunk : int, default=1000
         Words added per compiled call (``callback`` runs between calls).
     callback : callable, optional
-        ``callback(n_words_done)`` after each chunk.
+        ``callback(n)`` after each chunk of ``n`` words.
 
     Returns
     -------
@@ -467,7 +467,7 @@ def brown_merges(bigrams, unigram, n_tokens, n_clusters, *, chunk=1000, callback
         stop = min(start + chunk, n_words)
         _run(counts, n_clusters, start, stop, st, progress)
         if callback is not None:
-            callback(stop)
+            callback(stop - start)
     n_leaf = int(progress[0])
     owner = st.owner.copy()
     _collapse(st, progress)

@@ -60,31 +60,17 @@ def normalize_word(word, normalize="lower-digits"):
     >>> normalize_word("IL-12"), normalize_word("IL-12", "lower"), normalize_word("IL-12", "none")
     ('il-00', 'il-12', 'IL-12')
     """
-    if normalize == "none":
-        return word
-    word = word.lower()
-    if normalize == "lower-digits":
-        word = _DIGIT.sub("0", word)
-    return word
+    return next(_normalized([word], normalize))
 
 
 def _normalized(words, normalize):
-    """``map(_normalizer(normalize), words)`` by C calls (no Python function per word)."""
+    """The normalized ``words`` (an iterator), by C calls (no Python function per word)."""
     if normalize == "none":
         return iter(words)
     lowered = map(str.lower, words)
     if normalize == "lower":
         return lowered
     return map(functools.partial(_DIGIT.sub, "0"), lowered)
-
-
-def _normalizer(normalize):
-    if normalize == "none":
-        return lambda w: w
-    if normalize == "lower":
-        return str.lower
-    sub = _DIGIT.sub
-    return lambda w: sub("0", w.lower())
 
 
 # --------------------------------------------------------------------------- the table
@@ -356,10 +342,9 @@ def count_corpus(sentences, normalize, min_count):
     offsets : ndarray of int64
         Sentence boundaries in ``ids``.
     """
-    norm = _normalizer(normalize)
     with gc_paused():
         raw = Counter(chain.from_iterable(sentences))
-        form = {t: norm(t) for t in raw}
+        form = dict(zip(raw, _normalized(raw, normalize)))
         counts = Counter()
         for t, c in raw.items():
             counts[form[t]] += c

@@ -13,7 +13,7 @@ from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin, classes_of
 from ..datasets import drop_copies
-from ..schemes import check_label_sequences, spans_to_labels
+from ..schemes import spans_to_labels
 from ._outputs import tagger_outputs
 
 __all__ = ["DistilledTagger"]
@@ -124,8 +124,7 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         self : DistilledTagger
         """
-        X, y = check_sentences(X, y)
-        check_label_sequences(y)
+        X, y = check_sentences(X, y, scheme="IOB2")
         pool, self.removed_ = drop_copies(self._unlabeled_sentences(X_unlabeled), X)
         rng = check_random_state(self.random_state)
         pool = [pool[i] for i in rng.permutation(len(pool))]

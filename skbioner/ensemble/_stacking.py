@@ -14,7 +14,6 @@ from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, StrOptions, fit_context
 from ..annotate._first_pass import _default_steps
 from ..base import SequenceTaggerMixin, classes_of
-from ..schemes import check_label_sequences
 from ._columns import stacking_columns, stacking_groups
 from ._members import MembersComposition, check_estimators
 from ._outputs import cross_val_outputs, document_folds, members_outputs
@@ -243,8 +242,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         """
         estimators, steps = self._check()
         final = with_feature_groups(self._final(estimators), stacking_groups())
-        X, y = check_sentences(X, y)
-        check_label_sequences(y)
+        X, y = check_sentences(X, y, scheme="IOB2")
         self._names = [n for n, _ in estimators]
         fitted, oof, seconds = cross_val_outputs(estimators, X, y, self.cv,
                                                  n_jobs=self.n_jobs, verbose=self.verbose,

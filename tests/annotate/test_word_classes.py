@@ -23,7 +23,7 @@ from skbioner.annotate._brown_kernel import Counts, _run, brown_merges, new_stat
 from skbioner.annotate._embeddings import ppmi_matrix
 from skbioner.annotate._word_classes import count_corpus
 from skbioner.features import FeatureGroup, TokenFeaturizer
-from skbioner.io import read_word_classes, write_word_classes
+from skbioner.io import CorpusFormatError, read_word_classes, write_word_classes
 from tests.annotate.brown_oracle import brown, losses
 from tests.conftest import data_path
 
@@ -199,8 +199,10 @@ def test_annotator_unfitted_and_bad_files(tmp_path):
     with pytest.raises(ValueError, match=r"bad.tsv:1: not a word class table"):
         WordClassAnnotator(bad).fit()
     bad.write_text("# skbioner word classes; normalize=lower\nword\tbrown\nthe\t01\ngene\n")
-    with pytest.raises(ValueError, match=r"bad.tsv:4: expected 2 tab-separated fields"):
+    with pytest.raises(CorpusFormatError, match=r"bad.tsv:4: expected 2 tab-separated fields") \
+            as excinfo:  # the error of every corpus format
         read_word_classes(bad)
+    assert (excinfo.value.path, excinfo.value.line) == (str(bad), 4)
     with pytest.raises(ValueError, match="column 'brown' is in two tables"):
         write_word_classes(tmp_path / "x.tsv", [(["a"], {"brown": ["0"]}),
                                                  (["b"], {"brown": ["1"]})])

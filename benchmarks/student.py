@@ -91,7 +91,7 @@ def train_teacher(path, data):
 def unlabeled_pool(path, data, seed=0):
     """The unlabeled sentences a student may learn from, shuffled, and what was removed.
 
-    Removed (:func:`skbioner.ensemble.drop_copies`): every sentence equal to a
+    Removed (:func:`skbioner.datasets.drop_copies`): every sentence equal to a
     sentence of JNLPBA train or test as a token sequence (``exact``), once
     case, spaces and punctuation are ignored (``normalized``: the same GENIA
     sentence tokenized differently), or sharing 8 such words in a row with
@@ -99,7 +99,7 @@ def unlabeled_pool(path, data, seed=0):
     sentence, and no second copy of a gold sentence with the teacher's
     labels, reaches the student.
     """
-    from skbioner.ensemble import drop_copies
+    from skbioner.datasets import drop_copies
     from skbioner.io import read_tokenized
 
     sentences = read_tokenized(path)

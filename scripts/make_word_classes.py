@@ -40,8 +40,8 @@ def main():
     ap.add_argument("--out", default=str(OUT))
     args = ap.parse_args()
 
-    from skbioner.annotate import BrownClusterer, EmbeddingClusterer, write_word_classes
-    from skbioner.io import read_tokenized
+    from skbioner.annotate import BrownClusterer, EmbeddingClusterer
+    from skbioner.io import read_tokenized, write_word_classes
 
     unlabeled = Path(args.data) / "unlabeled"
     text = unlabeled / TEXT

@@ -240,7 +240,7 @@ def as_sentence(sentence) -> Sentence:
 _ONLY_STR = frozenset((str,))
 
 
-def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
+def check_sentences(X, y=None, *, require_annotations: Sequence[str] = (), scheme=None):
     """Validate ``X`` (and ``y``) as lists of sentences / label lists.
 
     Inputs are never modified.  Errors name the offending sentence.
@@ -253,6 +253,9 @@ def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
         One label per token of each sentence, if given.
     require_annotations : sequence of str, default=()
         Annotation columns every sentence must have.
+    scheme : str or None, default=None
+        The scheme of ``y``'s labels (``"IOB2"``); None: any non-empty strings
+        (:func:`skbioner.schemes.check_label_sequences`).
 
     Returns
     -------
@@ -289,4 +292,4 @@ def check_sentences(X, y=None, *, require_annotations: Sequence[str] = ()):
         return out
     from .schemes import check_label_sequences
 
-    return out, check_label_sequences(y, map(len, out), scheme=None)
+    return out, check_label_sequences(y, map(len, out), scheme=scheme)

@@ -132,8 +132,8 @@ CASES = {
         DistilledTagger(MajorityTagger(),
                         TaggerPipeline([("features", TokenFeaturizer()),
                                         ("model", OnlinePACRF(max_iter=2, random_state=0))]),
-                        unlabeled=[Sentence(list(s)[::-1]) for s in X[:6]], max_tokens=None),
-        (X, Y), "predict", X, True),
+                        max_tokens=None),
+        (X, Y, [Sentence(list(s)[::-1]) for s in X[:6]]), "predict", X, True),
     "StackedTagger": Case(
         StackedTagger([("crf", TaggerPipeline([("features", TokenFeaturizer()),
                                                ("model", OnlinePACRF(max_iter=2,
@@ -291,6 +291,7 @@ def test_cross_val_predict_on_sequences(name):
     case = CASES[name]
     est = case.est if case.arg is X else make_pipeline(TokenFeaturizer(), case.est)
     groups = [s.doc_id for s in X]
-    pred = cross_val_predict(est, X, Y, cv=GroupKFold(3), groups=groups)
+    params = dict(zip(["X_unlabeled"], case.fit_args[2:]))  # the data of fit beside X and y
+    pred = cross_val_predict(est, X, Y, cv=GroupKFold(3), groups=groups, params=params)
     assert len(pred) == len(Y) and [len(p) for p in pred] == [len(s) for s in Y]
     assert entity_f1_score(Y, pred) > 0.5

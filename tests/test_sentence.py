@@ -54,3 +54,12 @@ def test_with_doc_id_keeps_words_and_columns_and_checks_the_id():
     assert isinstance(t, Sentence) and t.annotations is not s.annotations
     with pytest.raises(TypeError, match="doc_id"):
         s.with_doc_id(3)
+
+
+def test_check_sentences_checks_the_labels_scheme_in_its_pass():
+    from skbioner._sentence import check_sentences
+
+    X, y = [["IL-2", "gene"], ["p53"]], [["B-DNA", "I-DNA"], ["E-protein"]]
+    assert check_sentences(X, y)[1] == y  # any non-empty labels by default
+    with pytest.raises(ValueError, match=r"y\[1\]: label 'E-protein' at token 0 is not a valid"):
+        check_sentences(X, y, scheme="IOB2")

@@ -9,7 +9,7 @@ calibration, which changes no label) on the Chan/Settles features plus each vari
 word-class groups, on the JNLPBA development split (first 90% of the training abstracts ->
 last 10%, ``skbioner.datasets.train_dev_split``) and on BioNLP13CG (train -> devel).  Test
 files are never read.  ``--classes`` is a table written by ``skbioner clusters`` (or
-``skbioner.annotate.write_word_classes``); BioNLP13CG reads ``--classes-bionlp13cg`` when
+``skbioner.io.write_word_classes``); BioNLP13CG reads ``--classes-bionlp13cg`` when
 given (a table fitted on text without BioNLP13CG sentences, as the data README requires
 when the unlabeled text held them).
 

@@ -18,10 +18,12 @@
 * Word classes from unlabeled text: :class:`BrownClusterer` (Brown clusters, the ``brown``
   bit-string column), :class:`EmbeddingClusterer` (k-means classes of PPMI-SVD word
   embeddings, ``emb64``...), and :class:`WordClassAnnotator`, which adds the classes shipped
-  with the package (or a table written by :func:`write_word_classes`).
+  with the package (or a table written by :func:`skbioner.io.write_word_classes`).
 """
 
+from ._brown import BrownClusterer
 from ._dictionary import DictionaryMatcher
+from ._embeddings import EmbeddingClusterer
 from ._first_pass import FirstPassAnnotator, first_pass_columns, first_pass_groups
 from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
 from ._lexicon import (
@@ -36,12 +38,8 @@ from ._word_classes import (
     BUNDLED_CLASSES,
     NORMALIZATIONS,
     UNKNOWN,
-    BrownClusterer,
-    EmbeddingClusterer,
     WordClassAnnotator,
     normalize_word,
-    read_word_classes,
-    write_word_classes,
 )
 
 __all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer", "DictionaryMatcher",
@@ -51,5 +49,4 @@ __all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer", "DictionaryM
            "SHAPE_CLASSES", "UNKNOWN", "WordClassAnnotator", "first_pass_columns",
            "first_pass_groups",
            "load_genia_pos_model", "make_pos_pipeline", "normalize_name", "normalize_word",
-           "read_lexicon", "read_word_classes",
-           "shape_class", "write_word_classes"]
+           "read_lexicon", "shape_class"]

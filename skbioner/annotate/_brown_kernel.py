@@ -9,11 +9,12 @@ string.  ``tests/annotate/brown_oracle.py`` is the slow pure-Python oracle
 that recomputes every loss from scratch; the tests check that both merge
 the same clusters with the same losses.
 
-State (slots ``0..K-1``, ``K = n_clusters + 1``): ``B[a, b]`` bigram count
-of cluster ``a`` followed by ``b``, ``u[a]`` unigram count, ``Q[a, b] =
-B log(B N / (u_a u_b))`` (the AMI term times ``N``), their row and column
-sums, and ``L[s, t]`` (``s < t``) the loss of merging ``s`` and ``t``, times
-``N``.  Every update is incremental: adding a word or merging into a
+State (:class:`Window`; slots ``0..K-1``, ``K = n_clusters + 1``): ``B[a, b]``
+bigram count of cluster ``a`` followed by ``b``, ``u[a]`` unigram count,
+``Q[a, b] = B log(B N / (u_a u_b))`` (the AMI term times ``N``), their row
+and column sums, and ``L[s, t]`` (``s < t``) the loss of merging ``s`` and
+``t``, times ``N``.  The kernels take it and the word counts (:class:`Counts`)
+as two records.  Every update is incremental: adding a word or merging into a
 cluster with few neighbours (the common case: a rare word joins a cluster)
 costs ``O(K^2)`` additions and ``O(K * neighbours)`` logarithms.
 """
@@ -21,11 +22,22 @@ costs ``O(K^2)`` additions and ``O(K * neighbours)`` logarithms.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 __all__ = ["brown_merges"]
+
+#: The word counts, read only: bigrams forward (``fw``: word -> next words) and backward
+#: (``bw``) as CSR arrays, and the unigram counts.
+Counts = namedtuple("Counts", "fw_ptr fw_idx fw_dat bw_ptr bw_idx bw_dat unigram")
+#: The window of a run (:func:`new_state`): ``owner`` (slot of each word, -1: not yet in),
+#: each slot's member list (``head``, ``nxt``), ``active`` slots, the counts and losses
+#: ``B, Q, L`` and sums ``Rq, Cq, RB, CB, u``, scratch arrays (``nb, mark, h, dA, P, g``),
+#: the ``merges`` and their ``losses``, and ``logN`` (log of the corpus length).
+Window = namedtuple("Window", "owner head nxt active B Q L Rq Cq RB CB u nb mark h dA P g "
+                              "merges losses logN")
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -56,8 +68,9 @@ def _support(t, exclude, active, B, K, out):
 
 
 @njit(cache=True, nogil=True)
-def _pair_loss(s, t, nb, n_nb, B, Q, Rq, Cq, RB, CB, u, logN):
-    """Merge loss of ``s`` and ``t`` (times N), reading ``t``'s neighbours ``nb[:n_nb]``."""
+def _pair_loss(s, t, n_nb, st):
+    """Merge loss of ``s`` and ``t`` (times N), reading ``t``'s neighbours ``st.nb[:n_nb]``."""
+    nb, B, Q, Rq, Cq, RB, CB, u, logN = st.nb, st.B, st.Q, st.Rq, st.Cq, st.RB, st.CB, st.u, st.logN
     ust = u[s] + u[t]
     sig = 0.0
     exq = 0.0
@@ -81,11 +94,16 @@ def _pair_loss(s, t, nb, n_nb, B, Q, Rq, Cq, RB, CB, u, logN):
 
 
 @njit(cache=True, nogil=True)
-def _add_word(w, k, fw_ptr, fw_idx, fw_dat, bw_ptr, bw_idx, bw_dat, unigram, owner,
-              active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark):
+def _add_word(w, k, c, st):
+    """Word ``w`` enters the window in the empty slot ``k``."""
+    owner, active, B, Q, L, u = st.owner, st.active, st.B, st.Q, st.L, st.u
+    nb, mark = st.nb, st.mark
+    Rq, Cq, RB, CB, logN = st.Rq, st.Cq, st.RB, st.CB, st.logN
+    fw_ptr, fw_idx, fw_dat, bw_ptr, bw_idx, bw_dat = c.fw_ptr, c.fw_idx, c.fw_dat, c.bw_ptr, \
+        c.bw_idx, c.bw_dat
     K = B.shape[0]
     owner[w] = k
-    u[k] = unigram[w]
+    u[k] = c.unigram[w]
     active[k] = True
     for p in range(fw_ptr[w], fw_ptr[w + 1]):
         o = owner[fw_idx[p]]
@@ -139,7 +157,7 @@ def _add_word(w, k, fw_ptr, fw_idx, fw_dat, bw_ptr, bw_idx, bw_dat, unigram, own
     CB[k] = cb
     for s in range(K):
         if active[s] and s != k:
-            v = _pair_loss(s, k, nb, n_nb, B, Q, Rq, Cq, RB, CB, u, logN)
+            v = _pair_loss(s, k, n_nb, st)
             if s < k:
                 L[s, k] = v
             else:
@@ -147,8 +165,10 @@ def _add_word(w, k, fw_ptr, fw_idx, fw_dat, bw_ptr, bw_idx, bw_dat, unigram, own
 
 
 @njit(cache=True, nogil=True)
-def _merge(a, b, active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark, h, dA, P, g):
+def _merge(a, b, st):
     """Merge cluster ``b`` into ``a``; keep every loss of the remaining pairs exact."""
+    active, B, Q, L, u, logN, nb, mark = st.active, st.B, st.Q, st.L, st.u, st.logN, st.nb, st.mark
+    Rq, Cq, RB, CB, h, dA, P, g = st.Rq, st.Cq, st.RB, st.CB, st.h, st.dA, st.P, st.g
     K = B.shape[0]
     n_nb = _support(b, a, active, B, K, nb)
     for i in range(n_nb):
@@ -222,12 +242,14 @@ def _merge(a, b, active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark, h, dA, P, g
                 L[t, s] += d
     for i in range(n_nb):
         mark[nb[i]] = False
-    _fold_into(a, b, um, bmm, active, B, Q, L, Rq, Cq, RB, CB, u, logN, P)
+    _fold_into(a, b, um, bmm, st)
 
 
 @njit(cache=True, nogil=True)
-def _fold_into(a, b, um, bmm, active, B, Q, L, Rq, Cq, RB, CB, u, logN, P):
+def _fold_into(a, b, um, bmm, st):
     """The merged cluster's counts, AMI terms and sums; ``b`` emptied; losses with ``a + b``."""
+    active, B, Q, L, u, logN, P = st.active, st.B, st.Q, st.L, st.u, st.logN, st.P
+    Rq, Cq, RB, CB = st.Rq, st.Cq, st.RB, st.CB
     K = B.shape[0]
     for x in range(K):
         if not active[x] or x == a or x == b:
@@ -311,33 +333,29 @@ def _ami(active, Q):
 
 
 @njit(cache=True, nogil=True)
-def _run(fw_ptr, fw_idx, fw_dat, bw_ptr, bw_idx, bw_dat, unigram, n_clusters, n_tokens,
-         start, stop, state, progress):
+def _run(counts, n_clusters, start, stop, st, progress):
     """Add words ``start..stop-1`` to the window, merging after each beyond ``n_clusters``.
 
-    ``state`` holds the arrays between calls (so the caller can report
-    progress); ``progress[0]`` counts merges.  Returns nothing.
+    ``st`` (a :class:`Window`) holds the arrays between calls (so the caller
+    can report progress); ``progress[0]`` counts merges.  Returns nothing.
     """
-    (owner, head, nxt, active, B, Q, L, Rq, Cq, RB, CB, u, nb, mark, h, dA, P, g,
-     merges, losses) = state
-    K = B.shape[0]
-    logN = math.log(n_tokens)
+    active = st.active
+    K = active.shape[0]
     for w in range(start, stop):
         k = -1
         for x in range(K):
             if not active[x]:
                 k = x
                 break
-        _add_word(w, k, fw_ptr, fw_idx, fw_dat, bw_ptr, bw_idx, bw_dat, unigram, owner,
-                  active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark)
-        head[k] = w
-        nxt[w] = -1
+        _add_word(w, k, counts, st)
+        st.head[k] = w
+        st.nxt[w] = -1
         n_active = 0
         for x in range(K):
             if active[x]:
                 n_active += 1
         if n_active > n_clusters:
-            _merge_best(state, logN, progress)
+            _merge_best(st, progress)
 
 
 @njit(cache=True, nogil=True)
@@ -356,44 +374,40 @@ def _absorb(a, b, owner, head, nxt):
 
 
 @njit(cache=True, nogil=True)
-def _collapse(state, n_tokens, progress):
+def _collapse(st, progress):
     """Merge the remaining clusters down to one, recording each merge."""
-    (owner, head, nxt, active, B, Q, L, Rq, Cq, RB, CB, u, nb, mark, h, dA, P, g,
-     merges, losses) = state
-    logN = math.log(n_tokens)
-    while _merge_best(state, logN, progress):
+    while _merge_best(st, progress):
         pass
 
 
 @njit(cache=True, nogil=True)
-def _merge_best(state, logN, progress):
+def _merge_best(st, progress):
     """Merge the pair of least loss (False if fewer than two clusters are left).
 
     The cluster with fewer neighbours is absorbed into the other (ties: the
     higher slot into the lower), which keeps the update cheap.
     """
-    (owner, head, nxt, active, B, Q, L, Rq, Cq, RB, CB, u, nb, mark, h, dA, P, g,
-     merges, losses) = state
-    s, t, loss = _best_pair(active, L)
+    active, B, nb = st.active, st.B, st.nb
+    s, t, loss = _best_pair(active, st.L)
     if s < 0:
         return False
     K = B.shape[0]
     if _support(s, t, active, B, K, nb) < _support(t, s, active, B, K, nb):
         s, t = t, s
-    _absorb(s, t, owner, head, nxt)
-    _merge(s, t, active, B, Q, L, Rq, Cq, RB, CB, u, logN, nb, mark, h, dA, P, g)
+    _absorb(s, t, st.owner, st.head, st.nxt)
+    _merge(s, t, st)
     m = progress[0]
-    merges[m, 0] = s
-    merges[m, 1] = t
-    losses[m] = loss
+    st.merges[m, 0] = s
+    st.merges[m, 1] = t
+    st.losses[m] = loss
     progress[0] = m + 1
     return True
 
 
-def new_state(n_words, n_clusters):
-    """The arrays of a run (see :func:`_run`)."""
+def new_state(n_words, n_clusters, n_tokens):
+    """The :class:`Window` of a run (see :func:`_run`)."""
     K = n_clusters + 1
-    return (
+    return Window(
         np.full(n_words, -1, np.int64),  # owner: slot of each word (-1: not yet in)
         np.full(K, -1, np.int64),  # head of each slot's member list
         np.full(n_words, -1, np.int64),  # next member
@@ -405,6 +419,7 @@ def new_state(n_words, n_clusters):
         np.zeros(K), np.zeros(K), np.zeros(K), np.zeros(K),  # h, dA, P, g
         np.zeros((max(n_words - 1, 1), 2), np.int64),  # merges (slot kept, slot absorbed)
         np.zeros(max(n_words - 1, 1)),  # losses (times N)
+        math.log(n_tokens),
     )
 
 
@@ -425,7 +440,7 @@ def brown_merges(bigrams, unigram, n_tokens, n_clusters, *, chunk=1000, callback
     chunk : int, default=1000
         Words added per compiled call (``callback`` runs between calls).
     callback : callable, optional
-        ``callback(n_words_done)`` after each chunk.
+        ``callback(n)`` after each chunk of ``n`` words.
 
     Returns
     -------
@@ -444,17 +459,17 @@ def brown_merges(bigrams, unigram, n_tokens, n_clusters, *, chunk=1000, callback
     n_words = bigrams.shape[0]
     fw = sp.csr_matrix(bigrams, dtype=np.float64)
     bw = sp.csr_matrix(fw.T)
-    state = new_state(n_words, n_clusters)
+    counts = Counts(fw.indptr, fw.indices, fw.data, bw.indptr, bw.indices, bw.data,
+                    np.asarray(unigram, np.float64))
+    st = new_state(n_words, n_clusters, float(n_tokens))
     progress = np.zeros(1, np.int64)
     for start in range(0, n_words, chunk):
         stop = min(start + chunk, n_words)
-        _run(fw.indptr, fw.indices, fw.data, bw.indptr, bw.indices, bw.data,
-             np.asarray(unigram, np.float64), n_clusters, float(n_tokens), start, stop, state,
-             progress)
+        _run(counts, n_clusters, start, stop, st, progress)
         if callback is not None:
-            callback(stop)
+            callback(stop - start)
     n_leaf = int(progress[0])
-    owner = state[0].copy()
-    _collapse(state, float(n_tokens), progress)
+    owner = st.owner.copy()
+    _collapse(st, progress)
     n = int(progress[0])
-    return owner, state[18][:n].copy(), state[19][:n] / n_tokens, n_leaf
+    return owner, st.merges[:n].copy(), st.losses[:n] / n_tokens, n_leaf

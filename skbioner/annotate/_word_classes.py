@@ -1,16 +1,11 @@
-"""Word classes learned from unlabeled text, as token annotations.
+"""Word classes learned from unlabeled text, as token annotations: the shared class table.
 
-* :class:`BrownClusterer` -- Brown clusters (Brown et al. 1992, Liang 2005):
-  a binary merge tree over the vocabulary; each word's bit string (its path
-  in the tree) is the ``brown`` column, read by the featurizer as prefixes of
-  several lengths (coarse to fine classes).
-* :class:`EmbeddingClusterer` -- k-means classes of word embeddings at
-  several granularities (``emb64``, ``emb256``...), the embeddings from a
-  positive-PMI word-context matrix reduced by truncated SVD (Levy, Goldberg &
-  Dagan 2015): no dependency beyond scipy and scikit-learn.
 * :class:`WordClassAnnotator` -- the annotator of a fitted class table: the
   classes shipped with the package (``classes="bundled"``) or a file written
-  by :func:`write_word_classes` (``skbioner clusters``).
+  by :func:`skbioner.io.write_word_classes` (``skbioner clusters``).
+* :class:`~skbioner.annotate.BrownClusterer` (``_brown.py``) and
+  :class:`~skbioner.annotate.EmbeddingClusterer` (``_embeddings.py``) fit
+  tables on unlabeled text; :func:`count_corpus` is their vocabulary.
 
 All three share the table and its look-up (:class:`_ClassTable`): a word is
 looked up after the table's normalization (``"lower-digits"``: lower case,
@@ -20,44 +15,29 @@ every digit ``0``), and a word without a class reads :data:`UNKNOWN`.
 from __future__ import annotations
 
 import functools
-import gzip
-import io
 import os
 import re
-import sys
-import time
 from collections import Counter
 from itertools import chain, repeat
 from pathlib import Path
 
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._shared import shared_columns
 from .._utils import gc_paused
-from .._validation import ColumnName, Integral, Interval, StrOptions
 from ..base import SentenceTransformerMixin
-from ..io._decode import text_lines
+from ..io._word_classes import NORMALIZATIONS, UNKNOWN, read_word_classes
 
-__all__ = ["BUNDLED_CLASSES", "BrownClusterer", "EmbeddingClusterer", "NORMALIZATIONS",
-           "UNKNOWN", "WordClassAnnotator", "normalize_word", "read_word_classes",
-           "write_word_classes"]
+__all__ = ["BUNDLED_CLASSES", "NORMALIZATIONS", "UNKNOWN", "WordClassAnnotator", "count_corpus",
+           "normalize_word"]
 
-#: The value of a word without a class.
-UNKNOWN = "<unk>"
-#: How words are normalized before counting and look-up (see :func:`normalize_word`).
-NORMALIZATIONS = ("none", "lower", "lower-digits")
 #: The word classes shipped with the package (``skbioner/annotate/data/README.md``).
 BUNDLED_CLASSES = Path(__file__).resolve().parent / "data" / "word_classes.tsv.gz"
 
 _DIGIT = re.compile(r"\d")
-_HEADER = "# skbioner word classes"
-#: Most class columns a table may have (``skbioner clusters`` writes a few), longest line.
-MAX_COLUMNS = 64
-_MAX_LINE = 1 << 16
 
 
 def normalize_word(word, normalize="lower-digits"):
@@ -80,31 +60,17 @@ def normalize_word(word, normalize="lower-digits"):
     >>> normalize_word("IL-12"), normalize_word("IL-12", "lower"), normalize_word("IL-12", "none")
     ('il-00', 'il-12', 'IL-12')
     """
-    if normalize == "none":
-        return word
-    word = word.lower()
-    if normalize == "lower-digits":
-        word = _DIGIT.sub("0", word)
-    return word
+    return next(_normalized([word], normalize))
 
 
 def _normalized(words, normalize):
-    """``map(_normalizer(normalize), words)`` by C calls (no Python function per word)."""
+    """The normalized ``words`` (an iterator), by C calls (no Python function per word)."""
     if normalize == "none":
         return iter(words)
     lowered = map(str.lower, words)
     if normalize == "lower":
         return lowered
     return map(functools.partial(_DIGIT.sub, "0"), lowered)
-
-
-def _normalizer(normalize):
-    if normalize == "none":
-        return lambda w: w
-    if normalize == "lower":
-        return str.lower
-    sub = _DIGIT.sub
-    return lambda w: sub("0", w.lower())
 
 
 # --------------------------------------------------------------------------- the table
@@ -255,133 +221,6 @@ class _ClassTable:
                  for j, name in enumerate(self.columns_)})
 
 
-# --------------------------------------------------------------------------- files
-
-
-def write_word_classes(path, tables, *, normalize="lower-digits", notes=()):
-    """Write class tables as one TSV file (``.gz``: compressed) for :class:`WordClassAnnotator`.
-
-    Parameters
-    ----------
-    path : str or path-like
-    tables : list of fitted estimators or (words, {column: values}) pairs
-        :class:`BrownClusterer`, :class:`EmbeddingClusterer` or
-        :class:`WordClassAnnotator` objects (their ``table()``), all with
-        the same normalization.  A word missing from one table reads
-        ``<unk>`` in its columns.
-    normalize : str, default="lower-digits"
-        Recorded in the header (used when tables are pairs).
-    notes : iterable of str
-        Extra header lines (source of the text, licence), written as
-        ``# ...`` comments.
-
-    Returns
-    -------
-    None
-    """
-    from ..io._atomic import atomic_write_bytes
-
-    words, columns = {}, {}
-    for t in tables:
-        if hasattr(t, "table"):
-            if t.normalize_ != normalize:
-                raise ValueError(f"tables normalize differently ({t.normalize_!r} and "
-                                 f"{normalize!r})")
-            t = t.table()
-        ws, cols = t
-        for name in cols:
-            if name in columns:
-                raise ValueError(f"column {name!r} is in two tables")
-        for w in ws:
-            words.setdefault(w, len(words))
-        for name, vals in cols.items():
-            col = [UNKNOWN] * len(words)
-            for w, v in zip(ws, vals, strict=True):
-                col[words[w]] = v
-            columns[name] = col
-    for name in columns:  # words added by later tables
-        columns[name] += [UNKNOWN] * (len(words) - len(columns[name]))
-    buf = io.StringIO()
-    buf.write(f"{_HEADER}; normalize={normalize}\n")
-    for note in notes:
-        buf.write(f"# {note}\n")
-    buf.write("\t".join(["word", *columns]) + "\n")
-    for i, w in enumerate(words):
-        buf.write("\t".join([w, *(columns[c][i] for c in columns)]) + "\n")
-    data = buf.getvalue().encode("utf-8")
-    if os.fspath(path).endswith(".gz"):
-        data = gzip.compress(data, compresslevel=9, mtime=0)
-    atomic_write_bytes(path, data)
-
-
-def read_word_classes(path):
-    """Read a class table written by :func:`write_word_classes`.
-
-    Parameters
-    ----------
-    path : str or path-like
-        A TSV file (``.gz`` is decompressed): ``# skbioner word classes;
-        normalize=...`` first, comment lines, a header ``word<TAB>column...``,
-        then one line per word.
-
-    Returns
-    -------
-    words : list of str
-    columns : dict of str -> list of str
-    normalize : str
-    notes : list of str
-        The comment lines after the first.
-
-    Raises
-    ------
-    ValueError
-        A file that is not a class table, or a line with the wrong number of
-        fields (file and line named).
-    """
-    path_str = os.fspath(path)
-    with open(path, "rb") as fh:
-        gzipped = fh.read(2) == b"\x1f\x8b"
-    lines = text_lines(path, path_str, max_chars=_MAX_LINE, gzipped=gzipped)
-    _, first = next(lines, (1, ""))
-    if not first.startswith(_HEADER):
-        raise ValueError(f"{path_str}:1: not a word class table (expected {_HEADER!r} "
-                         "first; write one with skbioner clusters)")
-    m = re.search(r"normalize=([\w-]+)", first)
-    normalize = m.group(1) if m else "none"
-    if normalize not in NORMALIZATIONS:
-        raise ValueError(f"{path_str}:1: unknown normalize={normalize!r}")
-    notes = []
-    for i, line in lines:  # noqa: B007 - i is the header's line number, after the loop
-        if not line.startswith("#"):
-            break
-        notes.append(line[1:].strip())
-    else:
-        raise ValueError(f"{path_str}: no header line 'word<TAB>column...'")
-    header = line.split("\t")
-    if header[0] != "word" or not 2 <= len(header) <= MAX_COLUMNS + 1:
-        raise ValueError(f"{path_str}:{i}: expected the header 'word<TAB>column...' with 1 to "
-                         f"{MAX_COLUMNS} columns, got {line!r:.80}")
-    names = header[1:]
-    rows, cols = {}, [[] for _ in names]
-    for n, line in lines:
-        fields = line.split("\t")
-        if len(fields) != len(header):
-            raise ValueError(f"{path_str}:{n}: expected {len(header)} tab-separated fields, "
-                             f"got {len(fields)}")
-        word = fields[0]
-        if not word or any(ch.isspace() for ch in word):
-            raise ValueError(f"{path_str}:{n}: a word must be non-empty and hold no space, "
-                             f"got {word!r:.40}")
-        if rows.setdefault(word, n) != n:
-            raise ValueError(f"{path_str}:{n}: the word {word!r:.40} appears twice (first on "
-                             f"line {rows[word]})")
-        for c, v in zip(cols, fields[1:]):
-            c.append(v or UNKNOWN)
-    if not rows:
-        raise ValueError(f"{path_str}: no word after the header line (an empty class table)")
-    return list(rows), dict(zip(names, cols, strict=True)), normalize, notes
-
-
 def _file_key(path):
     st = os.stat(path)
     return os.path.realpath(path), st.st_mtime_ns, st.st_size
@@ -417,7 +256,7 @@ class WordClassAnnotator(
         ``"bundled"``: the classes shipped with the package, fitted on
         10.8M tokens of CC BY open-access life-science text
         (``skbioner/annotate/data/README.md``); otherwise a file written by
-        :func:`write_word_classes` or ``skbioner clusters``.
+        :func:`skbioner.io.write_word_classes` or ``skbioner clusters``.
     columns : tuple of str or None, default=None
         The class columns to add (None: all of the table's).
 
@@ -489,14 +328,6 @@ class WordClassAnnotator(
         return tags
 
 
-# --------------------------------------------------------------------------- fitting
-
-
-def _say(verbose, message):
-    if verbose:
-        print(message, file=sys.stderr, flush=True)
-
-
 def count_corpus(sentences, normalize, min_count):
     """Vocabulary and token ids of unlabeled sentences.
 
@@ -511,10 +342,9 @@ def count_corpus(sentences, normalize, min_count):
     offsets : ndarray of int64
         Sentence boundaries in ``ids``.
     """
-    norm = _normalizer(normalize)
     with gc_paused():
         raw = Counter(chain.from_iterable(sentences))
-        form = {t: norm(t) for t in raw}
+        form = dict(zip(raw, _normalized(raw, normalize)))
         counts = Counter()
         for t, c in raw.items():
             counts[form[t]] += c
@@ -534,8 +364,6 @@ def count_corpus(sentences, normalize, min_count):
 
 def _pairs(ids, offsets, distance):
     """Token pairs ``(ids[i], ids[i + distance])`` inside a sentence, both in the vocabulary."""
-    import scipy.sparse as sp  # noqa: F401  (callers build matrices from these)
-
     n = ids.shape[0]
     if n <= distance:
         return ids[:0], ids[:0]
@@ -545,311 +373,3 @@ def _pairs(ids, offsets, distance):
     same = pos + distance < offsets[sentence + 1]
     keep = same & (left >= 0) & (right >= 0)
     return left[keep], right[keep]
-
-
-def _bit_strings(owner, merges, n_leaf_merges):
-    """Each leaf slot's path in the tree of the final merges ("0": kept side, "1": absorbed)."""
-    final = merges[n_leaf_merges:]
-    node = {}  # slot -> current subtree (a leaf slot id or a (left, right) tuple)
-    for s in np.unique(owner).tolist():
-        node[s] = ("leaf", s)
-    for a, b in final.tolist():
-        node[a] = (node[a], node[b])
-        del node[b]
-    codes = {}
-    if not node:
-        return codes
-    (root,) = node.values()
-    stack = [(root, "")]
-    while stack:
-        tree, path = stack.pop()
-        if tree[0] == "leaf":
-            codes[tree[1]] = path or "0"
-        else:
-            stack.append((tree[0], path + "0"))
-            stack.append((tree[1], path + "1"))
-    return codes
-
-
-class BrownClusterer(
-    _ClassTable, SentenceTransformerMixin, TransformerMixin, BaseEstimator,
-    auto_wrap_output_keys=None,
-):
-    """Brown clusters learned on unlabeled sentences, added as bit strings.
-
-    Liang's (2005) form of Brown et al.'s (1992) algorithm: the words, most
-    frequent first, enter a window of ``n_clusters`` clusters one at a
-    time, and after each entry the two clusters whose merge loses the least
-    average mutual information between adjacent clusters are merged; the
-    final ``n_clusters`` are then merged into one tree.  A word's class is
-    its leaf's path in that tree (``"0110..."``): prefixes of the path are
-    coarser classes, which is how the ``"chan"`` features read the
-    ``brown`` column (prefixes of 4, 6, 10 and 20 bits).  Compiled
-    (numba); ``tests/annotate/brown_oracle.py`` is the slow oracle it
-    agrees with.
-
-    Parameters
-    ----------
-    n_clusters : int, default=256
-        Leaf clusters (the window).  Cost grows about as ``n_clusters**2``
-        per word (256 on 10.8M tokens, 70,645 words: 85 s of one core).
-    min_count : int, default=3
-        Words (after normalization) seen fewer times get no class.
-    normalize : {"none", "lower", "lower-digits"}, default="lower-digits"
-        See :func:`normalize_word`.
-    annotation : str, default="brown"
-        Name of the column :meth:`transform` adds.
-    verbose : int, default=0
-        Progress on stderr.
-
-    Attributes
-    ----------
-    columns_ : tuple of str
-        ``(annotation,)``.
-    n_words_ : int
-        Words with a class.
-    losses_ : ndarray of float64
-        The AMI (nats) lost by each merge, in order.
-    n_tokens_ : int
-        Training tokens.
-
-    Examples
-    --------
-    >>> from skbioner.annotate import BrownClusterer
-    >>> X = [["the", "cells", "express", "IL-2"], ["the", "cells", "express", "IL-4"],
-    ...      ["a", "gene", "encodes", "IL-4"]] * 5
-    >>> brown = BrownClusterer(n_clusters=4, min_count=1).fit(X)
-    >>> codes = brown.classes_of(["IL-2", "IL-7", "unseen"])["brown"]
-    >>> codes[0] == codes[1], codes[2]  # "lower-digits": il-0 for both
-    (True, '<unk>')
-    """
-
-    _parameter_constraints = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
-        "min_count": [Interval(Integral, 1, None, closed="left")],
-        "normalize": [StrOptions(set(NORMALIZATIONS))],
-        "annotation": [ColumnName()],
-        "verbose": ["verbose"],
-    }
-
-    def __init__(self, n_clusters=256, min_count=3, normalize="lower-digits",
-                 annotation="brown", verbose=0):
-        self.n_clusters = n_clusters
-        self.min_count = min_count
-        self.normalize = normalize
-        self.annotation = annotation
-        self.verbose = verbose
-
-    def _annotations(self):
-        return self.columns_
-
-    def fit(self, X, y=None):
-        """Cluster the words of unlabeled sentences.
-
-        Parameters
-        ----------
-        X : list of sentences
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self : BrownClusterer
-        """
-        import scipy.sparse as sp
-
-        from ._brown_kernel import brown_merges
-
-        self._validate_params()
-        sentences = check_sentences(X)
-        t0 = time.perf_counter()
-        words, counts, ids, offsets = count_corpus(sentences, self.normalize, self.min_count)
-        if not words:
-            raise ValueError(f"no word occurs min_count={self.min_count} times in X")
-        left, right = _pairs(ids, offsets, 1)
-        V = len(words)
-        bigrams = sp.csr_matrix((np.ones(left.shape[0]), (left, right)), shape=(V, V))
-        bigrams.sum_duplicates()
-        _say(self.verbose, f"brown: {ids.shape[0]:,} tokens, {V:,} words with >= "
-                           f"{self.min_count} occurrences, {bigrams.nnz:,} distinct bigrams "
-                           f"({time.perf_counter() - t0:.1f} s)")
-        bar = None
-        if self.verbose:
-            from .._progress import progress_bar
-
-            bar = progress_bar(V, "brown clustering", 1, unit="word")
-
-        done_before = [0]
-
-        def callback(done):
-            if bar is not None:
-                bar.update(done - done_before[0])
-                done_before[0] = done
-
-        try:
-            owner, merges, losses, n_leaf = brown_merges(
-                bigrams, counts, ids.shape[0], min(self.n_clusters, V),
-                chunk=max(1, min(2000, V // 50 or 1)), callback=callback)
-        finally:
-            if bar is not None:
-                bar.close()
-        codes = _bit_strings(owner, merges, n_leaf)
-        self._set_table(words, {self.annotation: [codes[s] for s in owner.tolist()]},
-                        self.normalize)
-        self.losses_ = losses
-        self.n_tokens_ = int(ids.shape[0])
-        _say(self.verbose, f"brown: {min(self.n_clusters, V)} clusters in "
-                           f"{time.perf_counter() - t0:.1f} s")
-        return self
-
-
-def ppmi_matrix(ids, offsets, n_words, window, alpha=0.75):
-    """Positive PMI of words and their contexts within ``window`` tokens (CSR, float32).
-
-    Context counts are smoothed to the power ``alpha`` (Levy et al. 2015)
-    and co-occurrences weighted by ``1 / distance`` (as word2vec's sampled
-    window does on average).
-    """
-    import scipy.sparse as sp
-
-    total = None
-    for d in range(1, window + 1):
-        a, b = _pairs(ids, offsets, d)
-        w = np.full(a.shape[0], 1.0 / d, dtype=np.float32)
-        m = sp.csr_matrix((np.concatenate([w, w]), (np.concatenate([a, b]),
-                                                     np.concatenate([b, a]))),
-                          shape=(n_words, n_words), dtype=np.float32)
-        total = m if total is None else total + m
-    total.sum_duplicates()
-    row = np.asarray(total.sum(axis=1)).ravel()
-    col = np.asarray(total.sum(axis=0)).ravel() ** alpha
-    D = row.sum()
-    coo = total.tocoo()
-    pmi = (np.log(coo.data.astype(np.float64)) + np.log(D) + np.log(col.sum())
-           - np.log(row[coo.row]) - np.log(col[coo.col]) - np.log(D))
-    keep = pmi > 0
-    return sp.csr_matrix((pmi[keep].astype(np.float32), (coo.row[keep], coo.col[keep])),
-                         shape=total.shape)
-
-
-class EmbeddingClusterer(
-    _ClassTable, SentenceTransformerMixin, TransformerMixin, BaseEstimator,
-    auto_wrap_output_keys=None,
-):
-    """k-means classes of word embeddings at several granularities, added as columns.
-
-    The embeddings are the truncated SVD of the positive-PMI matrix of words
-    and their contexts (Levy, Goldberg & Dagan 2015: ``U * S**0.5``, rows
-    normalized), computed with scipy and scikit-learn only; each granularity
-    ``k`` of ``n_clusters`` is a :class:`~sklearn.cluster.MiniBatchKMeans`
-    of them, written as the column ``{annotation}{k}`` (``emb256``).
-
-    Parameters
-    ----------
-    n_clusters : tuple of int, default=(64, 256, 1024)
-        Granularities.
-    n_components : int, default=100
-        Embedding dimensions.
-    window : int, default=2
-        Context words on each side.
-    min_count : int, default=3
-        Words (after normalization) seen fewer times get no class.
-    normalize : {"none", "lower", "lower-digits"}, default="lower-digits"
-        See :func:`normalize_word`.
-    annotation : str, default="emb"
-        Prefix of the column names.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the SVD and k-means.
-    verbose : int, default=0
-
-    Attributes
-    ----------
-    columns_ : tuple of str
-        ``{annotation}{k}`` for each granularity.
-    embedding_ : ndarray of float32, shape (n_words, n_components)
-        The normalized word vectors (rows of ``words_``).
-    n_words_ : int
-
-    Examples
-    --------
-    >>> from skbioner.annotate import EmbeddingClusterer
-    >>> X = [["the", "cells", "express", "IL-2"], ["the", "cells", "express", "IL-4"],
-    ...      ["a", "gene", "encodes", "IL-4"]] * 5
-    >>> emb = EmbeddingClusterer(n_clusters=(2, 3), n_components=2, min_count=1,
-    ...                          random_state=0).fit(X)
-    >>> emb.columns_
-    ('emb2', 'emb3')
-    """
-
-    _parameter_constraints = {
-        "n_clusters": ["array-like", Interval(Integral, 1, None, closed="left")],
-        "n_components": [Interval(Integral, 1, None, closed="left")],
-        "window": [Interval(Integral, 1, None, closed="left")],
-        "min_count": [Interval(Integral, 1, None, closed="left")],
-        "normalize": [StrOptions(set(NORMALIZATIONS))],
-        "annotation": [ColumnName()],
-        "random_state": ["random_state"],
-        "verbose": ["verbose"],
-    }
-
-    def __init__(self, n_clusters=(64, 256, 1024), n_components=100, window=2, min_count=3,
-                 normalize="lower-digits", annotation="emb", random_state=None, verbose=0):
-        self.n_clusters = n_clusters
-        self.n_components = n_components
-        self.window = window
-        self.min_count = min_count
-        self.normalize = normalize
-        self.annotation = annotation
-        self.random_state = random_state
-        self.verbose = verbose
-
-    def _annotations(self):
-        return self.columns_
-
-    def fit(self, X, y=None):
-        """Embed the words of unlabeled sentences and cluster them.
-
-        Parameters
-        ----------
-        X : list of sentences
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self : EmbeddingClusterer
-        """
-        from sklearn.cluster import MiniBatchKMeans
-        from sklearn.utils.extmath import randomized_svd
-
-        self._validate_params()
-        ks = (self.n_clusters,) if isinstance(self.n_clusters, int) else tuple(self.n_clusters)
-        if not ks or any(not isinstance(k, int | np.integer) or k < 1 for k in ks):
-            raise ValueError(f"n_clusters must be positive ints, got {self.n_clusters!r}")
-        rng = check_random_state(self.random_state)
-        sentences = check_sentences(X)
-        t0 = time.perf_counter()
-        words, _, ids, offsets = count_corpus(sentences, self.normalize, self.min_count)
-        V = len(words)
-        if V < 2:
-            raise ValueError(f"fewer than two words occur min_count={self.min_count} times in X")
-        pmi = ppmi_matrix(ids, offsets, V, self.window)
-        _say(self.verbose, f"embeddings: {ids.shape[0]:,} tokens, {V:,} words, PPMI with "
-                           f"{pmi.nnz:,} entries ({time.perf_counter() - t0:.1f} s)")
-        k = min(self.n_components, V - 1)
-        U, S, _ = randomized_svd(pmi, k, n_iter=5, random_state=rng)
-        emb = (U * np.sqrt(S)).astype(np.float32)
-        emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
-        _say(self.verbose, f"embeddings: SVD to {k} dimensions "
-                           f"({time.perf_counter() - t0:.1f} s)")
-        columns = {}
-        for n in ks:
-            km = MiniBatchKMeans(n_clusters=min(n, V), batch_size=4096, n_init=3,
-                                 random_state=rng.randint(np.iinfo(np.int32).max))
-            labels = km.fit_predict(emb)
-            columns[f"{self.annotation}{n}"] = [str(v) for v in labels.tolist()]
-            _say(self.verbose, f"embeddings: {n} k-means classes "
-                               f"({time.perf_counter() - t0:.1f} s)")
-        self._set_table(words, columns, self.normalize)
-        self.embedding_ = emb
-        return self

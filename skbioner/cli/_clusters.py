@@ -46,8 +46,8 @@ def add_arguments(p):
 
 
 def run(args):
-    from ..annotate import BrownClusterer, EmbeddingClusterer, write_word_classes
-    from ..io import read_tokenized
+    from ..annotate import BrownClusterer, EmbeddingClusterer
+    from ..io import read_tokenized, write_word_classes
     from ._paths import refuse_output_over_inputs
 
     refuse_output_over_inputs(args.output, args.text)

@@ -10,7 +10,8 @@ arguments.
 
 #: ``--flag`` -> make_tagger's boolean argument of the same name
 _SWITCHES = ("pos", "two_pass", "abbreviations", "alias", "cascade_rules", "closed_dictionary")
-#: make_tagger's arguments whose option is not ``--`` + the name with dashes
+#: make_tagger's arguments whose option is not ``--`` + the name with dashes (and
+#: ``--unlabeled``, the ``X_unlabeled`` of the distilled tagger's ``fit``)
 FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
          "feature_params": "--feature-param", "combination_params": "--combination-param",
          "distill_params": "--distill-param",
@@ -113,6 +114,9 @@ def tagger_options(args):
         raise ValueError("--dev is the development data of --tune: add --tune (or drop --dev)")
     from ..pipelines import parse_params
 
+    if (args.distill is None) != (args.unlabeled is None):
+        raise ValueError("--distill and --unlabeled go together: the student, and the text "
+                         "the model of the other options labels for it")
     options = {name: True for name in _SWITCHES if getattr(args, name)}
     for name, value in (("scheme", args.scheme), ("first_pass", args.first_pass),
                         ("members", args.members),
@@ -120,7 +124,7 @@ def tagger_options(args):
                         ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
                         ("word_classes", args.word_classes), ("lexicons", args.lexicons),
                         ("lexicon_types", args.lexicon_types),
-                        ("distill", args.distill), ("unlabeled", args.unlabeled),
+                        ("distill", args.distill),
                         ("recut", None if args.recut in ("auto", "none") else args.recut)):
         if value is not None:
             options[name] = value

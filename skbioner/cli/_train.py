@@ -133,10 +133,12 @@ def run(args):
     if args.tune:  # logs its rounds and choice
         model = tuned_model(args, corpus, options, verbose, say, metadata)
     else:
-        metadata.update(model=args.model, options=options)
+        # --unlabeled: what the distilled tagger's teacher labels, its fit's X_unlabeled
+        unlabeled = {} if args.unlabeled is None else {"unlabeled": args.unlabeled}
+        metadata.update(model=args.model, options={**options, **unlabeled})
         # the pipeline's steps with their times (sklearn prints them on stdout), the epochs
         with contextlib.redirect_stdout(sys.stderr) if verbose else contextlib.nullcontext():
-            model.fit(corpus.X, corpus.y)
+            model.fit(corpus.X, corpus.y, **{f"X_{k}": v for k, v in unlabeled.items()})
     seconds = time.perf_counter() - t0
     metadata["train_seconds"] = round(seconds, 1)
     save_model(_silenced(model), args.output, metadata=metadata)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 
 from sklearn.base import BaseEstimator, clone
@@ -13,75 +12,21 @@ from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin, classes_of
+from ..datasets import drop_copies
 from ..schemes import spans_to_labels
-from ._members import check_iob2
 from ._outputs import tagger_outputs
 
-__all__ = ["DistilledTagger", "drop_copies"]
-
-#: words in a row shared with a training sentence that make an unlabeled sentence its copy
-NGRAM = 8
-
+__all__ = ["DistilledTagger"]
 
 #: A file of unlabeled text is read up to this many times ``max_tokens`` tokens.
 READ_FACTOR = 10
-
-
-def _words(sentence):
-    return [w for w in (re.sub(r"[\W_]+", "", str(t).lower()) for t in sentence) if w]
-
-
-def _grams(words):
-    return {tuple(words[i:i + NGRAM]) for i in range(len(words) - NGRAM + 1)}
-
-
-def drop_copies(sentences, gold):
-    """The unlabeled ``sentences`` that are not copies of a ``gold`` sentence, nor repeats.
-
-    A copy: the same token sequence; the same words once case, spaces and
-    punctuation are ignored (the sentence tokenized differently); or
-    :data:`NGRAM` words in a row in common (the sentence cut differently).
-    A teacher's labels on a copy of a training sentence would only compete
-    with its gold labels.
-
-    Parameters
-    ----------
-    sentences : list of Sentence
-    gold : list of Sentence
-
-    Returns
-    -------
-    kept : list of Sentence
-        In their order.
-    removed : dict of str to int
-        How many were dropped as ``exact``, ``normalized`` and ``ngram``
-        copies of gold sentences, and as ``repeat`` of an earlier one.
-    """
-    exact = {tuple(s) for s in gold}
-    normal, grams = set(), set()
-    for s in gold:
-        w = _words(s)
-        normal.add("".join(w))
-        grams |= _grams(w)
-    removed = dict.fromkeys(("exact", "normalized", "ngram", "repeat"), 0)
-    seen, kept = set(), []
-    for s in sentences:
-        key, w = tuple(s), _words(s)
-        kind = ("exact" if key in exact else "normalized" if "".join(w) in normal
-                else "ngram" if _grams(w) & grams else "repeat" if key in seen else None)
-        if kind is None:
-            seen.add(key)
-            kept.append(s)
-        else:
-            removed[kind] += 1
-    return kept, removed
 
 
 class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
     """One fast student trained on gold and on a slow teacher's labels (distillation).
 
     :meth:`fit` trains the ``teacher`` (a vote of several taggers, say) on the
-    labelled sentences, has it tag unlabeled sentences, and trains the
+    labelled sentences, has it tag the unlabeled sentences ``X_unlabeled``, and trains the
     ``student`` on the labelled sentences plus the teacher-labelled ones.
     Only the student is kept: tagging costs one model's time and the model
     file holds one model (knowledge distillation, or self-training with the
@@ -94,11 +39,6 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         fitted in :meth:`fit`, then dropped.
     student : estimator
         The tagger kept; cloned and fitted in :meth:`fit`.
-    unlabeled : list of Sentence, str or path
-        Unlabeled sentences, or a file of one sentence per line, tokens
-        separated by whitespace (:func:`skbioner.io.read_tokenized`;
-        ``.gz`` too).  Sentences that copy a training sentence are dropped
-        (:func:`drop_copies`).
     max_tokens : int or None, default=500_000
         Teacher-labelled tokens the student learns from (the first sentences
         of the shuffled unlabeled text holding that many); None: all.  A
@@ -129,7 +69,7 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
     n_pseudo_sentences_, n_pseudo_tokens_ : int
         Teacher-labelled sentences and tokens the student was trained on.
     removed_ : dict of str to int
-        Unlabeled sentences dropped as copies (:func:`drop_copies`).
+        Unlabeled sentences dropped as copies (:func:`skbioner.datasets.drop_copies`).
     fit_seconds_ : dict of str to float
         Seconds of the ``teacher`` fit, the ``labelling`` and the ``student`` fit.
     """
@@ -137,7 +77,6 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
     _parameter_constraints = {
         "teacher": [HasMethods(["fit", "predict"])],
         "student": [HasMethods(["fit", "predict"])],
-        "unlabeled": "no_validation",
         "max_tokens": [Interval(Integral, 1, None, closed="left"), None],
         "min_confidence": [Interval(Real, 0, 1, closed="both")],
         "min_entities": [Interval(Integral, 0, None, closed="left")],
@@ -145,27 +84,29 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, teacher, student, *, unlabeled, max_tokens=500_000, min_confidence=0.0,
+    def __init__(self, teacher, student, *, max_tokens=500_000, min_confidence=0.0,
                  min_entities=0, random_state=0, verbose=0):
         self.teacher = teacher
         self.student = student
-        self.unlabeled = unlabeled
         self.max_tokens = max_tokens
         self.min_confidence = min_confidence
         self.min_entities = min_entities
         self.random_state = random_state
         self.verbose = verbose
 
-    def _unlabeled_sentences(self):
+    def _unlabeled_sentences(self, X_unlabeled):
         from ..io import read_tokenized
 
-        if isinstance(self.unlabeled, list | tuple):
-            return check_sentences(list(self.unlabeled))
-        return read_tokenized(self.unlabeled, max_tokens=self.max_tokens and
+        if X_unlabeled is None:
+            raise ValueError("DistilledTagger.fit needs X_unlabeled: the sentences (or a file "
+                             "of them) the teacher labels for the student")
+        if isinstance(X_unlabeled, list | tuple):
+            return check_sentences(list(X_unlabeled))
+        return read_tokenized(X_unlabeled, max_tokens=self.max_tokens and
                               READ_FACTOR * self.max_tokens)
 
     @fit_context
-    def fit(self, X, y):
+    def fit(self, X, y, X_unlabeled=None):
         """Train the teacher, label the unlabeled sentences, train the student on both.
 
         Parameters
@@ -173,14 +114,18 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         X : list of Sentence
         y : list of list of str
             IOB2 labels.
+        X_unlabeled : list of Sentence, str or path
+            Unlabeled sentences, or a file of one sentence per line, tokens
+            separated by whitespace (:func:`skbioner.io.read_tokenized`;
+            ``.gz`` too).  Sentences that copy a training sentence are
+            dropped (:func:`skbioner.datasets.drop_copies`).  Required.
 
         Returns
         -------
         self : DistilledTagger
         """
-        X, y = check_sentences(X, y)
-        check_iob2(y)
-        pool, self.removed_ = drop_copies(self._unlabeled_sentences(), X)
+        X, y = check_sentences(X, y, scheme="IOB2")
+        pool, self.removed_ = drop_copies(self._unlabeled_sentences(X_unlabeled), X)
         rng = check_random_state(self.random_state)
         pool = [pool[i] for i in rng.permutation(len(pool))]
         seconds = {}

@@ -11,9 +11,8 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
-from ..schemes import check_labels
 
-__all__ = ["check_estimators", "check_iob2", "fit_members"]
+__all__ = ["check_estimators", "fit_members"]
 
 
 class MembersComposition(_BaseComposition):
@@ -65,15 +64,6 @@ def check_estimators(estimators, owner):
             raise TypeError(f"estimator {item[0]!r} has no fit/predict: "
                             f"{type(item[1]).__name__}")
     return items
-
-
-def check_iob2(y):
-    """Refuse label lists that are not well-formed IOB2 (the message names the sentence)."""
-    for i, labels in enumerate(y):
-        try:
-            check_labels(labels, "IOB2")
-        except ValueError as exc:
-            raise ValueError(f"y[{i}]: {exc}") from None
 
 
 def _fit_one(name, tagger, X, y):

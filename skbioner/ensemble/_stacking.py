@@ -15,7 +15,7 @@ from .._validation import HasMethods, Integral, Interval, StrOptions, fit_contex
 from ..annotate._first_pass import _default_steps
 from ..base import SequenceTaggerMixin, classes_of
 from ._columns import stacking_columns, stacking_groups
-from ._members import MembersComposition, check_estimators, check_iob2
+from ._members import MembersComposition, check_estimators
 from ._outputs import cross_val_outputs, document_folds, members_outputs
 
 __all__ = ["StackedTagger"]
@@ -242,8 +242,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         """
         estimators, steps = self._check()
         final = with_feature_groups(self._final(estimators), stacking_groups())
-        X, y = check_sentences(X, y)
-        check_iob2(y)
+        X, y = check_sentences(X, y, scheme="IOB2")
         self._names = [n for n, _ in estimators]
         fitted, oof, seconds = cross_val_outputs(estimators, X, y, self.cv,
                                                  n_jobs=self.n_jobs, verbose=self.verbose,

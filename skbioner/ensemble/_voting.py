@@ -9,7 +9,7 @@ from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
-from ._members import MembersComposition, check_estimators, check_iob2, fit_members
+from ._members import MembersComposition, check_estimators, fit_members
 from ._outputs import members_outputs
 from ._spans import member_weights, vote_spans
 
@@ -126,8 +126,7 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         """
         estimators = check_estimators(self.estimators, type(self).__name__)
         self._validate_names([n for n, _ in estimators])
-        X, y = check_sentences(X, y)
-        check_iob2(y)
+        X, y = check_sentences(X, y, scheme="IOB2")
         types = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
         self.weights_ = member_weights(self.weights, len(estimators), types)
         self._names = [n for n, _ in estimators]

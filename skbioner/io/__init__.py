@@ -7,6 +7,8 @@
   with new labels.
 * Pre-tokenised text, one sentence per line (unlabeled corpora):
   :func:`read_tokenized`.
+* Word class tables (``skbioner clusters``, the annotator's bundled classes):
+  :func:`read_word_classes`, :func:`write_word_classes`.
 * brat standoff (``<id>.txt`` + ``<id>.ann``): :func:`read_brat`,
   :func:`read_brat_dir`, :func:`write_brat`, :func:`entities_from_spans`.
 * PubTator (:func:`read_pubtator`, :func:`write_pubtator`), BioC XML and
@@ -55,6 +57,7 @@ from ._models import TRUSTED_TYPES, ModelFileError, load_model, model_metadata, 
 from ._pubtator import read_pubtator, write_pubtator
 from ._tokenized import read_tokenized
 from ._warnings import CorpusWarning
+from ._word_classes import read_word_classes, write_word_classes
 
 __all__ = [
     "BratDocument",
@@ -80,6 +83,7 @@ __all__ = [
     "read_jsonl",
     "read_pubtator",
     "read_tokenized",
+    "read_word_classes",
     "save_model",
     "write_bioc",
     "write_brat",
@@ -87,4 +91,5 @@ __all__ = [
     "write_documents",
     "write_jsonl",
     "write_pubtator",
+    "write_word_classes",
 ]

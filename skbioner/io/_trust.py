@@ -45,13 +45,13 @@ _SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 # The suite's classes a fitted model is made of.  Each is built by ObjectNode: an instance
 # made without calling __init__, then its saved attributes set (or its __setstate__ called).
 _SKBIONER_CLASSES = (
+    "annotate._brown.BrownClusterer",
     "annotate._dictionary.DictionaryMatcher",
+    "annotate._embeddings.EmbeddingClusterer",
     "annotate._first_pass.FirstPassAnnotator",
     "annotate._hmm.HMMStateClusterer",
     "annotate._lexicon.LexiconMatcher",
     "annotate._pos.POSTagger",
-    "annotate._word_classes.BrownClusterer",
-    "annotate._word_classes.EmbeddingClusterer",
     "annotate._word_classes.WordClassAnnotator",
     "ensemble._distill.DistilledTagger",
     "ensemble._stacking.StackedTagger",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import make_scorer
 
-from ..schemes import check_labels, check_scheme, labels_to_spans
+from ..schemes import check_label_sequences, check_scheme, labels_to_spans
 from ._official import official_token_tallies
 from ._report import ClassScore, EntityReport
 
@@ -27,8 +27,6 @@ MODES = ("official", "spans")
 def _check_y(y_true, y_pred):
     """Both as lists of label lists, ``y_pred`` as long as ``y_true`` (labels not checked:
     the scorers count what they are given, as the official script does)."""
-    from ..schemes import check_label_sequences
-
     y_true = check_label_sequences(y_true, scheme=False, name="y_true")
     return y_true, check_label_sequences(y_pred, map(len, y_true), scheme=False, name="y_pred",
                                          unit="labels in y_true")
@@ -95,12 +93,9 @@ def _official_sentence_counts(y_true, y_pred):
 
 def _span_sentence_counts(y_true, y_pred, scheme):
     spans_t, spans_p = [], []
-    for i, (t, p) in enumerate(zip(y_true, y_pred, strict=True)):
-        for which, labels in (("y_true", t), ("y_pred", p)):
-            try:
-                check_labels(labels, scheme)
-            except ValueError as exc:
-                raise ValueError(f"{which}[{i}]: {exc}") from None
+    check_label_sequences(y_true, scheme=scheme, name="y_true")
+    check_label_sequences(y_pred, scheme=scheme, name="y_pred")
+    for t, p in zip(y_true, y_pred, strict=True):
         spans_t.append(labels_to_spans(t, scheme))
         spans_p.append(labels_to_spans(p, scheme))
     classes = sorted({s[0] for ss in spans_t + spans_p for s in ss})

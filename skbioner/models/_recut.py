@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._sentence import check_sentences
 from .._validation import HasMethods, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin, classes_of, head_transform, split_pipeline
-from ..schemes import check_labels, labels_to_spans, spans_to_labels
+from ..schemes import labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
 from ..text._recut import CONNECTORS, cut_at_boundaries, recut
 
@@ -104,7 +104,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         self : RecutTagger
         """
-        X, y = _check_iob2(X, y)
+        X, y = check_sentences(X, y, scheme="IOB2")
         sents, owners = recut(X, self.cuts)
         self.tagger_ = clone(self.tagger).fit(sents, _project(y, sents, owners))
         self.classes_ = classes_of(self.tagger_)
@@ -200,17 +200,6 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         marg = final.predict_marginals(Xt)
         return [m if own is None else m[np.searchsorted(own[:, 1], np.arange(len(s)))]
                 for s, own, m in zip(X, owners, marg, strict=True)]
-
-
-def _check_iob2(X, y):
-    """``check_sentences(X, y)``, every label sequence valid IOB2 (ValueError naming it)."""
-    X, y = check_sentences(X, y)
-    for i, labels in enumerate(y):
-        try:
-            check_labels(labels, "IOB2")
-        except ValueError as exc:
-            raise ValueError(f"y[{i}]: {exc}") from None
-    return X, y
 
 
 def _unglued(pieces, owners):
@@ -350,7 +339,7 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         self : LearnedCutTagger
         """
-        X, y = _check_iob2(X, y)
+        X, y = check_sentences(X, y, scheme="IOB2")
         self.tagger_ = clone(self.tagger).fit(X, y)
         sents, owners = recut(X, None)
         cut = self.tagger if self.cut_tagger is None else self.cut_tagger

@@ -168,7 +168,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                 first_pass=None, abbreviations=False, alias=False, cascade_rules=False,
                 closed_dictionary=False, dictionary=None, recut=None, word_classes=None,
                 lexicons=None, lexicon_types=None, members=None, combination_params=None,
-                distill=None, unlabeled=None, distill_params=None, n_jobs=2, verbose=0):
+                distill=None, distill_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
 
     Every option of ``skbioner train`` is a keyword here (``--two-pass`` is
@@ -218,8 +218,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     combination_params : dict, optional
         Parameters of the :class:`~skbioner.ensemble.VotingTagger` or
         :class:`~skbioner.ensemble.StackedTagger` (``weights``, ``cv``...).
-    distill, unlabeled, distill_params : optional
-        One student kept instead: :class:`~skbioner.ensemble.DistilledTagger`.
+    distill, distill_params : optional
+        One student kept: :class:`~skbioner.ensemble.DistilledTagger` (``fit(X, y, X_unlabeled)``).
     n_jobs : int, default=2
         Threads/processes of the annotators and parallel models.
     verbose : int, default=0
@@ -241,7 +241,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     >>> type(tagger).__name__, type(tagger.tagger[-1]).__name__
     ('PostProcessedTagger', 'OnlinePACRF')
     """
-    if distill is not None or unlabeled is not None or distill_params:
+    if distill is not None or distill_params:
         return _distilled(**locals())
     from ._presets import preset_pipeline
 
@@ -339,7 +339,7 @@ def _with_first_pass(tagger, model, first_pass, model_params, combination_params
                          **combination_params)
 
 
-def _distilled(distill, unlabeled, distill_params, **options):
+def _distilled(distill, distill_params, **options):
     """``make_tagger(..., distill=student)``: the tagger of ``options`` distilled into it.
 
     The student reads raw text cut as the teacher does (``recut``) unless its
@@ -347,16 +347,14 @@ def _distilled(distill, unlabeled, distill_params, **options):
     """
     from ..ensemble import DistilledTagger
 
-    if distill is None or unlabeled is None:
-        raise ValueError("distill needs both the student (distill) and the unlabeled text "
-                         "(unlabeled)")
+    if distill is None:
+        raise ValueError("distill_params are the parameters of distill (the student)")
     student = dict(parse_members(distill)[0] if isinstance(distill, str) else distill)
     if options["recut"] is not None:
         student.setdefault("recut", options["recut"])
     [(_, student)] = make_members([student], pos_jackknife=options["pos_jackknife"],
                                   n_jobs=options["n_jobs"], verbose=options["verbose"])
-    return DistilledTagger(make_tagger(**options), student, unlabeled=unlabeled,
-                           verbose=options["verbose"],
+    return DistilledTagger(make_tagger(**options), student, verbose=options["verbose"],
                            **_mapping("distill_params", distill_params))
 
 

@@ -25,7 +25,7 @@ from ..base import (
     labels_and_marginals,
     split_pipeline,
 )
-from ..schemes import check_labels, labels_to_spans, repair
+from ..schemes import labels_to_spans, repair
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
 #: created or changed (the steps are rules that override the tagger: a confidence
@@ -268,12 +268,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         self : PostProcessedTagger
         """
         steps = self._check_steps()
-        X, y = check_sentences(X, y)
-        for i, labels in enumerate(y):
-            try:
-                check_labels(labels, "IOB2")
-            except ValueError as exc:
-                raise ValueError(f"y[{i}]: {exc}") from None
+        X, y = check_sentences(X, y, scheme="IOB2")
         self.tagger_ = clone(self.tagger).fit(X, y)
         self.steps_ = [(name, clone(step).fit(X, y)) for name, step in steps]
         self.classes_ = classes_of(self.tagger_)

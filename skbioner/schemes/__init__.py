@@ -5,7 +5,6 @@ from ._encoder import SegmentEncoder
 from ._schemes import (
     LOSSLESS_SCHEMES,
     SCHEMES,
-    check_labels,
     check_scheme,
     convert,
     has_o_class,
@@ -26,7 +25,6 @@ __all__ = [
     "SCHEMES",
     "SegmentEncoder",
     "check_label_sequences",
-    "check_labels",
     "check_scheme",
     "convert",
     "has_o_class",

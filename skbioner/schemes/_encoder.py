@@ -7,7 +7,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import StrOptions
-from ._schemes import SCHEMES, check_labels, check_scheme, convert, labels_to_spans, scheme_labels
+from ._check import check_label_sequences
+from ._schemes import SCHEMES, check_scheme, convert, labels_to_spans, scheme_labels
 
 __all__ = ["SegmentEncoder"]
 
@@ -59,18 +60,7 @@ class SegmentEncoder(TransformerMixin, BaseEstimator):
         self.validate = validate
 
     def _check(self, y, scheme):
-        if isinstance(y, str):
-            raise TypeError("y must be a list of label sequences, not a string")
-        out = []
-        for i, labels in enumerate(y):
-            labels = list(labels)
-            if self.validate:
-                try:
-                    check_labels(labels, scheme)
-                except ValueError as exc:
-                    raise ValueError(f"y[{i}]: {exc}") from None
-            out.append(labels)
-        return out
+        return check_label_sequences(y, scheme=scheme if self.validate else False)
 
     def fit(self, y):
         """Learn the entity types of ``y`` (in ``from_scheme``).

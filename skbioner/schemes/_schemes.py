@@ -49,7 +49,6 @@ __all__ = [
     "check_scheme",
     "split_label",
     "is_valid_label",
-    "check_labels",
     "scheme_labels",
     "labels_to_spans",
     "spans_to_labels",
@@ -186,27 +185,6 @@ def is_valid_label(label: str, scheme: str) -> bool:
     if typ == O_TYPE:
         return scheme in _O_CLASS
     return not any(c.isspace() for c in typ)
-
-
-def check_labels(labels: Iterable[str], scheme: str) -> None:
-    """Raise ``ValueError`` naming the first label ``scheme`` does not write.
-
-    Parameters
-    ----------
-    labels : iterable of str
-        One label sequence.
-    scheme : str
-        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
-
-    Raises
-    ------
-    ValueError
-        If a label is not valid for ``scheme`` (:func:`is_valid_label`).
-    """
-    scheme = check_scheme(scheme)
-    for i, label in enumerate(labels):
-        if not is_valid_label(label, scheme):
-            raise ValueError(f"label {label!r} at token {i} is not a valid {scheme} label")
 
 
 def scheme_labels(scheme: str, types: Iterable[str]) -> list[str]:
@@ -604,8 +582,10 @@ def transition_mask(scheme: str, labels: Sequence[str]):
     its first label is allowed to start, every bigram is allowed and its last
     label is allowed to end.
     """
+    from ._check import check_label_sequences  # which imports this module
+
     scheme = check_scheme(scheme)
-    check_labels(labels, scheme)
+    check_label_sequences([labels], scheme=scheme, name="labels")
     parsed = [split_label(lab) for lab in labels]
     n = len(labels)
     start = np.ones(n, dtype=bool)

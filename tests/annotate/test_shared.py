@@ -8,10 +8,11 @@ import scipy.sparse as sp
 
 from skbioner import Sentence
 from skbioner._shared import equivalent, shared_annotations, shared_columns
-from skbioner.annotate import POSTagger, WordClassAnnotator, write_word_classes
+from skbioner.annotate import POSTagger, WordClassAnnotator
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.ensemble import VotingTagger
 from skbioner.ensemble._outputs import members_outputs, tagger_outputs
+from skbioner.io import write_word_classes
 from skbioner.pipelines import make_tagger
 
 X = [Sentence(["IL-2", "gene", "expression", "in", "T", "cells"], doc_id="d1"),

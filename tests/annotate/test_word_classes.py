@@ -18,12 +18,12 @@ from skbioner.annotate import (
     EmbeddingClusterer,
     WordClassAnnotator,
     normalize_word,
-    read_word_classes,
-    write_word_classes,
 )
-from skbioner.annotate._brown_kernel import _run, brown_merges, new_state
-from skbioner.annotate._word_classes import count_corpus, ppmi_matrix
+from skbioner.annotate._brown_kernel import Counts, _run, brown_merges, new_state
+from skbioner.annotate._embeddings import ppmi_matrix
+from skbioner.annotate._word_classes import count_corpus
 from skbioner.features import FeatureGroup, TokenFeaturizer
+from skbioner.io import CorpusFormatError, read_word_classes, write_word_classes
 from tests.annotate.brown_oracle import brown, losses
 from tests.conftest import data_path
 
@@ -78,11 +78,11 @@ def test_brown_kernel_keeps_every_merge_loss_exact(seed):
     Mt = sp.csr_matrix(M.T)
     tables = []
     brown(bigram, counts, N, C, on_step=lambda cl: tables.append(losses(cl, bigram, counts, N)))
-    state, progress = new_state(V, C), np.zeros(1, np.int64)
+    state, progress = new_state(V, C, N), np.zeros(1, np.int64)
+    words = Counts(M.indptr, M.indices, M.data, Mt.indptr, Mt.indices, Mt.data, counts)
     for w in range(V):
-        _run(M.indptr, M.indices, M.data, Mt.indptr, Mt.indices, Mt.data, counts, C, float(N),
-             w, w + 1, state, progress)
-        L = state[6]
+        _run(words, C, w, w + 1, state, progress)
+        L = state.L
         for (s, t), expected in tables[w].items():
             assert L[s, t] == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
@@ -199,8 +199,10 @@ def test_annotator_unfitted_and_bad_files(tmp_path):
     with pytest.raises(ValueError, match=r"bad.tsv:1: not a word class table"):
         WordClassAnnotator(bad).fit()
     bad.write_text("# skbioner word classes; normalize=lower\nword\tbrown\nthe\t01\ngene\n")
-    with pytest.raises(ValueError, match=r"bad.tsv:4: expected 2 tab-separated fields"):
+    with pytest.raises(CorpusFormatError, match=r"bad.tsv:4: expected 2 tab-separated fields") \
+            as excinfo:  # the error of every corpus format
         read_word_classes(bad)
+    assert (excinfo.value.path, excinfo.value.line) == (str(bad), 4)
     with pytest.raises(ValueError, match="column 'brown' is in two tables"):
         write_word_classes(tmp_path / "x.tsv", [(["a"], {"brown": ["0"]}),
                                                  (["b"], {"brown": ["1"]})])

@@ -2,9 +2,8 @@
 
 import pytest
 
-from skbioner.annotate import read_word_classes
 from skbioner.cli import main
-from skbioner.io import load_model, model_metadata
+from skbioner.io import load_model, model_metadata, read_word_classes
 from tests.cli.conftest import TRAIN
 
 

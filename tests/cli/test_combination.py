@@ -121,6 +121,8 @@ def test_distil_a_vote_into_one_student_from_the_command_line(tmp_path, capsys):
     assert model.student_[-1].max_iter == 2
     assert model.n_pseudo_sentences_ == 2 and model.removed_["exact"] == 3
     assert model_metadata(out)["options"]["distill"].startswith("online-crf")
+    assert model_metadata(out)["options"]["unlabeled"] == str(unlabeled)
+    assert "unlabeled" not in " ".join(model.get_params())  # the file holds no training data
     capsys.readouterr()
     assert main(["info", str(out)]) == 0  # the student is what the file holds
     assert "OnlinePACRF" in capsys.readouterr().out
@@ -128,11 +130,15 @@ def test_distil_a_vote_into_one_student_from_the_command_line(tmp_path, capsys):
     options = {"model": "vote", "members": MEMBERS, "distill": "online-crf",
                "unlabeled": "u.txt", "distill_params": {"max_tokens": 1000}}
     args = build_parser().parse_args(shlex.split(train_command("t", "m", **options))[1:])
-    assert (args.model, tagger_options(args)) == ("vote", {k: v for k, v in options.items()
-                                                           if k != "model"})
+    assert (args.model, args.unlabeled, tagger_options(args)) == (
+        "vote", "u.txt", {k: v for k, v in options.items() if k not in ("model", "unlabeled")})
     # the output may not overwrite the unlabeled text; both options are needed
     capsys.readouterr()
     assert main(argv[:-1] + [str(unlabeled)]) != 0
     assert "the output is also an input" in capsys.readouterr().err
-    with pytest.raises(ValueError, match="distill needs both"):
-        make_tagger("vote", members=MEMBERS, distill="online-crf")
+    for flag in ("--distill", "--unlabeled"):
+        i = argv.index(flag)
+        assert main(argv[:i] + argv[i + 2:]) != 0
+        assert "--distill and --unlabeled go together" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="needs X_unlabeled"):  # the data goes to fit
+        make_tagger("vote", members=MEMBERS, distill="online-crf").fit([["a"]], [["O"]])

@@ -225,7 +225,7 @@ def test_a_gzip_bomb_table_is_refused_before_inflating(tmp_path):
     with gzip.open(bomb, "wb") as fh:  # 1 GB of zeros, ~1 MB on disk
         for _ in range(1024):
             fh.write(bytes(2**20))
-    code = ("from skbioner.annotate import read_word_classes as r\n"
+    code = ("from skbioner.io import read_word_classes as r\n"
             f"try: r({str(bomb)!r})\nexcept ValueError as e: print(e)")
 
     def limit():  # the whole table inflated would not fit
@@ -268,8 +268,8 @@ def test_distillation_reads_a_bounded_part_of_its_pool(tmp_path):
 
     pool = tmp_path / "pool.txt"
     pool.write_text("".join(f"w{i} gene .\n" for i in range(2000)))
-    d = DistilledTagger(MajorityTagger(), MajorityTagger(), unlabeled=str(pool), max_tokens=6)
-    assert sum(map(len, d._unlabeled_sentences())) == 6 * READ_FACTOR
+    d = DistilledTagger(MajorityTagger(), MajorityTagger(), max_tokens=6)
+    assert sum(map(len, d._unlabeled_sentences(str(pool)))) == 6 * READ_FACTOR
 
 
 # -- item 6: standard input streams ------------------------------------------------------------

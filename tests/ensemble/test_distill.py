@@ -5,7 +5,8 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skbioner import Sentence
-from skbioner.ensemble import DistilledTagger, drop_copies
+from skbioner.datasets import drop_copies
+from skbioner.ensemble import DistilledTagger
 from skbioner.models import MajorityTagger
 from tests.conftest import data_path
 from tests.ensemble.test_voting import FixedTagger
@@ -17,9 +18,9 @@ UNLABELED = [Sentence(["zeta", "binds", "here", str(k), "."]) for k in range(10)
 ZETA = ("DNA", 0, 1, 0.9)
 
 
-def _fitted(**params):
-    params = {"unlabeled": UNLABELED, **params}
-    return DistilledTagger(FixedTagger((ZETA,)), MajorityTagger(), **params).fit(GOLD_X, GOLD_Y)
+def _fitted(unlabeled=UNLABELED, **params):
+    return DistilledTagger(FixedTagger((ZETA,)), MajorityTagger(), **params).fit(
+        GOLD_X, GOLD_Y, X_unlabeled=unlabeled)
 
 
 def test_the_student_learns_the_teachers_labels():
@@ -50,8 +51,8 @@ def test_sentences_copying_gold_are_dropped():
     kept, removed = drop_copies([Sentence("x a b c d e f g h y".split())], long_gold)
     assert kept == [] and removed["ngram"] == 1
     # a teacher labelling gold copies "all DNA" would spoil the student: none reaches it
-    model = DistilledTagger(FixedTagger((("DNA", 0, 1, 1.0),)), MajorityTagger(),
-                            unlabeled=[Sentence(x) for x in GOLD_X]).fit(GOLD_X, GOLD_Y)
+    model = DistilledTagger(FixedTagger((("DNA", 0, 1, 1.0),)), MajorityTagger()).fit(
+        GOLD_X, GOLD_Y, X_unlabeled=[Sentence(x) for x in GOLD_X])
     assert model.n_pseudo_sentences_ == 0
     assert model.removed_["exact"] == len(GOLD_X)
     assert model.predict(GOLD_X) == [list(y) for y in GOLD_Y]
@@ -59,15 +60,16 @@ def test_sentences_copying_gold_are_dropped():
 
 def test_min_confidence_and_max_tokens():
     unsure = DistilledTagger(FixedTagger((("DNA", 0, 1, 0.4),)), MajorityTagger(),
-                             unlabeled=UNLABELED, min_confidence=0.5).fit(GOLD_X, GOLD_Y)
+                             min_confidence=0.5).fit(GOLD_X, GOLD_Y, X_unlabeled=UNLABELED)
     assert unsure.n_pseudo_sentences_ == 0
     assert unsure.predict([["zeta"]]) == [["O"]]
-    sure = clone(unsure).set_params(min_confidence=0.4).fit(GOLD_X, GOLD_Y)
+    sure = clone(unsure).set_params(min_confidence=0.4).fit(GOLD_X, GOLD_Y, UNLABELED)
     assert sure.n_pseudo_sentences_ == 10
     # sentences without a teacher entity are kept unless min_entities asks for one
-    empty = DistilledTagger(FixedTagger(()), MajorityTagger(), unlabeled=UNLABELED)
-    assert empty.fit(GOLD_X, GOLD_Y).n_pseudo_sentences_ == 10
-    assert empty.set_params(min_entities=1).fit(GOLD_X, GOLD_Y).n_pseudo_sentences_ == 0
+    empty = DistilledTagger(FixedTagger(()), MajorityTagger())
+    assert empty.fit(GOLD_X, GOLD_Y, UNLABELED).n_pseudo_sentences_ == 10
+    assert empty.set_params(min_entities=1).fit(GOLD_X, GOLD_Y, UNLABELED).n_pseudo_sentences_ \
+        == 0
     assert _fitted(min_entities=1).n_pseudo_sentences_ == 10
     few = _fitted(max_tokens=12)  # sentences of 5 tokens: three hold 12
     assert few.n_pseudo_sentences_ == 3 and few.n_pseudo_tokens_ == 15
@@ -80,8 +82,7 @@ def test_unlabeled_file(tmp_path):
 
 
 def test_sklearn_citizenship(tmp_path):
-    model = DistilledTagger(FixedTagger((ZETA,)), MajorityTagger(), unlabeled=UNLABELED,
-                            max_tokens=100)
+    model = DistilledTagger(FixedTagger((ZETA,)), MajorityTagger(), max_tokens=100)
     assert clone(model).get_params()["max_tokens"] == 100
     assert "student__min_count" in model.get_params()
     model.set_params(student__min_count=1)
@@ -90,8 +91,12 @@ def test_sklearn_citizenship(tmp_path):
     with pytest.raises(NotFittedError):
         model.predict_entities(GOLD_X)
     with pytest.raises(ValueError, match="min_confidence"):
-        clone(model).set_params(min_confidence=2.0).fit(GOLD_X, GOLD_Y)
-    model.fit(GOLD_X, GOLD_Y)
+        clone(model).set_params(min_confidence=2.0).fit(GOLD_X, GOLD_Y, UNLABELED)
+    # the data comes to fit, never through a parameter (clones and files do not carry it)
+    assert "unlabeled" not in " ".join(model.get_params())
+    with pytest.raises(ValueError, match="needs X_unlabeled"):
+        clone(model).fit(GOLD_X, GOLD_Y)
+    model.fit(GOLD_X, GOLD_Y, X_unlabeled=UNLABELED)
     assert not hasattr(model.student, "vocabulary_")  # the given student is not fitted
     before = dict(vars(model))
     model.predict(UNLABELED)
@@ -102,8 +107,8 @@ def test_sklearn_citizenship(tmp_path):
     # one safe file: the student is the prediction state (the unlabeled text a path)
     path = tmp_path / "u.txt"
     path.write_text("\n".join(" ".join(s) for s in UNLABELED) + "\n", encoding="utf-8")
-    saved = DistilledTagger(MajorityTagger(), MajorityTagger(), unlabeled=str(path))
-    saved.fit(GOLD_X, GOLD_Y)
+    saved = DistilledTagger(MajorityTagger(), MajorityTagger())
+    saved.fit(GOLD_X, GOLD_Y, X_unlabeled=str(path))
     loaded = load_model(save_model(saved, tmp_path / "d.skops"))
     assert type(loaded) is DistilledTagger and loaded.n_pseudo_sentences_ == 10
     assert loaded.predict(UNLABELED + GOLD_X) == saved.predict(UNLABELED + GOLD_X)

@@ -6,7 +6,7 @@ import pytest
 from skbioner.schemes import (
     LOSSLESS_SCHEMES,
     SCHEMES,
-    check_labels,
+    check_label_sequences,
     check_scheme,
     convert,
     is_valid_label,
@@ -75,7 +75,7 @@ def test_hand_written_encoding(scheme):
     assert spans_to_labels(HAND_SPANS, 7, scheme) == HAND[scheme]
     expected = merge_adjacent_same_type(HAND_SPANS) if scheme == "IO" else HAND_SPANS
     assert labels_to_spans(HAND[scheme], scheme) == expected
-    check_labels(HAND[scheme], scheme)
+    check_label_sequences([HAND[scheme]], scheme=scheme)
 
 
 def test_check_scheme_and_alias():
@@ -105,9 +105,9 @@ def test_is_valid_label(label, scheme, ok):
     assert is_valid_label(label, scheme) is ok
 
 
-def test_check_labels_names_token():
-    with pytest.raises(ValueError, match=r"'E-DNA' at token 1 is not a valid IOB2 label"):
-        check_labels(["B-DNA", "E-DNA"], "IOB2")
+def test_check_label_sequences_names_sentence_and_token():
+    with pytest.raises(ValueError, match=r"y\[1\]: label 'E-DNA' at token 1 is not a valid IOB2"):
+        check_label_sequences([["O"], ["B-DNA", "E-DNA"]])
 
 
 def test_scheme_labels():
@@ -123,7 +123,7 @@ def test_spans_round_trip(scheme, rng):
     for n, spans in random_cases(rng):
         labels = spans_to_labels(spans, n, scheme)
         assert len(labels) == n
-        check_labels(labels, scheme)
+        check_label_sequences([labels], scheme=scheme)
         expected = merge_adjacent_same_type(spans) if scheme == "IO" else spans
         assert labels_to_spans(labels, scheme) == expected
 

@@ -192,6 +192,9 @@ class ChainScores(NamedTuple):
         Chain state weights (with ``matrix``).
     scores : ndarray of shape (n_tokens, n_labels), default=None
         Dense token scores, used instead of ``matrix @ coef`` when given.
+    pairs : LabelPairs, default=None
+        Features of ``matrix`` conjoined with label pairs: transition scores
+        that vary per token (paths only; no probabilities).
     """
 
     offsets: np.ndarray
@@ -201,6 +204,7 @@ class ChainScores(NamedTuple):
     matrix: object = None
     coef: np.ndarray | None = None
     scores: np.ndarray | None = None
+    pairs: object = None
 
     def dense(self):
         """The ``(n_tokens, n_labels)`` token scores.
@@ -209,7 +213,16 @@ class ChainScores(NamedTuple):
         -------
         ndarray of shape (n_tokens, n_labels)
             ``scores`` if given, otherwise ``matrix @ coef`` in float64.
+
+        Raises
+        ------
+        ValueError
+            With label pairs: the probabilities of such a chain (the one use of
+            the dense scores) are not implemented.
         """
+        if self.pairs is not None:
+            raise ValueError("a model with label_pairs has transitions that vary per token: "
+                             "its marginals and probabilities are not available")
         if self.scores is not None:
             return self.scores
         return emission_scores(self.matrix, self.coef)
@@ -224,7 +237,7 @@ class ChainScores(NamedTuple):
         """
         if self.scores is None:
             return viterbi_csr(self.matrix, self.offsets, self.coef, self.trans, self.start,
-                               self.end)
+                               self.end, self.pairs)
         return viterbi_batch(self.scores, self.offsets, self.trans, self.start, self.end)
 
 

@@ -203,20 +203,6 @@ class LabelSpace:
             _MASKS[key] = transition_mask(*key)  # in Python, 20% of a 270-sentence fit
         return tuple(np.where(m, 0.0, NEG) for m in _MASKS[key])
 
-    def pair_index(self):
-        """Column of each allowed label pair ``(previous, label)`` of the main scheme.
-
-        Returns
-        -------
-        ndarray of int64, shape (n_labels, n_labels)
-            Columns ``0 .. n_pairs - 1`` in row-major order of the pairs the
-            scheme allows (all pairs with ``scheme=None``), -1 for the others.
-        """
-        allowed = self.mask()[1] == 0
-        index = np.full(allowed.shape, -1, dtype=np.int64)
-        index[allowed] = np.arange(int(allowed.sum()))
-        return index
-
 
 @dataclass
 class ChainWeights:

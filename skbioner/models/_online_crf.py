@@ -260,8 +260,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             counts = np.bincount(matrix.indices, minlength=n_features)
             top = np.argsort(-counts, kind="stable")[:self.label_pairs]
             self.pair_features_ = np.sort(top).astype(np.int64)
-            index = space.pair_index()
-            self.label_pairs_ = np.argwhere(index >= 0)  # row-major: index's column order
+            self.label_pairs_ = np.argwhere(space.mask()[1] == 0)  # the allowed ones
             shape = (len(top), len(self.label_pairs_))
             self._pw, self._pacc = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
         self.t_ = 0

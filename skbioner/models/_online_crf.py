@@ -50,7 +50,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     the label ``y_i`` and label pairs score through a transition matrix.
     ``label_pairs`` adds the paper's conjunctions for the most frequent
     features (all of them would multiply the model's size by the number of
-    allowed pairs, 131 in BIES over 5 types).
+    allowed pairs: 164 in the BIES of 5 types, whose outside tokens are
+    segmented too).  On the JNLPBA and BC5CDR development data they lowered F1
+    (docs/user-guide.md, "Label-pair features").
 
     ``y`` comes in IOB2 and predictions go out in IOB2 whatever the internal
     scheme.

@@ -188,8 +188,10 @@ def test_label_pairs_predict_persist_and_refuse_probabilities(tmp_path):
     assert m.predict(F) == y
     joblib.dump(m, tmp_path / "m.joblib")
     assert joblib.load(tmp_path / "m.joblib").predict(F) == y
+    for method in ("predict_marginals", "predict_entities", "fit_temperature"):
+        assert not hasattr(m, method)  # the tagging commands then report confidence 1
     with pytest.raises(ValueError, match="vary per token"):
-        m.predict_marginals(F)
+        m._chain_scores(F).dense()
     with pytest.raises(ValueError, match="calibrate=False"):
         OnlinePACRF(label_pairs=5, calibrate=True).fit(F, y)
     for bad in (0, 2.5, True, "all"):

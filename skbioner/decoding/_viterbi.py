@@ -9,7 +9,8 @@ solves it; thin drivers feed it the scores of many sentences in parallel
 * a dense score matrix (HMM + calibrated SVM, pairwise-SVM probabilities):
   :func:`viterbi_batch`;
 * sparse features times linear-chain weights, never materialised:
-  :func:`viterbi_csr` (the chain models);
+  :func:`viterbi_csr` (the chain models; with features conjoined with label
+  pairs, :class:`LabelPairs`, the transitions also vary per token);
 * observation ids looked up in a ``(V, L)`` table (the HMM-state clusterer):
   :func:`viterbi_ids`.
 

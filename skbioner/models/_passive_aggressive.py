@@ -13,9 +13,11 @@ required = cost, ``rho`` = Hamming distance or its square root), and
     PA-I:  tau = min(C, l / ||dPhi||^2)
     PA-II: tau = l / (||dPhi||^2 + 1 / (2 C)).
 
-``||dPhi||^2`` is computed exactly: feature keys of the two paths are merged
-(features shared by tokens of one sentence, and columns shared by projected
-labels of several schemes, add up before squaring).
+``Phi`` includes, when given, the features conjoined with label pairs
+(:class:`~skbioner.decoding._viterbi.LabelPairs`).  ``||dPhi||^2`` is
+computed exactly: feature keys of the two paths are merged (features shared
+by tokens of one sentence, and columns shared by projected labels of several
+schemes, add up before squaring).
 
 Averaged weights (Collins 2002) are kept with the usual trick: ``acc``
 accumulates ``c * tau * dPhi`` where ``c`` counts the sentences seen before

@@ -6,11 +6,15 @@ its own): trained on the ``train`` split and scored on ``test`` (exact / left / 
 the official counts; on JNLPBA also on the test abstracts that are not training abstracts),
 with training wall and CPU seconds, steady-state tagging speed (featurize + decode, the best
 of ``--tag-passes`` passes after a first one), model size (.skops) and peak RSS; with
-``--dev``, also trained on ``fit`` and scored on ``dev`` (where the choices were made).
+``--dev``, also trained on ``fit`` and scored on ``dev`` (where the choices were made);
+``--dev-only`` scores dev alone (a choice being made).  ``--param KEY=VALUE`` adds a model
+parameter to every system (its name then ends in ``--param KEY=VALUE``, as the command's).
 
     python benchmarks/systems.py --corpora jnlpba,bionlp13cg,bc5cdr \
         --systems online-crf,cascaded --store
     python benchmarks/systems.py --list
+    python benchmarks/systems.py --corpora jnlpba --systems online-crf --dev-only \
+        --param calibrate=False --param label_pairs=20000 --store
 
 Settings of every system were chosen on development data (docs/results.md says where);
 the test files only report.  Last line of stdout: one JSON object.
@@ -89,8 +93,9 @@ def main():
     ap.add_argument("--systems", default="online-crf,cascaded,crfsuite",
                     help="comma-separated, from --list")
     ap.add_argument("--dev", action="store_true", help="also train on fit, score dev")
-    ap.add_argument("--dev-only", action="store_true",
-                    help="only train on fit and score dev (a choice, no test look)")
+    ap.add_argument("--dev-only", action="store_true", help="train on fit, score dev only")
+    ap.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                    help="model parameter added to every system (repeatable)")
     ap.add_argument("--tag-passes", type=int, default=3,
                     help="timed tagging passes after the first (0: the first pass's speed)")
     ap.add_argument("--list", action="store_true", help="print the systems and exit")
@@ -103,14 +108,23 @@ def main():
     unknown = [n for n in names if n not in SYSTEMS]
     if unknown:
         ap.error(f"unknown systems {unknown}; see --list")
+    from skbioner.pipelines import parse_params
+
+    params = parse_params(args.param)
+    splits = ["dev"] if args.dev_only else (["dev"] if args.dev else []) + ["test"]
     records = []
     for corpus in harness.corpus_names(args.corpora):
-        for name in names:
-            for split in (["dev"] if args.dev or args.dev_only else []) + \
-                    ([] if args.dev_only else ["test"]):
-                res = harness.isolated(run, name, corpus, split, args.data, args.tag_passes)
-                records.append(harness.record("systems", name, corpus, split, headline=True,
-                                              **res))
+        for base in names:
+            name, options = base, None
+            if params:
+                options = options_for(base, corpus, args.data)
+                options["model_params"] = {**options.get("model_params", {}), **params}
+                name += "".join(f" --param {p}" for p in args.param)
+            for split in splits:
+                res = harness.isolated(run, base, corpus, split, args.data, args.tag_passes,
+                                       options)
+                records.append(harness.record("systems", name, corpus, split,
+                                              headline=not params, **res))
                 extra = (f" (unseen abstracts {res['exact_f1_unseen']:.4f})"
                          if "exact_f1_unseen" in res else "")
                 print(f"{corpus:<11} {split:<4} {name:<45} exact {res['exact_f1']:.4f}{extra} "

@@ -95,6 +95,8 @@ class Case:
 
 CASES = {
     "OnlinePACRF": Case(OnlinePACRF(max_iter=3, random_state=0), (F, Y), "predict", F, True),
+    "OnlinePACRF(label_pairs)": Case(OnlinePACRF(label_pairs=20, max_iter=3, random_state=0),
+                                     (F, Y), "predict", F, True),
     "CascadedNER": Case(CascadedNER(n_folds=2, random_state=0), (F, Y), "predict", F, True),
     "CRFsuiteTagger": Case(CRFsuiteTagger(max_iter=20), (F, Y), "predict", F, True),
     "HMMSVMTagger": Case(HMMSVMTagger(cv=2, random_state=0), (F, Y), "predict", F, True),

@@ -9,7 +9,8 @@ solves it; thin drivers feed it the scores of many sentences in parallel
 * a dense score matrix (HMM + calibrated SVM, pairwise-SVM probabilities):
   :func:`viterbi_batch`;
 * sparse features times linear-chain weights, never materialised:
-  :func:`viterbi_csr` (the chain models);
+  :func:`viterbi_csr` (the chain models; with features conjoined with label
+  pairs, :class:`LabelPairs`, the transitions also vary per token);
 * observation ids looked up in a ``(V, L)`` table (the HMM-state clusterer):
   :func:`viterbi_ids`.
 
@@ -23,13 +24,30 @@ only win when no allowed path exists.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from ._threads import run_blocks
 
-__all__ = ["NEG", "finite", "viterbi", "viterbi_batch", "viterbi_csr", "viterbi_ids",
-           "sequence_score"]
+__all__ = ["NEG", "LabelPairs", "finite", "viterbi", "viterbi_batch", "viterbi_csr",
+           "viterbi_ids", "sequence_score"]
+
+
+class LabelPairs(NamedTuple):
+    """Features conjoined with the label pair ``(y_{t-1}, y_t)``: per-token transition scores.
+
+    ``rows`` (n_features,) int64: the row of ``coef`` of each feature, -1 for a
+    feature without label-pair weights; ``index`` (L, L) int64: the column of
+    ``coef`` of each label pair, -1 for a pair without weights; ``coef``
+    (n_rows, n_pairs).  Token ``t`` adds ``x_t . coef[rows, index[a, b]]`` to
+    the transition from ``a`` to ``b`` into it.
+    """
+
+    rows: np.ndarray
+    index: np.ndarray
+    coef: np.ndarray
 
 #: Score that stands for -inf inside the kernels (finite, so sums stay ordered).
 NEG = -1e200
@@ -61,7 +79,7 @@ def _max_plus(prev, trans, a, b):
 
 
 @njit(cache=True, nogil=True, fastmath=_FASTMATH)
-def _viterbi_rows(table, rows, trans, start, end, out):
+def _viterbi_rows(table, rows, trans, start, end, out, pair=None):
     """Best path of one sentence whose token ``t`` scores ``table[rows[t]]``.
 
     Writes the path to ``out`` and returns its score.  ``table`` (m, L),
@@ -69,7 +87,9 @@ def _viterbi_rows(table, rows, trans, start, end, out):
     ``a``, ``start`` and ``end`` (L,); all finite.  Ties go to the lowest
     label.  Back-pointers are recomputed on the best path only (L operations
     per token instead of L * L stored indices).  Reading rows through an
-    index lets an HMM decode straight from its emission table.
+    index lets an HMM decode straight from its emission table.  ``pair``
+    (n, L, L), if given, adds ``pair[t, a, b]`` to the transition into token
+    ``t`` (label-pair features: a lattice whose transitions vary per token).
     """
     n = rows.shape[0]
     L = table.shape[1]
@@ -78,11 +98,18 @@ def _viterbi_rows(table, rows, trans, start, end, out):
     delta = np.empty((n, L))
     buf1 = np.empty(L)
     buf2 = np.empty(L)
+    tbuf = np.empty((L, L)) if pair is not None else np.empty((0, 0))
     r = rows[0]
     for s in range(L):
         delta[0, s] = start[s] + table[r, s]
     for t in range(1, n):
-        best = _max_plus(delta[t - 1], trans, buf1, buf2)
+        if pair is None:
+            best = _max_plus(delta[t - 1], trans, buf1, buf2)
+        else:
+            for p in range(L):
+                for s in range(L):
+                    tbuf[p, s] = trans[p, s] + pair[t, p, s]
+            best = _max_plus(delta[t - 1], tbuf, buf1, buf2)
         r = rows[t]
         for s in range(L):
             delta[t, s] = best[s] + table[r, s]
@@ -97,9 +124,9 @@ def _viterbi_rows(table, rows, trans, start, end, out):
     for t in range(n - 1, 0, -1):
         cur = out[t]
         arg = 0
-        bv = delta[t - 1, 0] + trans[0, cur]
+        bv = delta[t - 1, 0] + trans[0, cur] + (0.0 if pair is None else pair[t, 0, cur])
         for p in range(1, L):
-            v = delta[t - 1, p] + trans[p, cur]
+            v = delta[t - 1, p] + trans[p, cur] + (0.0 if pair is None else pair[t, p, cur])
             if v > bv:
                 bv = v
                 arg = p
@@ -108,9 +135,9 @@ def _viterbi_rows(table, rows, trans, start, end, out):
 
 
 @njit(cache=True, nogil=True)
-def _viterbi_one(scores, trans, start, end, out):
+def _viterbi_one(scores, trans, start, end, out, pair=None):
     """Best path of one sentence with dense ``scores`` (n, L); see :func:`_viterbi_rows`."""
-    return _viterbi_rows(scores, np.arange(scores.shape[0]), trans, start, end, out)
+    return _viterbi_rows(scores, np.arange(scores.shape[0]), trans, start, end, out, pair)
 
 
 @njit(cache=True, nogil=True)
@@ -157,13 +184,41 @@ def csr_scores(indptr, indices, data, a, n, coef):
 
 
 @njit(cache=True, nogil=True)
+def pair_scores(indptr, indices, data, a, n, pairs, out):
+    """``out[t, p, b]``: token ``a + t``'s score of the pair ``(p, b)`` (:class:`LabelPairs`).
+
+    Row 0 (no preceding label) is zero.
+    """
+    L = pairs.index.shape[0]
+    q = np.zeros(pairs.coef.shape[1])
+    out[0, :, :] = 0.0
+    for t in range(1, n):
+        q[:] = 0.0
+        for p in range(indptr[a + t], indptr[a + t + 1]):
+            r = pairs.rows[indices[p]]
+            if r >= 0:
+                v = np.float64(data[p])
+                for c in range(q.shape[0]):
+                    q[c] += v * np.float64(pairs.coef[r, c])
+        for i in range(L):
+            for j in range(L):
+                c = pairs.index[i, j]
+                out[t, i, j] = q[c] if c >= 0 else 0.0
+
+
+@njit(cache=True, nogil=True)
 def _viterbi_csr_kernel(lo, hi, indptr, indices, data, offsets, coef, trans, start, end, out,
-                        best):
+                        best, pairs=None):
     for s in range(lo, hi):
         a = offsets[s]
         n = offsets[s + 1] - a
         scores = csr_scores(indptr, indices, data, a, n, coef)
-        best[s] = _viterbi_one(scores, trans, start, end, out[a:a + n])
+        if pairs is None:
+            best[s] = _viterbi_one(scores, trans, start, end, out[a:a + n])
+        else:
+            q = np.empty((max(n, 1), trans.shape[0], trans.shape[0]))
+            pair_scores(indptr, indices, data, a, n, pairs, q)
+            best[s] = _viterbi_one(scores, trans, start, end, out[a:a + n], q)
 
 
 @njit(cache=True, nogil=True)
@@ -212,7 +267,7 @@ def check_offsets(offsets, n_rows):
     return offsets
 
 
-def viterbi(scores, trans, start, end):
+def viterbi(scores, trans, start, end, pair=None):
     """Highest-scoring label sequence of one sentence.
 
     Parameters
@@ -224,20 +279,27 @@ def viterbi(scores, trans, start, end):
         ``-inf`` forbids the transition.
     start, end : ndarray of shape (n_labels,)
         Scores of beginning / ending the sentence with each label.
+    pair : ndarray of shape (n_tokens, n_labels, n_labels), optional
+        ``pair[t, a, b]`` is added to ``trans[a, b]`` into token ``t``
+        (``pair[0]`` is not used).
 
     Returns
     -------
     path : ndarray of int32, shape (n_tokens,)
         Ties go to the lowest label index.
     score : float
-        Score of the path (:func:`sequence_score`).
+        Score of the path (:func:`sequence_score`, plus its pair scores).
     """
     scores = finite(scores)
     if scores.ndim != 2:
         raise ValueError(f"scores must be 2D (n_tokens, n_labels), got shape {scores.shape}")
     trans, start, end = _check_chain(scores.shape[1], trans, start, end)
     out = np.zeros(scores.shape[0], dtype=np.int32)
-    return out, float(_viterbi_one(scores, trans, start, end, out))
+    if pair is not None:
+        pair = finite(pair)
+        if pair.shape != (scores.shape[0],) + trans.shape:
+            raise ValueError(f"pair must have shape {(scores.shape[0],) + trans.shape}")
+    return out, float(_viterbi_one(scores, trans, start, end, out, pair))
 
 
 def viterbi_batch(scores, offsets, trans, start, end, *, return_scores=False):
@@ -269,12 +331,14 @@ def viterbi_batch(scores, offsets, trans, start, end, *, return_scores=False):
     return (out, best) if return_scores else out
 
 
-def viterbi_csr(matrix, offsets, coef, trans, start, end):
+def viterbi_csr(matrix, offsets, coef, trans, start, end, pairs=None):
     """Viterbi over sentences whose label scores are ``matrix @ coef``.
 
     Equivalent to ``viterbi_batch(matrix @ coef, offsets, ...)`` (same
     summation order), but fused and parallel over sentences: the score matrix
     is never materialised.  The rows' column indices need not be sorted.
+    With ``pairs``, the transition into each token also gets its label-pair
+    score.
 
     Parameters
     ----------
@@ -283,6 +347,8 @@ def viterbi_csr(matrix, offsets, coef, trans, start, end):
     coef : ndarray of shape (n_features, n_labels)
         Finite weights (float32 ones are read as they are, see :func:`weights`).
     trans, start, end : as in :func:`viterbi`.
+    pairs : LabelPairs, optional
+        Features conjoined with label pairs (their ``coef`` finite).
 
     Returns
     -------
@@ -297,8 +363,14 @@ def viterbi_csr(matrix, offsets, coef, trans, start, end):
     trans, start, end = _check_chain(coef.shape[1], trans, start, end)
     out = np.zeros(matrix.shape[0], dtype=np.int32)
     best = np.zeros(offsets.size - 1)
+    if pairs is not None:
+        if pairs.rows.shape != (coef.shape[0],) or pairs.index.shape != trans.shape:
+            raise ValueError("pairs do not match the chain's features or labels")
+        pairs = LabelPairs(np.ascontiguousarray(pairs.rows, dtype=np.int64),
+                           np.ascontiguousarray(pairs.index, dtype=np.int64),
+                           weights(pairs.coef))
     run_blocks(_viterbi_csr_kernel, offsets, matrix.indptr, matrix.indices, matrix.data,
-               offsets, coef, trans, start, end, out, best)
+               offsets, coef, trans, start, end, out, best, pairs)
     return out
 
 

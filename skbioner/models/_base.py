@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils.metaestimators import available_if
 
 from ..base import LabelSequences, SequenceTaggerMixin, final_estimator
 from ..decoding import (
@@ -192,6 +193,9 @@ class ChainScores(NamedTuple):
         Chain state weights (with ``matrix``).
     scores : ndarray of shape (n_tokens, n_labels), default=None
         Dense token scores, used instead of ``matrix @ coef`` when given.
+    pairs : LabelPairs, default=None
+        Features of ``matrix`` conjoined with label pairs: transition scores
+        that vary per token (paths only; no probabilities).
     """
 
     offsets: np.ndarray
@@ -201,6 +205,7 @@ class ChainScores(NamedTuple):
     matrix: object = None
     coef: np.ndarray | None = None
     scores: np.ndarray | None = None
+    pairs: object = None
 
     def dense(self):
         """The ``(n_tokens, n_labels)`` token scores.
@@ -210,6 +215,9 @@ class ChainScores(NamedTuple):
         ndarray of shape (n_tokens, n_labels)
             ``scores`` if given, otherwise ``matrix @ coef`` in float64.
         """
+        if self.pairs is not None:
+            raise ValueError("a model with label_pairs has transitions that vary per token: "
+                             "its marginals and probabilities are not available")
         if self.scores is not None:
             return self.scores
         return emission_scores(self.matrix, self.coef)
@@ -224,8 +232,13 @@ class ChainScores(NamedTuple):
         """
         if self.scores is None:
             return viterbi_csr(self.matrix, self.offsets, self.coef, self.trans, self.start,
-                               self.end)
+                               self.end, self.pairs)
         return viterbi_batch(self.scores, self.offsets, self.trans, self.start, self.end)
+
+
+def _has_probabilities(model):
+    """Whether a chain has probabilities: not with label pairs (per-token transitions)."""
+    return getattr(model, "label_pairs", None) is None
 
 
 class ChainTaggerMixin(SequenceTaggerMixin):
@@ -239,7 +252,8 @@ class ChainTaggerMixin(SequenceTaggerMixin):
 
     Probabilities use the chain's scores divided by ``temperature_`` (1.0
     unless :meth:`fit_temperature` was called); the best path does not
-    depend on it.
+    depend on it.  A chain with label pairs (transitions that vary per
+    token) has no probability methods.
     """
 
     def _probability_problem(self, problem, scores):
@@ -251,6 +265,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
                                    end=problem.end / tau)
         return problem, scores / tau
 
+    @available_if(_has_probabilities)
     def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
         """Fit the temperature that makes the chain's probabilities calibrated.
 
@@ -276,6 +291,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         self.temperature_ = best_temperature([self.likelihood_terms(X, y)], bounds)
         return self
 
+    @available_if(_has_probabilities)
     def likelihood_terms(self, X, y):
         """What the likelihood of ``y`` under the chain needs, at any temperature.
 
@@ -331,6 +347,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         state.pop("_segment_table_cache", None)
         return state
 
+    @available_if(_has_probabilities)
     def predict_marginals(self, X):
         """Per-token probabilities of each label of ``classes_``.
 
@@ -389,6 +406,7 @@ class ChainTaggerMixin(SequenceTaggerMixin):
             out[:, col["I-" + typ]] += marg[:, lab] - opening[:, lab]
         return np.ascontiguousarray(np.clip(out, 0.0, 1.0))
 
+    @available_if(_has_probabilities)
     def predict_entities(self, X):
         """Predicted entities with their probability under the chain.
 

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._progress import progress_bar
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
+from ..decoding._viterbi import LabelPairs
 from ..metrics import entity_f1_score, token_accuracy_score
 from ..schemes import SCHEMES, scheme_labels
 from ._base import (
@@ -28,7 +29,7 @@ from ._base import (
     holdout_split,
     label_types,
 )
-from ._linear_chain import ChainWeights, LabelSpace
+from ._linear_chain import ChainWeights, LabelSpace, _minus
 from ._passive_aggressive import COSTS, VARIANTS, Chain, Masks, Sentences, Update, pa_epoch
 
 __all__ = ["OnlinePACRF"]
@@ -43,6 +44,15 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     root).  Prediction uses averaged weights.  Any segment representation
     can be used internally (``scheme``), and further schemes can be trained
     jointly (``extra_schemes``, Cho et al. 2013) and folded into the main one.
+
+    A deviation from the paper, by default: Chan et al. conjoin every feature
+    with the label pair ``(y_{i-1}, y_i)``; here features are conjoined with
+    the label ``y_i`` and label pairs score through a transition matrix.
+    ``label_pairs`` adds the paper's conjunctions for the most frequent
+    features (all of them would multiply the model's size by the number of
+    allowed pairs: 164 in the BIES of 5 types, whose outside tokens are
+    segmented too).  On the JNLPBA and BC5CDR development data they lowered F1
+    (docs/user-guide.md, "Label-pair features").
 
     ``y`` comes in IOB2 and predictions go out in IOB2 whatever the internal
     scheme.
@@ -66,6 +76,14 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     loss_augmented : bool, default=False
         Decode with the cost added (max-loss update) instead of the plain
         prediction.
+    label_pairs : int or None, default=None
+        Conjoin this many features, the most frequent in the training data
+        (by tokens; ties to the lower index), with the label pair
+        ``(y_{i-1}, y_i)`` of ``scheme``: one weight per feature and pair the
+        scheme allows, scored on the transition into the token.  None keeps
+        features times ``y_i`` only.  The chain's transitions then vary per
+        token, and its probabilities (:meth:`predict_marginals`,
+        :meth:`predict_entities`, ``calibrate``) are not available.
     max_iter : int, default=10
         Epochs over the training data.
     tol : float or None, default=None
@@ -137,6 +155,10 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     temperature_ : float
         Divides the chain's scores in its probabilities (1.0 unless
         ``calibrate`` or :meth:`fit_temperature`).
+    pair_features_, label_pairs_, pair_coef_ : ndarray
+        With ``label_pairs``: the features conjoined (sorted), the label pairs
+        ``(previous, label)`` as codes of ``label_space_.labels`` (n_pairs, 2),
+        and their averaged weights (n_pair_features, n_pairs).
     history_ : list of dict
         Per epoch: ``loss``, ``sentence_errors``, ``token_errors``,
         ``seconds`` and, with early stopping, ``validation_f1`` (entity
@@ -144,7 +166,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     """
 
     def __init__(self, scheme="IOB2", extra_schemes=(), C=0.1, variant="PA-I",
-                 cost="hamming", loss_augmented=False, max_iter=10, tol=None,
+                 cost="hamming", loss_augmented=False, label_pairs=None, max_iter=10, tol=None,
                  n_iter_no_change=3, early_stopping=False, validation_fraction=0.1,
                  calibrate=False, shuffle=True, average=True, constrained=True, warm_start=False,
                  random_state=None, n_jobs=None, verbose=0):
@@ -154,6 +176,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         self.variant = variant
         self.cost = cost
         self.loss_augmented = loss_augmented
+        self.label_pairs = label_pairs
         self.max_iter = max_iter
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
@@ -168,8 +191,10 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    #: what a model saved before ``n_jobs`` existed (the bundled ones) reads as its value
+    #: what a model saved before ``n_jobs`` / ``label_pairs`` existed (the bundled ones)
+    #: reads as their values
     n_jobs = None
+    label_pairs = None
 
     _parameter_constraints = {
         "scheme": [StrOptions(set(SCHEMES) | {"BIO"}), None],
@@ -178,6 +203,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         "variant": [StrOptions(set(VARIANTS))],
         "cost": [StrOptions(set(COSTS))],
         "loss_augmented": ["boolean"],
+        "label_pairs": [Interval(Integral, 1, None, closed="left"), None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left"), None],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
@@ -207,6 +233,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                 f"scheme={wanted.scheme!r}, extra_schemes={wanted.extra_schemes} differ from "
                 f"the model's {space.scheme!r}, {space.extra_schemes}"
             )
+        have = len(self.pair_features_) if hasattr(self, "pair_features_") else None
+        if have != (None if self.label_pairs is None else min(self.label_pairs, n_features)):
+            problems.append(f"label_pairs={self.label_pairs}, the model has {have}")
         new = sorted(set(types) - set(space.types))
         if new:
             what = "labels" if space.scheme is None else "entity types"
@@ -217,7 +246,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                 + "; ".join(problems) + ". Set warm_start=False to start over."
             )
 
-    def _init_state(self, n_features, types):
+    def _init_state(self, matrix, types):
+        n_features = matrix.shape[1]
         space = LabelSpace.build(self.scheme, types, self.extra_schemes)
         self.label_space_ = space
         labels = space.labels if space.scheme is None else scheme_labels("IOB2", space.types)
@@ -227,6 +257,15 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         # scores in float64, and folded prediction weights are float64
         self._w = ChainWeights.zeros(n_features, space.n_columns, dtype=np.float32)
         self._acc = ChainWeights.zeros(n_features, space.n_columns, dtype=np.float32)
+        for name in ("pair_features_", "label_pairs_", "pair_coef_", "_pw", "_pacc"):
+            self.__dict__.pop(name, None)
+        if self.label_pairs is not None:
+            counts = np.bincount(matrix.indices, minlength=n_features)
+            top = np.argsort(-counts, kind="stable")[:self.label_pairs]
+            self.pair_features_ = np.sort(top).astype(np.int64)
+            self.label_pairs_ = np.argwhere(space.mask()[1] == 0)  # the allowed ones
+            shape = (len(top), len(self.label_pairs_))
+            self._pw, self._pacc = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
         self.t_ = 0
         self.history_ = []
         self._rng = check_random_state(self.random_state)  # carried across partial_fit
@@ -241,13 +280,17 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             L = space.n_labels
             mstart, mtrans, mend = np.zeros(L), np.zeros((L, L)), np.zeros(L)
         w, acc = self._w, self._acc
+        pairs = pairs_acc = None
+        if self.label_pairs is not None:
+            pairs = self._label_pairs(self._pw)
+            pairs_acc = pairs._replace(coef=self._pacc)
         t, loss, s_err, t_err = pa_epoch(
             Sentences(matrix.indptr, matrix.indices, matrix.data, offsets, codes),
             order.astype(np.int64), space.cols,
             Chain(w.W, w.T, w.start, w.end), Chain(acc.W, acc.T, acc.start, acc.end), self.t_,
             Update(float(self.C), VARIANTS[self.variant], COSTS[self.cost],
                    bool(self.loss_augmented)),
-            Masks(mstart, mtrans, mend))
+            Masks(mstart, mtrans, mend), pairs, pairs_acc)
         self.t_ = int(t)
         return loss, s_err, t_err
 
@@ -257,9 +300,21 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                               t=self.t_)
         self.coef_ = folded.W
         self.transition_, self.start_, self.end_ = folded.T, folded.start, folded.end
+        if self.label_pairs is not None:
+            self.pair_coef_ = _minus(self._pw, self._pacc if self.average else None,
+                                     1.0 / max(self.t_, 1))
+
+    def _label_pairs(self, coef):
+        """The :class:`LabelPairs` of the fitted pairs with weights ``coef``."""
+        rows = np.full(self.n_features_in_, -1, dtype=np.int64)
+        rows[self.pair_features_] = np.arange(len(self.pair_features_))
+        L = self.label_space_.n_labels
+        index = np.full((L, L), -1, dtype=np.int64)
+        index[self.label_pairs_[:, 0], self.label_pairs_[:, 1]] = np.arange(len(self.label_pairs_))
+        return LabelPairs(rows, index, coef)
 
     def _drop_training_state(self):
-        for name in ("_w", "_acc", "_rng"):
+        for name in ("_w", "_acc", "_rng", "_pw", "_pacc"):
             self.__dict__.pop(name, None)
 
     @fit_context
@@ -332,6 +387,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         matrix, offsets = X.matrix, X.offsets
         y = check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
         types = label_types(y, self.scheme)
+        if self.calibrate and self.label_pairs is not None:
+            raise ValueError("calibrate=True needs the chain's probabilities, which a model "
+                             "with label_pairs does not have; set calibrate=False")
         temperature, held_out = 1.0, None
         if self.calibrate:
             if self.verbose:
@@ -351,7 +409,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             self._check_trainable()
             self._check_continuation(matrix.shape[1], types)
         else:
-            self._init_state(matrix.shape[1], types)
+            self._init_state(matrix, types)
         codes = self.label_space_.encode(y)
         n_sent = len(offsets) - 1
         train_idx = np.arange(n_sent)
@@ -395,7 +453,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     if monitored < best:
                         best = monitored
                         if self.early_stopping:
-                            best_state = (self.coef_, self.transition_, self.start_, self.end_)
+                            best_state = (self.coef_, self.transition_, self.start_, self.end_,
+                                          getattr(self, "pair_coef_", None))
                     if no_change >= self.n_iter_no_change:
                         converged = True
                         break
@@ -403,7 +462,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     converged = True
                     break
         if best_state is not None:
-            (self.coef_, self.transition_, self.start_, self.end_) = best_state
+            (self.coef_, self.transition_, self.start_, self.end_, pair_coef) = best_state
+            if pair_coef is not None:
+                self.pair_coef_ = pair_coef
         else:
             self._finalize()
         if not self.warm_start:
@@ -478,7 +539,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             else:
                 types = sorted({c.split("-", 1)[1] if c[:2] in ("B-", "I-") else c
                                 for c in classes if c != "O"})
-            self._init_state(matrix.shape[1], types)
+            self._init_state(matrix, types)
         else:
             self._check_continuation(matrix.shape[1], label_types(y, self.scheme))
         codes = self.label_space_.encode(y)
@@ -555,7 +616,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         if self.constrained:
             mstart, mtrans, mend = self.label_space_.mask()
             trans, start, end = trans + mtrans, start + mstart, end + mend
-        return ChainScores(X.offsets, trans, start, end, matrix=X.matrix, coef=coef)
+        pairs = self._label_pairs(self.pair_coef_) if hasattr(self, "pair_coef_") else None
+        return ChainScores(X.offsets, trans, start, end, matrix=X.matrix, coef=coef, pairs=pairs)
 
     @property
     def _validation_key(self):
@@ -584,6 +646,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         """
         check_is_fitted(self, "coef_")
         self._check_trainable()
+        if hasattr(self, "pair_coef_"):
+            raise ValueError("predict_unfolded is for models without label_pairs")
         X = check_features(X, type(self).__name__, self.n_features_in_)
         space, w = self.label_space_, self._w
         acc = self._acc if self.average else None

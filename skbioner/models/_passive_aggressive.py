@@ -13,9 +13,11 @@ required = cost, ``rho`` = Hamming distance or its square root), and
     PA-I:  tau = min(C, l / ||dPhi||^2)
     PA-II: tau = l / (||dPhi||^2 + 1 / (2 C)).
 
-``||dPhi||^2`` is computed exactly: feature keys of the two paths are merged
-(features shared by tokens of one sentence, and columns shared by projected
-labels of several schemes, add up before squaring).
+``Phi`` includes, when given, the features conjoined with label pairs
+(:class:`~skbioner.decoding._viterbi.LabelPairs`).  ``||dPhi||^2`` is
+computed exactly: feature keys of the two paths are merged (features shared
+by tokens of one sentence, and columns shared by projected labels of several
+schemes, add up before squaring).
 
 Averaged weights (Collins 2002) are kept with the usual trick: ``acc``
 accumulates ``c * tau * dPhi`` where ``c`` counts the sentences seen before
@@ -29,20 +31,22 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..decoding._viterbi import _viterbi_one
+from ..decoding._viterbi import _viterbi_one, pair_scores
 
 VARIANTS = {"PA": 0, "PA-I": 1, "PA-II": 2}
 COSTS = {"hamming": 0, "sqrt_hamming": 1}
 
 
 @njit(cache=True, nogil=True)
-def _path_score(s, Tm, Sm, Em, path):
+def _path_score(s, Tm, Sm, Em, path, q=None):
     n = len(path)
     total = Sm[path[0]] + Em[path[n - 1]]
     for i in range(n):
         total += s[i, path[i]]
         if i > 0:
             total += Tm[path[i - 1], path[i]]
+            if q is not None:
+                total += q[i, path[i - 1], path[i]]
     return total
 
 
@@ -96,22 +100,25 @@ class _Buffers(NamedTuple):
     dT: np.ndarray     # transition part of the update
     dS: np.ndarray
     dE: np.ndarray
+    q: np.ndarray      # label-pair scores per token (only with label pairs)
 
 
 @njit(cache=True, nogil=True)
-def _buffers(offsets, Lm, Lt):
+def _buffers(offsets, Lm, Lt, pairs):
     max_len = 0
     for s in range(len(offsets) - 1):
         max_len = max(max_len, offsets[s + 1] - offsets[s])
     return _Buffers(np.zeros((max_len, Lt)), np.zeros((max_len, Lm)), np.zeros((max_len, Lm)),
                     np.zeros((Lm, Lm)), np.zeros(Lm), np.zeros(Lm), np.zeros((Lm, Lm)),
                     np.zeros(Lm), np.zeros(Lm), np.zeros(max_len, dtype=np.int32),
-                    np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt))
+                    np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt),
+                    np.zeros((max_len if pairs else 0, Lm, Lm)))
 
 
 @njit(cache=True, nogil=True)
-def _decode(data, a, n, gold, w, cols, masks, augmented, b):
-    """Label scores of sentence ``a:a+n`` under ``w``; decode ``b.yhat`` (masked, augmented)."""
+def _decode(data, a, n, gold, w, cols, masks, augmented, b, pairs):
+    """Label scores of sentence ``a:a+n`` under ``w`` (and ``pairs``); decode ``b.yhat``
+    (masked, augmented)."""
     Lm, K = cols.shape
     Lt = w.W.shape[1]
     for i in range(n):
@@ -142,7 +149,11 @@ def _decode(data, a, n, gold, w, cols, masks, augmented, b):
                 acc += w.T[cols[l1, k], cols[l2, k]]
             b.Tm[l1, l2] = acc
             b.Tdec[l1, l2] = acc + masks.trans[l1, l2]
-    _viterbi_one(b.sdec[:n], b.Tdec, b.Sdec, b.Edec, b.yhat[:n])
+    if pairs is None:
+        _viterbi_one(b.sdec[:n], b.Tdec, b.Sdec, b.Edec, b.yhat[:n])
+    else:
+        pair_scores(data.indptr, data.indices, data.data, a, n, pairs, b.q)
+        _viterbi_one(b.sdec[:n], b.Tdec, b.Sdec, b.Edec, b.yhat[:n], b.q[:n])
 
 
 @njit(cache=True, nogil=True)
@@ -223,8 +234,43 @@ def _feature_delta(data, a, n, gold, yhat, cols, Lt):
                 keys[m] = f * Lt + ch
                 vals[m] = -data.data[p]
                 m += 1
-    keys = keys[:m]
-    vals = vals[:m]
+    return _merged(keys[:m], vals[:m])
+
+
+@njit(cache=True, nogil=True)
+def _pair_delta(data, a, n, gold, yhat, pairs):
+    """The label-pair part of ``Phi(x, y) - Phi(x, y_hat)``: unique keys ``row * P + pair``."""
+    P = pairs.coef.shape[1]
+    m = 0
+    for i in range(1, n):
+        m += 2 * (data.indptr[a + i + 1] - data.indptr[a + i])
+    keys = np.empty(m, dtype=np.int64)
+    vals = np.empty(m)
+    m = 0
+    for i in range(1, n):
+        cg = pairs.index[gold[i - 1], gold[i]]
+        ch = pairs.index[yhat[i - 1], yhat[i]]
+        if cg == ch:
+            continue
+        for p in range(data.indptr[a + i], data.indptr[a + i + 1]):
+            r = pairs.rows[data.indices[p]]
+            if r < 0:
+                continue
+            if cg >= 0:
+                keys[m] = r * P + cg
+                vals[m] = data.data[p]
+                m += 1
+            if ch >= 0:
+                keys[m] = r * P + ch
+                vals[m] = -data.data[p]
+                m += 1
+    return _merged(keys[:m], vals[:m])
+
+
+@njit(cache=True, nogil=True)
+def _merged(keys, vals):
+    """Unique ``keys`` in increasing order, with the sums of their ``vals``."""
+    m = len(keys)
     perm = _stable_argsort(keys)
     uk = np.empty(m, dtype=np.int64)
     uv = np.empty(m)
@@ -292,7 +338,7 @@ def _apply(w, acc, uk, uv, b, tau, ctau):
 
 
 @njit(cache=True, nogil=True)
-def pa_epoch(data, order, cols, w, acc, counter, update, masks):
+def pa_epoch(data, order, cols, w, acc, counter, update, masks, pairs=None, pairs_acc=None):
     """One pass over the sentences in ``order``; updates ``w`` and ``acc`` in place.
 
     Parameters
@@ -308,13 +354,16 @@ def pa_epoch(data, order, cols, w, acc, counter, update, masks):
         Sentences seen before this epoch.
     update : Update
     masks : Masks
+    pairs, pairs_acc : LabelPairs, optional
+        Features conjoined with label pairs: running weights and accumulator
+        (``coef``), updated in place like ``w`` and ``acc``.
 
     Returns
     -------
     (counter, total_loss, sentence_errors, token_errors)
     """
     Lt = w.W.shape[1]
-    b = _buffers(data.offsets, cols.shape[0], Lt)
+    b = _buffers(data.offsets, cols.shape[0], Lt, pairs is not None)
     total_loss = 0.0
     sent_err = 0
     tok_err = 0
@@ -326,7 +375,7 @@ def pa_epoch(data, order, cols, w, acc, counter, update, masks):
         if n == 0:
             continue
         gold = data.y[a:a + n]
-        _decode(data, a, n, gold, w, cols, masks, update.loss_augmented, b)
+        _decode(data, a, n, gold, w, cols, masks, update.loss_augmented, b, pairs)
         yhat = b.yhat[:n]
         ham = 0
         for i in range(n):
@@ -337,8 +386,12 @@ def pa_epoch(data, order, cols, w, acc, counter, update, masks):
         sent_err += 1
         tok_err += ham
         rho = float(ham) if update.cost == 0 else np.sqrt(float(ham))
-        loss = _path_score(b.sm, b.Tm, b.Sm, b.Em, yhat) - \
-            _path_score(b.sm, b.Tm, b.Sm, b.Em, gold) + rho
+        if pairs is None:
+            loss = _path_score(b.sm, b.Tm, b.Sm, b.Em, yhat) - \
+                _path_score(b.sm, b.Tm, b.Sm, b.Em, gold) + rho
+        else:
+            loss = _path_score(b.sm, b.Tm, b.Sm, b.Em, yhat, b.q) - \
+                _path_score(b.sm, b.Tm, b.Sm, b.Em, gold, b.q) + rho
         if loss <= 0.0:
             continue
         total_loss += loss
@@ -351,6 +404,15 @@ def pa_epoch(data, order, cols, w, acc, counter, update, masks):
             norm2 += b.dS[c1] * b.dS[c1] + b.dE[c1] * b.dE[c1]
             for c2 in range(Lt):
                 norm2 += b.dT[c1, c2] * b.dT[c1, c2]
+        if pairs is not None:
+            pk, pv = _pair_delta(data, a, n, gold, yhat, pairs)
+            for j in range(len(pv)):
+                norm2 += pv[j] * pv[j]
         tau = _step(loss, norm2, update)
         _apply(w, acc, uk, uv, b, tau, (counter - 1) * tau)
+        if pairs is not None:
+            P = pairs.coef.shape[1]
+            for j in range(len(pk)):
+                pairs.coef[pk[j] // P, pk[j] % P] += tau * pv[j]
+                pairs_acc.coef[pk[j] // P, pk[j] % P] += (counter - 1) * tau * pv[j]
     return counter, total_loss, sent_err, tok_err

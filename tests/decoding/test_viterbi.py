@@ -14,6 +14,7 @@ from skbioner.decoding import (
     viterbi_csr,
     viterbi_ids,
 )
+from skbioner.decoding._viterbi import LabelPairs
 
 
 def brute_force(scores, trans, start, end):
@@ -47,6 +48,42 @@ def test_viterbi_is_pure(rng):
     viterbi(scores, trans, start, end)
     for a, b in zip(copies, (scores, trans, start, end)):
         assert np.array_equal(a, b)
+
+
+def test_per_token_pair_scores_equal_brute_force(rng):
+    # label-pair features: the transition into token t gets pair[t]; brute force adds it
+    for _ in range(200):
+        n, L = int(rng.integers(1, 6)), int(rng.integers(1, 5))
+        scores, pair = rng.normal(size=(n, L)), rng.normal(size=(n, L, L))
+        trans, start, end = rng.normal(size=(L, L)), rng.normal(size=L), rng.normal(size=L)
+        trans[rng.random((L, L)) < 0.2] = -np.inf
+        trans[:, 0] = np.where(np.isinf(trans[:, 0]), 0.0, trans[:, 0])
+
+        def total(path, chain=(scores, trans, start, end), pair=pair):
+            path = np.asarray(path)
+            return sequence_score(chain[0], path, *chain[1:]) + sum(
+                pair[t, path[t - 1], path[t]] for t in range(1, len(path)))
+
+        path, score = viterbi(scores, trans, start, end, pair)
+        best = max(total(p) for p in itertools.product(range(L), repeat=n))
+        assert score == pytest.approx(best) and total(path) == pytest.approx(best)
+
+
+def test_fused_label_pairs_equal_dense_pair_scores(rng):
+    offsets = np.array([0, 3, 3, 4, 10])
+    X = sp.random(10, 8, density=0.4, format="csr", random_state=2, dtype=np.float32)
+    coef, L = rng.normal(size=(8, 4)), 4
+    trans, start, end = rng.normal(size=(L, L)), rng.normal(size=L), rng.normal(size=L)
+    rows = np.array([0, -1, 1, 2, -1, 3, -1, 4])
+    index = np.where(rng.random((L, L)) < 0.7, 0, -1)
+    index[index == 0] = np.arange((index == 0).sum())
+    pc = rng.normal(size=(5, index.max() + 1))
+    got = viterbi_csr(X, offsets, coef, trans, start, end, LabelPairs(rows, index, pc))
+    per_pair = (X[:, rows >= 0] @ pc)[:, np.where(index >= 0, index, 0)] * (index >= 0)
+    for a, b in zip(offsets[:-1], offsets[1:]):
+        want, _ = viterbi((X @ coef)[a:b], trans, start, end, per_pair[a:b])
+        assert np.array_equal(got[a:b], want)
+    assert not np.array_equal(got, viterbi_csr(X, offsets, coef, trans, start, end))
 
 
 def test_batch_equals_single(rng):

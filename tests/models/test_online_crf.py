@@ -41,19 +41,34 @@ def random_problem(rng, n_sent=12, n_feat=15, types=("A", "B")):
     return X, labels, rows
 
 
-def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs):
-    """Dense, brute-force implementation of the documented update."""
+def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs, label_pairs=None):
+    """Dense, brute-force implementation of the documented update.
+
+    With ``label_pairs=k``: the ``k`` features on most tokens (ties: lower
+    index) also get a weight per allowed label pair, ``V[f, a, b]``; returns
+    ``W, T, S, E`` and then ``V``.
+    """
     F, Lt, L = X_rows[0].shape[1], space.n_columns, space.n_labels
     cols = space.cols
     W, T, S, E = np.zeros((F, Lt)), np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt)
     Wa, Ta, Sa, Ea = np.zeros((F, Lt)), np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt)
+    V, Va = np.zeros((F, L, L)), np.zeros((F, L, L))
     mstart, mtrans, mend = space.mask()
+    allowed = mtrans == 0
+    on = np.zeros(F, dtype=bool)
+    if label_pairs:
+        counts = (np.vstack(X_rows) != 0).sum(axis=0)
+        on[sorted(range(F), key=lambda f: (-counts[f], f))[:label_pairs]] = True
     codes = space.encode(y)
     off = np.concatenate([[0], np.cumsum([len(r) for r in X_rows])])
     counter = 0
 
     def phi(x, path):
         dW, dT, dS, dE = np.zeros((F, Lt)), np.zeros((Lt, Lt)), np.zeros(Lt), np.zeros(Lt)
+        dV = np.zeros((F, L, L))
+        for i in range(1, len(path)):
+            if allowed[path[i - 1], path[i]]:
+                dV[on, path[i - 1], path[i]] += x[i][on]
         for k in range(cols.shape[1]):
             c = cols[path, k]
             for i in range(len(path)):
@@ -62,11 +77,11 @@ def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs):
                     dT[c[i - 1], c[i]] += 1
             dS[c[0]] += 1
             dE[c[-1]] += 1
-        return dW, dT, dS, dE
+        return dW, dT, dS, dE, dV
 
     def score(x, path):
-        dW, dT, dS, dE = phi(x, path)
-        return (W * dW).sum() + (T * dT).sum() + (S * dS).sum() + (E * dE).sum()
+        dW, dT, dS, dE, dV = phi(x, path)
+        return (W * dW).sum() + (T * dT).sum() + (S * dS).sum() + (E * dE).sum() + (V * dV).sum()
 
     for _ in range(epochs):
         for s, x in enumerate(X_rows):
@@ -84,7 +99,8 @@ def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs):
                 Em += E[c]
             if loss_augmented:
                 em += (np.arange(L)[None, :] != gold[:, None])
-            yhat, _ = viterbi(em, Tm + mtrans, Sm + mstart, Em + mend)
+            pair = np.einsum("tf,fab->tab", x, V * on[:, None, None]) if label_pairs else None
+            yhat, _ = viterbi(em, Tm + mtrans, Sm + mstart, Em + mend, pair)
             yhat = yhat.astype(np.int64)
             ham = int((yhat != gold).sum())
             if ham:
@@ -95,11 +111,12 @@ def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs):
                 norm2 = sum((a ** 2).sum() for a in d)
                 tau = {"PA": loss / norm2, "PA-I": min(C, loss / norm2),
                        "PA-II": loss / (norm2 + 1 / (2 * C))}[variant]
-                for w, a, dd in zip((W, T, S, E), (Wa, Ta, Sa, Ea), d):
+                for w, a, dd in zip((W, T, S, E, V), (Wa, Ta, Sa, Ea, Va), d):
                     w += tau * dd
                     a += counter * tau * dd
             counter += 1
-    return [w - a / counter for w, a in zip((W, T, S, E), (Wa, Ta, Sa, Ea))]
+    out = [w - a / counter for w, a in zip((W, T, S, E, V), (Wa, Ta, Sa, Ea, Va))]
+    return out if label_pairs else out[:4]
 
 
 @pytest.mark.parametrize(
@@ -138,6 +155,52 @@ def test_kernel_matches_reference_where_the_pa1_cap_binds(rng):
         assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
         fits[C] = W
     assert not np.allclose(fits[0.2], fits[1e9])  # the cap changed the updates
+
+
+@pytest.mark.parametrize("scheme,extra,variant,aug,k", [
+    ("IOB2", (), "PA-I", False, 3), ("BIES", ("IO",), "PA-II", True, 6),
+    ("IOBES", (), "PA", False, 1)])
+def test_kernel_with_label_pairs_matches_reference(rng, scheme, extra, variant, aug, k):
+    X, y, rows = random_problem(rng, n_sent=8, n_feat=6)
+    m = OnlinePACRF(scheme=scheme, extra_schemes=extra, C=0.2, variant=variant,
+                    loss_augmented=aug, label_pairs=k, max_iter=2, shuffle=False,
+                    warm_start=True).fit(X, y)
+    space = LabelSpace.build(scheme, ["A", "B"], extra)
+    W, T, S, E, V = reference_pa(rows, y, space, 0.2, variant, "hamming", aug, epochs=2,
+                                 label_pairs=k)
+    avg = m._w.averaged(m._acc, m.t_)
+    assert np.allclose(avg.W, W) and np.allclose(avg.T, T)
+    assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
+    dense = np.zeros_like(V)
+    f, (a, b) = m.pair_features_, m.label_pairs_.T
+    dense[f[:, None], a[None, :], b[None, :]] = m.pair_coef_
+    assert np.allclose(dense, V) and np.abs(V).max() > 0  # the pair weights were trained
+    W0 = reference_pa(rows, y, space, 0.2, variant, "hamming", aug, epochs=2)[0]
+    assert not np.allclose(W, W0)  # and they changed the updates
+
+
+def test_label_pairs_predict_persist_and_refuse_probabilities(tmp_path):
+    X, y = toy_sentences(30)
+    F = TokenFeaturizer().fit_transform(X)
+    m = OnlinePACRF(scheme="BIES", label_pairs=50, max_iter=5, random_state=0).fit(F, y)
+    L = len(m.label_space_.labels)
+    assert m.pair_coef_.shape == (50, len(m.label_pairs_)) and len(m.label_pairs_) < L * L
+    assert m.predict(F) == y
+    joblib.dump(m, tmp_path / "m.joblib")
+    assert joblib.load(tmp_path / "m.joblib").predict(F) == y
+    for method in ("predict_marginals", "predict_entities", "fit_temperature"):
+        assert not hasattr(m, method)  # the tagging commands then report confidence 1
+    with pytest.raises(ValueError, match="vary per token"):
+        m._chain_scores(F).dense()
+    with pytest.raises(ValueError, match="calibrate=False"):
+        OnlinePACRF(label_pairs=5, calibrate=True).fit(F, y)
+    for bad in (0, 2.5, True, "all"):
+        with pytest.raises(ValueError, match="'label_pairs' parameter"):
+            OnlinePACRF(label_pairs=bad).fit(F, y)
+    w = OnlinePACRF(label_pairs=5, warm_start=True, max_iter=1).fit(F, y)
+    with pytest.raises(ValueError, match="label_pairs=6, the model has 5"):
+        w.set_params(label_pairs=6).fit(F, y)
+    assert clone(w).get_params()["label_pairs"] == 6
 
 
 def test_folded_and_unfolded_predictions_are_identical(rng):

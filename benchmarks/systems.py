@@ -89,6 +89,8 @@ def main():
     ap.add_argument("--systems", default="online-crf,cascaded,crfsuite",
                     help="comma-separated, from --list")
     ap.add_argument("--dev", action="store_true", help="also train on fit, score dev")
+    ap.add_argument("--dev-only", action="store_true",
+                    help="only train on fit and score dev (a choice, no test look)")
     ap.add_argument("--tag-passes", type=int, default=3,
                     help="timed tagging passes after the first (0: the first pass's speed)")
     ap.add_argument("--list", action="store_true", help="print the systems and exit")
@@ -104,7 +106,8 @@ def main():
     records = []
     for corpus in harness.corpus_names(args.corpora):
         for name in names:
-            for split in (["dev"] if args.dev else []) + ["test"]:
+            for split in (["dev"] if args.dev or args.dev_only else []) + \
+                    ([] if args.dev_only else ["test"]):
                 res = harness.isolated(run, name, corpus, split, args.data, args.tag_passes)
                 records.append(harness.record("systems", name, corpus, split, headline=True,
                                               **res))

@@ -1,12 +1,4 @@
-"""``RuleChunker``: noun, verb and prepositional phrases from the part of speech.
-
-NERBio (Tsai et al. 2006) reads a chunker's tags.  No chunk-annotated
-biomedical corpus is at hand, so this chunker is rule-based: an
-approximation of a CoNLL-2000 style chunker over the ``pos`` column (Penn
-tags, as the bundled GENIA tagger writes them), with the NP, VP and PP
-chunks only.  Nothing is fitted, so training data needs no out-of-fold
-tags beyond those of the POS column it reads.
-"""
+"""``RuleChunker``: noun, verb and prepositional phrases read off the part of speech."""
 
 from __future__ import annotations
 
@@ -36,16 +28,9 @@ _CATEGORY = {
 CHUNK_TAGS = ("O", "O", "I-NP", "B-NP", "I-VP", "B-VP", "I-PP", "B-PP")
 
 
-def chunk_tags(categories, starts):
-    """The chunk tag codes (indices into :data:`CHUNK_TAGS`) of a flat token array.
-
-    Parameters
-    ----------
-    categories : ndarray of int
-        Each token's word category (``_N``, ``_V``...), sentences concatenated.
-    starts : ndarray of bool
-        True at the first token of each sentence.
-    """
+def _chunk_codes(categories, starts):
+    """Indices into :data:`CHUNK_TAGS` of tokens of word ``categories`` (sentences
+    concatenated; ``starts``: True at each sentence's first token)."""
     c = np.asarray(categories, dtype=np.int64)
     n = c.size
     ends = np.zeros(n, dtype=bool)
@@ -126,27 +111,12 @@ class RuleChunker(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
 
     @fit_context
     def fit(self, X=None, y=None):
-        """Nothing to learn (``X`` and ``y`` are ignored).
-
-        Returns
-        -------
-        self : RuleChunker
-        """
+        """Nothing to learn (``X`` and ``y`` are ignored)."""
         self.annotation_names_ = (self.column,)
         return self
 
     def transform(self, X):
-        """Add the chunk column to every sentence.
-
-        Parameters
-        ----------
-        X : list of Sentence
-            Each with the ``pos_column`` annotation.
-
-        Returns
-        -------
-        list of Sentence
-        """
+        """Add the chunk column to every sentence (each with the ``pos_column``)."""
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "annotation_names_")
@@ -158,7 +128,7 @@ class RuleChunker(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         bounds = np.concatenate([[0], np.cumsum(lengths)])
         starts = np.zeros(int(bounds[-1]), dtype=bool)
         starts[bounds[:-1][lengths > 0]] = True
-        values = np.asarray(CHUNK_TAGS, dtype=object)[chunk_tags(table[ids], starts)].tolist()
+        values = np.asarray(CHUNK_TAGS, dtype=object)[_chunk_codes(table[ids], starts)].tolist()
         b = bounds.tolist()
         return [Sentence._checked(s, {**s._cols, self.column: tuple(values[b[i]:b[i + 1]])},
                                   s.doc_id) for i, s in enumerate(sentences)]

@@ -45,6 +45,7 @@ _SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 # The suite's classes a fitted model is made of.  Each is built by ObjectNode: an instance
 # made without calling __init__, then its saved attributes set (or its __setstate__ called).
 _SKBIONER_CLASSES = (
+    "annotate._chunk.RuleChunker",
     "annotate._dictionary.DictionaryMatcher",
     "annotate._first_pass.FirstPassAnnotator",
     "annotate._hmm.HMMStateClusterer",

@@ -35,11 +35,12 @@ def test_sentences_are_chunked_apart_in_one_call():
     s1 = Sentence(["IL-2", "binds"], pos=["NN", "VBZ"])
     s2 = Sentence(["activates", "cells"], pos=["VBZ", "NNS"])
     s3 = Sentence(["NF-kappa", "B"], pos=["NN", "NN"])
-    out = RuleChunker().fit_transform([s1, Sentence([], pos=[]), s2, s3])
+    s4 = Sentence(["activated", "cells"], pos=["VBN", "NNS"])  # no verb before it: a modifier
+    out = RuleChunker().fit_transform([s1, s4, Sentence([], pos=[]), s2, s3])
     assert [o.column("chunk") for o in out] == [
-        ("B-NP", "B-VP"), (), ("B-VP", "B-NP"), ("B-NP", "I-NP")]
-    assert [RuleChunker().fit_transform([s])[0].column("chunk") for s in (s1, s2, s3)] == [
-        out[0].column("chunk"), out[2].column("chunk"), out[3].column("chunk")]
+        ("B-NP", "B-VP"), ("B-NP", "I-NP"), (), ("B-VP", "B-NP"), ("B-NP", "I-NP")]
+    assert [RuleChunker().fit_transform([s])[0].column("chunk") for s in (s1, s4, s2, s3)] == [
+        out[i].column("chunk") for i in (0, 1, 3, 4)]
     assert out[0].column("pos") == ("NN", "VBZ")  # other columns travel along
 
 

@@ -111,12 +111,31 @@ class RuleChunker(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
 
     @fit_context
     def fit(self, X=None, y=None):
-        """Nothing to learn (``X`` and ``y`` are ignored)."""
+        """Nothing to learn.
+
+        Parameters
+        ----------
+        X, y : ignored
+
+        Returns
+        -------
+        self : RuleChunker
+        """
         self.annotation_names_ = (self.column,)
         return self
 
     def transform(self, X):
-        """Add the chunk column to every sentence (each with the ``pos_column``)."""
+        """Add the chunk column to every sentence.
+
+        Parameters
+        ----------
+        X : list of Sentence
+            Each with the ``pos_column`` annotation.
+
+        Returns
+        -------
+        list of Sentence
+        """
         from sklearn.utils.validation import check_is_fitted
 
         check_is_fitted(self, "annotation_names_")

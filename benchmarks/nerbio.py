@@ -2,6 +2,8 @@
 
     python benchmarks/nerbio.py --data ../shared/data/jnlpba --cache /tmp/nerbio-cache
     python benchmarks/nerbio.py --stages patterns --cache /tmp/nerbio-cache   # reuses results
+    python benchmarks/nerbio.py --chunks --stages select,paper --select-max-groups 3 \
+        --cache /tmp/nerbio-chunks --store
 
 Configurations (features: the ``nerbio`` template set, POS from the bundled GENIA tagger,
 jackknifed on the training sentences as GENIA POS abstracts are JNLPBA training abstracts;
@@ -18,7 +20,14 @@ frequency cutoff --min-count):
    tau and zeta chosen on dev), also applied to the suite's default ``online-crf``.
 
 Every configuration is scored on dev (trained on the other 90%) and on the official test set
-(trained on all of train).  Stage ``select_crf`` repeats the selection with CRFsuite inside,
+(trained on all of train).  The candidates are the paper's: every word pair in -3..+3 (21;
+before 2026-11-28 seven pairs and three trigrams).  ``--chunks`` adds the ``chunk`` column
+(``RuleChunker`` over the POS column: rule-based, nothing fitted, so no out-of-fold tags
+beyond the POS column's) to every sentence, so the singletons read it.  Stage ``paper``
+(``--chunks``, after ``select``): dev F1 (10 epochs, the preset's numerals) of the preset's
+groups without chunks, with chunks, and with chunks and the selected pairs; then the last,
+once, on test; ``--store`` appends its records to benchmarks/results.jsonl.
+Stage ``select_crf`` repeats the selection with CRFsuite inside,
 on a share of the training abstracts (--crf-select-share; same dev abstracts).  The model is
 OnlinePACRF with the suite's settings (BIES + IO, C 0.1, 10 epochs); ``--crf CONFIGS`` adds
 CRFsuiteTagger (L-BFGS, as in the paper) on the test set for the named configurations.
@@ -35,7 +44,7 @@ import sys
 import time
 
 PAPER = {"singletons": 69.70, "selected": 71.37, "numeric": 72.41, "patterns": 72.98}
-STAGES = ("singletons", "select", "select_crf", "selected", "numeric", "patterns", "crf")
+STAGES = ("singletons", "select", "select_crf", "selected", "numeric", "patterns", "crf", "paper")
 
 
 def log(msg):
@@ -156,7 +165,7 @@ def stage_select(d, parts, res, args):
     sel = SequentialGroupSelector(
         model(args.select_epochs), TokenFeaturizer(templates="nerbio", min_count=args.min_count),
         candidate_groups=word_conjunctions(), base_groups=base, dev_fraction=0.1,
-        refit=False, n_jobs=args.n_jobs, verbose=1)
+        max_groups=args.select_max_groups, refit=False, n_jobs=args.n_jobs, verbose=1)
     t0 = time.perf_counter()
     sel.fit(d["Xtr"], d["ytr"])  # holds out the last 10% of the abstracts: the dev split
     res["select"] = {
@@ -169,7 +178,7 @@ def stage_select(d, parts, res, args):
                           "seconds": round(t["seconds"], 1)} for t in sel.trace_],
         "seconds": {k: round(v, 1) for k, v in sel.seconds_.items()},
         "wall_seconds": round(time.perf_counter() - t0, 1),
-        "n_jobs": args.n_jobs,
+        "n_jobs": args.n_jobs, "max_groups": args.select_max_groups,
     }
 
 
@@ -295,6 +304,56 @@ def stage_patterns(d, parts, res, args):
     }
 
 
+def stage_paper(d, parts, res, args):
+    """The paper's system (chunks, the paper's candidates, the selection re-run) against
+    the preset on dev; then it alone, once, on test.  Records through the harness."""
+    import harness
+
+    from skbioner.pipelines import make_tagger
+
+    preset = make_tagger("nerbio")  # its conjunctions and numeral mode, as trained
+    preset_pairs = [g for g in word_conjunctions() if g not in preset["features"].exclude]
+    numerals = preset["numerals"].mode
+    if not args.chunks or "select" not in res:
+        raise SystemExit("stage paper needs --chunks and the select stage's result")
+    no_chunk = [g for g in singleton_names() if g != "chunk"]
+    added = [g for g in selected_groups(res) if g not in singleton_names()]
+    configs = {"preset groups, no chunks": no_chunk + preset_pairs,
+               "preset groups + chunks": singleton_names() + preset_pairs,
+               "chunks + selected pairs": singleton_names() + added}
+    Xa, ya, Xd, yd = parts
+    dev_ids = [s.doc_id for s in Xd]
+    sel = res["select"]
+    kept = [t for t in sel["dev_f1_trace"] if t["added"] or t["step"] == 0]
+    records, out = [harness.record(
+        "nerbio (Tsai et al. 2006)", f"nerbio: forward selection ({sel['estimator']})",
+        "jnlpba", "dev", exact_f1=kept[-1]["score"] / 100, added=added,
+        candidates=sel["candidates"], trace=sel["dev_f1_trace"],
+        train_seconds=sel["wall_seconds"])], {}
+    for name, groups in configs.items():
+        with harness.Stopwatch() as sw:
+            pred = pipeline(groups, args.min_count, numerals).fit(Xa, ya).predict(Xd)
+        scores = harness.evaluate(harness.Split(Xd, yd, dev_ids, "jnlpba", "dev"), pred)
+        out[name] = {"groups": groups, "dev": round(100 * scores["exact_f1"], 2)}
+        records.append(harness.record("nerbio (Tsai et al. 2006)", f"nerbio: {name}", "jnlpba",
+                                      "dev", groups=groups, train_seconds=round(sw.wall, 1),
+                                      **scores))
+        log(f"{name}: dev {out[name]['dev']:.2f} ({sw.wall:.0f} s)")
+    name = "chunks + selected pairs"
+    with harness.Stopwatch() as sw:
+        est = pipeline(configs[name], args.min_count, numerals).fit(d["Xtr"], d["ytr"])
+    gold = harness.Split(d["Xte"], d["yte"], d["doc_ids_te"], "jnlpba", "test")
+    scores = harness.evaluate(gold, est.predict(d["Xte"]), os.path.dirname(
+        os.path.abspath(args.data)))
+    out[name]["test"] = round(100 * scores["exact_f1"], 2)
+    records.append(harness.record("nerbio (Tsai et al. 2006)", f"nerbio: {name}", "jnlpba",
+                                  "test", groups=configs[name], train_seconds=round(sw.wall, 1),
+                                  **scores))
+    log(f"{name}: test {out[name]['test']:.2f}")
+    res["paper"] = {**out, "selection_trace": res["select"]["dev_f1_trace"]}
+    harness.finish(records, args)
+
+
 def stage_crf(d, parts, res, args):
     """CRFsuite (L-BFGS, as in the paper) on the test set for the named configurations."""
     out = res.get("crf", {})
@@ -346,6 +405,12 @@ def main():
                     help="share of the training abstracts (dev excluded) for select_crf")
     ap.add_argument("--crf-select-iter", type=int, default=50)
     ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument("--chunks", action="store_true",
+                    help="add RuleChunker's chunk column (the singletons then read it)")
+    ap.add_argument("--select-max-groups", type=int, default=None,
+                    help="stage select: stop after adding this many candidates")
+    ap.add_argument("--store", action="store_true",
+                    help="append stage paper's records to benchmarks/results.jsonl")
     args = ap.parse_args()
     root = os.path.dirname(os.path.abspath(args.data))
     args.pos_corpus = args.pos_corpus or os.path.join(root, "genia-pos", "train.tsv")
@@ -356,10 +421,16 @@ def main():
         with open(res_path, encoding="utf-8") as fh:
             res = json.load(fh)
     d = load(args)
+    if args.chunks:
+        from skbioner.annotate import RuleChunker
+
+        d = {**d, "Xtr": RuleChunker().fit_transform(d["Xtr"]),
+             "Xte": RuleChunker().fit_transform(d["Xte"])}
     parts = split(d)
     funcs = {"singletons": stage_singletons, "select": stage_select,
              "select_crf": stage_select_crf, "selected": stage_selected,
-             "numeric": stage_numeric, "patterns": stage_patterns, "crf": stage_crf}
+             "numeric": stage_numeric, "patterns": stage_patterns, "crf": stage_crf,
+             "paper": stage_paper}
     for st in args.stages.split(","):
         if st not in funcs:
             ap.error(f"unknown stage {st!r}; stages: {STAGES}")

@@ -39,6 +39,7 @@ from skbioner.annotate import (
     HMMStateClusterer,
     LexiconMatcher,
     POSTagger,
+    RuleChunker,
     WordClassAnnotator,
 )
 from skbioner.ensemble import DistilledTagger, StackedTagger, VotingTagger
@@ -77,6 +78,8 @@ def _data():
 
 X, Y = _data()
 F = TokenFeaturizer().fit_transform(X)
+XP = [s.with_annotations(pos=["NN", "VBZ", "IN"] * (len(s) // 3) + ["DT"] * (len(s) % 3))
+      for s in X]
 
 
 class Case:
@@ -148,6 +151,7 @@ CASES = {
     "FirstPassAnnotator": Case(FirstPassAnnotator(MajorityTagger(), cv=2), (X, Y), "transform",
                                X),
     "POSTagger": Case(POSTagger(), (X,), "transform", X),
+    "RuleChunker": Case(RuleChunker(), (XP,), "transform", XP),
     "HMMStateClusterer": Case(HMMStateClusterer(n_states=4, max_iter=2, tol=None,
                                                 random_state=0), (X,), "transform", X),
     "BrownClusterer": Case(BrownClusterer(n_clusters=4, min_count=1), (X,), "transform", X),

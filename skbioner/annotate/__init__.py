@@ -3,6 +3,8 @@
 * :class:`POSTagger` -- in-domain part of speech (``pos``) from a bundled GENIA-trained
   tagger (:func:`load_genia_pos_model`; :func:`make_pos_pipeline` is its recipe), with
   out-of-fold (jackknife) annotations for training data.
+* :class:`RuleChunker` -- noun, verb and prepositional phrase chunks (``chunk``) read off the
+  ``pos`` column by rules (an approximation of a trained chunker; NERBio's features read it).
 * :class:`HMMStateClusterer` trains a hidden Markov model on unlabeled sentences (Kazama et
   al. 2002) and adds each token's HMM state as the ``hmm`` column, which the ``"kazama"``
   feature preset reads; :func:`shape_class` is the word-shape class it observes for words
@@ -22,6 +24,7 @@
 """
 
 from ._brown import BrownClusterer
+from ._chunk import RuleChunker
 from ._dictionary import DictionaryMatcher
 from ._embeddings import EmbeddingClusterer
 from ._first_pass import FirstPassAnnotator, first_pass_columns, first_pass_groups
@@ -45,7 +48,7 @@ from ._word_classes import (
 __all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer", "DictionaryMatcher",
            "EmbeddingClusterer", "FirstPassAnnotator", "HMMStateClusterer", "LEX_COLUMN",
            "LexiconMatcher",
-           "NORMALIZATIONS", "POSTagger",
+           "NORMALIZATIONS", "POSTagger", "RuleChunker",
            "SHAPE_CLASSES", "UNKNOWN", "WordClassAnnotator", "first_pass_columns",
            "first_pass_groups",
            "load_genia_pos_model", "make_pos_pipeline", "normalize_name", "normalize_word",

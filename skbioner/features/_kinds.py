@@ -167,6 +167,14 @@ register_kind(
 )
 
 
+register_kind(  # a chunker's IOB tags (skbioner.annotate.RuleChunker), read as written
+    "chunk",
+    lambda group, p, context: [ch.AnnotationChannel(p["column"], p["label"])],
+    params={"column": "chunk", "label": None},
+    checks={"column": check_str(), "label": _LABEL},
+    columns=lambda p: (p["column"],),
+)
+
 register_kind(
     "lexicon",
     lambda group, p, context: [ch.SplitAnnotationChannel(p["column"], p["label"])],

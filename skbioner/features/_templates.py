@@ -15,6 +15,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 __all__ = [
@@ -131,6 +132,9 @@ class FeatureGroup:
     ``dictionary``
         Every annotation column whose name starts with ``prefix``
         (``"dict_"``), found in ``fit``: ``dict_protein[0]=B``.
+    ``chunk``
+        The chunk tag in ``column`` (``"chunk"``: what
+        :class:`~skbioner.annotate.RuleChunker` writes), ``chunk[-1]=B-NP``.
     ``lexicon``
         The space-separated values of ``column`` (``"lex"``: what
         :class:`~skbioner.annotate.LexiconMatcher` writes), ``O`` for none:
@@ -290,19 +294,10 @@ def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
 
 
 def _nerbio_conjunctions(span):
-    """NERBio's candidate word conjunctions inside -span..+span (Tsai et al. 2006).
-
-    Adjacent word pairs, the pair around the token (w-1&w1) and the three
-    trigrams touching it, each a named group for sequential forward selection.
-    """
-    offsets = [(k, k + 1) for k in range(-span, span)]
-    offsets += [(-1, 1), (-2, -1, 0), (-1, 0, 1), (0, 1, 2)]
-    groups = []
-    for offs in offsets:
-        if max(map(abs, offs)) <= span:
-            name = "&".join(f"w{o}" for o in offs)
-            groups.append(FeatureGroup(name, "conjunction", offs, {"of": "word"}))
-    return groups
+    """NERBio's candidate conjunctions (Tsai et al. 2006): every pair of words in
+    -span..+span (21 for span 3), each a named group for sequential forward selection."""
+    return [FeatureGroup(f"w{i}&w{j}", "conjunction", (i, j), {"of": "word"})
+            for i, j in combinations(range(-span, span + 1), 2)]
 
 
 def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3, class_window=0,
@@ -318,7 +313,7 @@ def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3, cl
         FeatureGroup("suffix", "suffix", (0,), {"lengths": affix_lengths}),
         FeatureGroup("orthographic", "orthographic", ctx),
         FeatureGroup("pos", "annotation", win, {"column": "pos"}, optional=True),
-        FeatureGroup("chunk", "annotation", win, {"column": "chunk"}, optional=True),
+        FeatureGroup("chunk", "chunk", win, optional=True),
         # candidate conjunctions (kind "conjunction"), chosen by SequentialGroupSelector
         *_nerbio_conjunctions(conjunction_span),
         FeatureGroup("pos-1&pos0", "conjunction", (-1, 0), {"of": "pos"}, optional=True),
@@ -393,9 +388,9 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
             affixes of length 3-5, ``pos``/``chunk`` columns when present.
             Candidate conjunctions (kind ``conjunction``, one named group
             each, for :class:`~skbioner.model_selection.SequentialGroupSelector`):
-            adjacent word pairs inside -3..+3 (``w-3&w-2`` ... ``w2&w3``),
-            ``w-1&w1``, the trigrams ``w-2&w-1&w0``, ``w-1&w0&w1``,
-            ``w0&w1&w2``, and ``pos-1&pos0``, ``pos0&pos1``, ``w0&pos0``
+            the paper's candidates, every pair of words inside -3..+3 (21:
+            ``w-3&w-2``, ``w-3&w-1`` ... ``w2&w3``), and ``pos-1&pos0``,
+            ``pos0&pos1``, ``w0&pos0``
             when the ``pos`` column is present.  Options: ``window=2``,
             ``context=1``, ``affix_lengths=(3, 4, 5)``,
             ``conjunction_span=3``.
@@ -430,7 +425,7 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
     Examples
     --------
     >>> [g.name for g in get_preset("nerbio") if g.kind == "conjunction"][:6]
-    ['w-3&w-2', 'w-2&w-1', 'w-1&w0', 'w0&w1', 'w1&w2', 'w2&w3']
+    ['w-3&w-2', 'w-3&w-1', 'w-3&w0', 'w-3&w1', 'w-3&w2', 'w-3&w3']
     """
     try:
         func = _PRESET_FUNCS[name]

@@ -17,13 +17,12 @@ __all__ = ["PRESETS", "TWO_PASS_PARAMS", "make_annotators", "preset_pipeline"]
 PRESETS = ("online-crf", "cascaded", "crfsuite", "majority", "nerbio", "hmm-svm",
            "pairwise-svm")
 
-#: NERBio's word conjunctions, chosen by SequentialGroupSelector on the JNLPBA development
-#: split with held-out POS tags for the dev sentences (benchmarks/nerbio.py, stage select,
-#: 2026-11-26: w-1&w1 +0.05 dev F1 with the 5-epoch selection model, the next step none; at
-#: 10 epochs with the numerals 78.37 against 78.24 for w0&w1, the choice of the in-sample-POS
-#: run of issue 14 -- both inside re-training noise: no conjunction helps beyond it), and
-#: its numeral normalization (per digit 78.37 dev F1, per digit run 78.26).  The pattern
-#: post-processor is not part of the preset: no setting of it raised dev F1.
+#: NERBio's word conjunctions and numeral normalization, chosen on the JNLPBA development
+#: split (benchmarks/nerbio.py; docs/lab/benchmarks.md): ``w-1&w1`` and per-digit numerals
+#: (78.37 dev F1); with RuleChunker's chunks 78.70, the preset; the selection re-run with the
+#: chunks over the paper's 21 word pairs adds ``w0&w1`` (78.37 at 10 epochs).  Every
+#: difference is inside re-training noise (about 0.4).  The pattern post-processor is not
+#: part of the preset: no setting of it raised dev F1.
 NERBIO_CONJUNCTIONS = ("w-1&w1",)
 NERBIO_NUMERALS = "digit"
 
@@ -213,9 +212,10 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         ``"hmm-svm"``: :class:`~skbioner.models.HMMSVMTagger` (Zhou & Su
         2004; its knowledge modules: :func:`add_knowledge`).
         ``"nerbio"``: NERBio (Tsai et al. 2006) with the online CRF's
-        settings: :class:`~skbioner.text.NumericNormalizer`, then the
-        ``nerbio`` singletons with the word conjunctions chosen on the
-        development split (:data:`NERBIO_CONJUNCTIONS`); it reads the
+        settings: :class:`~skbioner.annotate.RuleChunker`'s chunks and
+        :class:`~skbioner.text.NumericNormalizer`, then the ``nerbio``
+        singletons with the word conjunctions chosen on the development
+        split (:data:`NERBIO_CONJUNCTIONS`); it reads the
         ``pos`` column, so the POS tagger is always added (``pos_jackknife``
         to tag the training sentences out of fold).
         ``"pairwise-svm"``: :class:`~skbioner.models.PairwiseSVMTagger`
@@ -276,6 +276,7 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
     featurizer = TokenFeaturizer(templates="chan", min_count=3)
     prep = []
     if model == "nerbio":
+        from ..annotate import RuleChunker
         from ..features import get_preset
         from ..text import NumericNormalizer
 
@@ -283,7 +284,7 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         keep.update(NERBIO_CONJUNCTIONS)
         exclude = tuple(g.name for g in get_preset("nerbio") if g.name not in keep)
         featurizer = TokenFeaturizer(templates="nerbio", exclude=exclude, min_count=3)
-        prep = [("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
+        prep = [("chunks", RuleChunker()), ("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
     featurizer.set_params(**_FEATURES.get(model, {}))
     featurizer.set_params(**dict(feature_params or {}))
     annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose,

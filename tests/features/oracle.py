@@ -38,6 +38,7 @@ DEFAULTS = {
     "formation": {"label": "wf", "patterns": "suite"},
     "dictionary": {"prefix": "dict_"},
     "lexicon": {"column": "lex", "label": None},
+    "chunk": {"column": "chunk", "label": None},
     "conjunction": {"lowercase": None},
     "word_cache": {"window": 2, "lowercase": None, "label": None},
     "head_noun": {"n": 1, "min_count": 3, "min_precision": 0.2, "lowercase": True,
@@ -154,7 +155,7 @@ class Oracle:
         for g in self.groups:
             p = _params(g)
             needs = []
-            if g.kind in ("annotation", "lexicon"):
+            if g.kind in ("annotation", "lexicon", "chunk"):
                 needs = [p["column"]]
             elif g.kind == "conjunction":
                 of = p["of"] if isinstance(p["of"], tuple) else (p["of"],) * len(g.offsets)
@@ -199,7 +200,7 @@ class Oracle:
                     for m in p["prefixes"]:
                         v = pad or cols[p["column"]][j]
                         out.add(f"{label}{m}[{k}]={v if v.startswith('<') else v[:m]}")
-                elif kind == "annotation":
+                elif kind in ("annotation", "chunk"):
                     label = p["label"] or p["column"]
                     out.add(f"{label}[{k}]={pad or cols[p['column']][j]}")
                 elif kind == "dictionary":

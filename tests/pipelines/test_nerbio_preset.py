@@ -1,4 +1,5 @@
-"""The NERBio preset: numeral normalization, the chosen conjunctions, POS; from the CLI too."""
+"""The NERBio preset: POS, chunks, numeral normalization, the chosen conjunctions; from the CLI
+too."""
 
 from skbioner.cli import main
 from skbioner.features import get_preset
@@ -14,15 +15,15 @@ TRAIN = "###MEDLINE:1\n\n" + "".join(
 
 def test_preset_steps_and_groups():
     pipe = make_tagger("nerbio")  # POS reads the words before normalization
-    assert [n for n, _ in pipe.steps] == ["pos", "numerals", "features", "model"]
-    assert isinstance(pipe[1], NumericNormalizer) and pipe[1].mode == NERBIO_NUMERALS
+    assert [n for n, _ in pipe.steps] == ["pos", "chunks", "numerals", "features", "model"]
+    assert isinstance(pipe[2], NumericNormalizer) and pipe[2].mode == NERBIO_NUMERALS
     names = pipe.named_steps["features"].get_template_names()
     conj = {g.name for g in get_preset("nerbio") if g.kind == "conjunction"}
     assert set(names) & conj == set(NERBIO_CONJUNCTIONS)
     assert {"w", "word_class", "brief_word_class", "prefix", "suffix", "orthographic",
-            "pos"} <= set(names)
+            "pos", "chunk"} <= set(names)
     assert [n for n, _ in make_tagger("nerbio", pos=True).steps] == [
-        "pos", "numerals", "features", "model"]  # POS reads the words before normalization
+        "pos", "chunks", "numerals", "features", "model"]  # POS reads the words unnormalized
 
 
 def test_cli_trains_nerbio_with_pos(tmp_path):
@@ -33,8 +34,9 @@ def test_cli_trains_nerbio_with_pos(tmp_path):
     out = tmp_path / "m.skops"
     assert main(["train", "-q", "--train", str(train), "--model", "nerbio", "-o", str(out)]) == 0
     model = load_model(out)
-    assert [n for n, _ in model.steps] == ["pos", "numerals", "features", "model"]
-    assert "pos" in model.named_steps["features"].get_template_names()
+    assert [n for n, _ in model.steps] == ["pos", "chunks", "numerals", "features", "model"]
+    assert {"pos", "chunk"} <= set(model.named_steps["features"].get_template_names())
+    assert "chunk[0]=B-NP" in model.named_steps["features"].get_feature_names_out()
     pred = tmp_path / "pred.iob2"
     assert main(["predict", str(out), str(train), "-o", str(pred)]) == 0
     assert pred.read_text() == TRAIN

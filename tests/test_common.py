@@ -45,7 +45,6 @@ from skbioner.annotate import (
 from skbioner.ensemble import DistilledTagger, StackedTagger, VotingTagger
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
-from skbioner.model_selection import SequentialGroupSelector
 from skbioner.models import (
     CascadedNER,
     CRFsuiteTagger,
@@ -56,7 +55,7 @@ from skbioner.models import (
     PairwiseSVMTagger,
     RecutTagger,
 )
-from skbioner.pipelines import TaggerPipeline, TunedTagger
+from skbioner.pipelines import SequentialGroupSelector, TaggerPipeline, TunedTagger
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,

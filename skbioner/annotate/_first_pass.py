@@ -28,6 +28,7 @@ from .._sentence import check_sentences
 from .._utils import gc_paused
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import SentenceTransformerMixin, labels_and_marginals
+from ..model_selection import document_folds
 from ..postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
@@ -262,16 +263,8 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         self._validate_params()
         steps = self._check()
         X, y = check_sentences(X, y)
-        units = [index for _, index in group_documents(X)]
-        if len(units) < self.cv:  # too few documents: blocks of sentences
-            units = [[i] for i in range(len(X))]
-        if len(units) < 2:
-            raise ValueError("FirstPassAnnotator.fit_transform needs at least 2 sentences")
-        fold = np.zeros(len(X), dtype=np.int64)
-        n_blocks = min(self.cv, len(units))
-        for k, part in enumerate(np.array_split(np.arange(len(units)), n_blocks)):
-            for d in part:
-                fold[units[d]] = k
+        fold = document_folds(X, self.cv)
+        n_blocks = int(fold.max()) + 1
         jobs = [(self.tagger, steps, [X[i] for i in np.flatnonzero(fold != k)],
                  [y[i] for i in np.flatnonzero(fold != k)]) for k in range(n_blocks)]
         jobs.append((self.tagger, steps, X, y))

@@ -22,10 +22,10 @@ from sklearn.utils.parallel import Parallel, delayed
 from .._progress import log
 from .._shared import shared_annotations
 from ..base import head_transform
-from ..postprocess import group_documents
+from ..model_selection import document_folds
 from ..schemes import labels_to_spans, scheme_labels
 
-__all__ = ["TaggerOutputs", "cross_val_outputs", "document_folds", "members_outputs",
+__all__ = ["TaggerOutputs", "cross_val_outputs", "members_outputs",
            "tagger_outputs"]
 
 
@@ -194,36 +194,6 @@ def _labels(entities, n):
     return tuple(out)
 
 
-def document_folds(X, cv):
-    """The block of each sentence: ``cv`` contiguous blocks of whole documents.
-
-    Documents are taken in order of first appearance
-    (:func:`~skbioner.postprocess.group_documents`); with fewer than ``cv``
-    documents the sentences themselves are cut into blocks.
-
-    Parameters
-    ----------
-    X : list of Sentence
-    cv : int
-        Number of blocks (at least 2).
-
-    Returns
-    -------
-    ndarray of int of shape (n_sentences,)
-        The block of every sentence, ``0 .. min(cv, n_units) - 1``.
-    """
-    units = [index for _, index in group_documents(X)]
-    if len(units) < cv:
-        units = [[i] for i in range(len(X))]
-    if len(units) < 2:
-        raise ValueError("out-of-fold outputs need at least 2 sentences")
-    fold = np.zeros(len(X), dtype=np.int64)
-    for k, part in enumerate(np.array_split(np.arange(len(units)), min(cv, len(units)))):
-        for d in part:
-            fold[units[d]] = k
-    return fold
-
-
 def _fit_job(tagger, X, y, held_out, marginals):
     """Fit a clone of ``tagger``; its outputs on ``held_out`` (or the fitted tagger)."""
     t0 = time.perf_counter()
@@ -238,10 +208,11 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
                       owner=None):
     """Fit every member on ``X`` and gather its out-of-fold outputs on ``X``.
 
-    For each member, ``cv`` clones are fitted on all blocks of documents but
-    one (:func:`document_folds`) and tag the block left out; one more clone
-    is fitted on everything.  All ``len(estimators) * (cv + 1)`` fits run
-    in one :class:`joblib.Parallel` pool, the fits on all the data first.
+    For each member, ``cv`` clones are fitted on all blocks of documents
+    but one (:func:`~skbioner.model_selection.document_folds`) and tag the
+    block left out; one more clone is fitted on everything.  All
+    ``len(estimators) * (cv + 1)`` fits run in one :class:`joblib.Parallel`
+    pool, the fits on all the data first.
 
     Parameters
     ----------

@@ -5,9 +5,9 @@ with their confidences and, when it has them, its per-token label
 marginals.  :func:`tagger_outputs` gathers them from a fitted tagger,
 featurizing once; :func:`cross_val_outputs` fits every member on all the
 training data and, for stacking, gathers each member's outputs on the
-training sentences *out of fold* (blocks of whole documents, as
-:class:`~skbioner.annotate.FirstPassAnnotator` does), all the fits of
-all the members in one pool of workers.
+training sentences *out of fold* (blocks of whole documents,
+:func:`~skbioner.model_selection.document_folds`), all the fits of all the
+members in one pool of workers.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def tagger_outputs(tagger, X, marginals=True):
         entities = [[(t, s, e, 1.0) for t, s, e in labels_to_spans(lab)] for lab in labels]
     marg = classes = None
     if marginals and hasattr(final, "predict_marginals"):
-        marg = [np.asarray(m, dtype=np.float32) for m in final.predict_marginals(Xt)]
+        marg = list(final.predict_marginals(Xt))
         classes = tuple(str(c) for c in final.classes_)
     return TaggerOutputs(labels, entities, marg, classes)
 

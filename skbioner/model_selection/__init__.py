@@ -1,7 +1,7 @@
 """Document-grouped folds and hold-outs: the one rule every held-out computation uses.
 
 A document's sentences stay together; a sentence without a document id is a
-document of its own.  :func:`document_folds` / :func:`document_splits` cut
+document of its own (and with a single document, the sentences are the units).  :func:`document_folds` / :func:`document_splits` cut
 contiguous blocks of documents, :func:`holdout_split` holds out the last ones.
 """
 

@@ -4,7 +4,8 @@ Leakage prevention rests on one rule, used by every estimator that trains on a
 part of its data and tags or scores another: the sentences of a document
 (``Sentence.doc_id``, ``SentenceFeatures.doc_ids``) stay together, and a
 sentence without a document id is a document of its own (without any ids the
-cuts fall between sentences).  Documents are taken in order of first
+cuts fall between sentences, and so they do within the one document of a
+corpus that has a single one).  Documents are taken in order of first
 appearance; folds are contiguous blocks of them (``np.array_split``), a
 hold-out is the last ones.
 """
@@ -34,10 +35,13 @@ def document_keys(X):
 
 
 def _units(X):
-    """``(unit of every sentence, number of units)``, units in order of first appearance."""
+    """``(unit of every sentence, number of units)``, units in order of first appearance:
+    the documents, or the sentences when there are fewer than two documents."""
     order = {}
     unit = np.fromiter((order.setdefault(k, len(order)) for k in document_keys(X)),
                        dtype=np.int64, count=len(X))
+    if len(order) < 2:  # one document (a file with one -DOCSTART-): its sentences
+        return np.arange(len(X), dtype=np.int64), len(X)
     return unit, len(order)
 
 
@@ -66,8 +70,7 @@ def document_folds(X, n_folds):
     """
     unit, n_units = _units(X)
     if n_units < 2:
-        raise ValueError(f"folds need at least 2 documents (or sentences without document "
-                         f"ids), got {n_units}")
+        raise ValueError(f"folds need at least 2 sentences, got {n_units}")
     block = np.zeros(n_units, dtype=np.int64)
     for k, part in enumerate(np.array_split(np.arange(n_units), min(n_folds, n_units))):
         block[part] = k

@@ -250,7 +250,7 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         t0 = time.perf_counter()
         try:  # each token in its sentence's fold: blocks of whole documents
             folds = np.repeat(document_folds(X, self.cv), np.diff(offsets))
-        except ValueError:  # a single document: no out-of-fold values
+        except ValueError:  # a single sentence: no out-of-fold values
             folds = np.zeros(codes.size, dtype=np.int64)
         n_folds = int(folds.max()) + 1 if folds.size else 0
         decision = np.zeros((codes.size, L))

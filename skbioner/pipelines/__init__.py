@@ -5,7 +5,6 @@ tagger is (:func:`describe_model`) and weighs (:func:`top_features`);
 
 from ._build import (
     COMBINATIONS,
-    add_first_pass,
     add_knowledge,
     make_members,
     make_tagger,
@@ -20,6 +19,6 @@ from ._tune import TunedTagger, search_space, tune
 
 __all__ = ["COMBINATIONS", "PRESETS", "SequentialGroupSelector", "TWO_PASS_PARAMS",
            "TaggerPipeline", "TunedTagger",
-           "add_first_pass", "add_knowledge", "describe_model", "make_members", "make_annotators",
+           "add_knowledge", "describe_model", "make_members", "make_annotators",
            "make_tagger", "parse_members", "parse_params",
            "search_space", "top_features", "tune"]

@@ -22,8 +22,10 @@ def test_folds_keep_documents_whole_and_blocks_contiguous():
     # no ids: every sentence a document of its own (contiguous blocks of sentences)
     assert document_folds(_sents([None] * 5), 2).tolist() == [0, 0, 0, 1, 1]
     assert document_folds(_sents(["a", None, None, "a"]), 3).tolist() == [0, 1, 2, 0]
-    with pytest.raises(ValueError, match="at least 2 documents"):
-        document_folds(_sents(["a", "a"]), 2)
+    # a single document (a file with one -DOCSTART-): its sentences are cut
+    assert document_folds(_sents(["a"] * 3), 2).tolist() == [0, 0, 1]
+    with pytest.raises(ValueError, match="at least 2 sentences"):
+        document_folds(_sents(["a"]), 2)
     feats = SentenceFeatures(sp.csr_matrix((4, 1)), np.arange(5), doc_ids=["a", "b", "a", "c"])
     assert document_folds(feats, 3).tolist() == [0, 1, 0, 2]
     splits = document_splits(X, 2)

@@ -30,7 +30,6 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
-from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
@@ -516,7 +515,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             return self._annotate(X, self._tag(X, self._folds_of(X)))
         # the tags of the words alone: an equivalent POS tagger of another member of a
         # combination (NERBio with and without word classes) tags them once
-        tags = shared_columns(self, X, lambda X: self._tag(X, self._folds_of(X)))
+        tags = self._tag(X, self._folds_of(X))
         return self._annotate(X, tags)
 
     def _reads_words_only(self):

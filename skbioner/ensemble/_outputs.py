@@ -20,7 +20,6 @@ from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
-from .._shared import shared_annotations
 from ..base import head_transform
 from ..model_selection import document_folds
 from ..schemes import labels_to_spans, scheme_labels
@@ -163,25 +162,27 @@ def tagger_outputs(tagger, X, marginals=True):
     return TaggerOutputs(labels, entities, marg, classes)
 
 
-def members_outputs(members, X, marginals=True):
+def members_outputs(members, X, marginals=True, head=None):
     """:func:`tagger_outputs` of every fitted member, on the same sentences.
-
-    The members' equivalent annotators (a POS tagger, word classes that
-    several members read) annotate ``X`` once
-    (``skbioner._shared.shared_annotations``).
 
     Parameters
     ----------
     members : list of fitted estimator
     X : list of Sentence
     marginals : bool, default=True
+    head : fitted Pipeline, optional
+        The annotation head the members share (the first steps of each,
+        :func:`~skbioner.ensemble._members.split_head`): ``X`` goes through
+        it once, then through each member's other steps.
 
     Returns
     -------
     list of TaggerOutputs
     """
-    with shared_annotations():
-        return [tagger_outputs(est, X, marginals) for est in members]
+    from ._members import strip_head
+
+    Xa = X if head is None else head.transform(X)
+    return [tagger_outputs(strip_head(head, est), Xa, marginals) for est in members]
 
 
 def _labels(entities, n):

@@ -15,7 +15,13 @@ from .._validation import HasMethods, Integral, Interval, StrOptions, fit_contex
 from ..base import SequenceTaggerMixin, classes_of
 from ..model_selection import document_folds, document_splits
 from ._columns import stacking_columns, stacking_groups
-from ._members import MembersComposition, check_estimators
+from ._members import (
+    MembersComposition,
+    check_estimators,
+    join_head,
+    split_head,
+    strip_head,
+)
 from ._outputs import cross_val_outputs, members_outputs
 
 __all__ = ["StackedTagger"]
@@ -270,11 +276,15 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         final = with_feature_groups(self._final(estimators), stacking_groups())
         X, y = check_sentences(X, y, scheme="IOB2")
         self._names = [n for n, _ in estimators]
-        fitted, oof, seconds = cross_val_outputs(estimators, X, y, self.cv,
-                                                 n_jobs=self.n_jobs, verbose=self.verbose,
-                                                 owner=self)
-        annotated = self._fit_second(X, y, oof, steps, final)
-        self.estimators_ = fitted
+        # the members and the second pass annotate with one head, fitted and run once
+        self.head_, rests = split_head([e for _, e in estimators] + [final])
+        X = X if self.head_ is None else self.head_.fit_transform(X, y)
+        fitted, oof, seconds = cross_val_outputs(list(zip(self._names, rests[:-1])), X, y,
+                                                 self.cv, n_jobs=self.n_jobs,
+                                                 verbose=self.verbose, owner=self)
+        annotated = self._fit_second(X, y, oof, steps, rests[-1])
+        self.final_estimator_ = join_head(self.head_, self.final_estimator_)
+        self.estimators_ = [join_head(self.head_, f) for f in fitted]
         self.fit_seconds_ = {**dict(zip(self._names, seconds, strict=True)),
                              "final": self.fit_seconds_["final"]}
         return annotated
@@ -330,10 +340,16 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
             New sentences with the ``fp_*`` columns.
         """
         check_is_fitted(self, "final_estimator_")
+        head = getattr(self, "head_", None)
         X = check_sentences(X)
-        outputs = members_outputs(self.estimators_, X)
+        X = X if head is None else head.transform(X)
+        outputs = members_outputs([strip_head(head, e) for e in self.estimators_], X)
         cols = self._columns(X, outputs, self.document_steps_)
         return [s.with_annotations(**c) for s, c in zip(X, cols, strict=True)]
+
+    def _second(self):
+        """The second pass without the annotation head (:meth:`transform` ran it)."""
+        return strip_head(getattr(self, "head_", None), self.final_estimator_)
 
     def predict(self, X):
         """IOB2 labels of the second pass.
@@ -347,7 +363,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         list of list of str
         """
         Xt = self.transform(X)
-        return self.final_estimator_.predict(Xt)
+        return self._second().predict(Xt)
 
     @available_if(_final_has("predict_entities"))
     def predict_entities(self, X):
@@ -363,7 +379,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
             Per sentence, ``(type, start, end, probability)``.
         """
         Xt = self.transform(X)
-        return self.final_estimator_.predict_entities(Xt)
+        return self._second().predict_entities(Xt)
 
     @available_if(_final_has("predict_marginals"))
     def predict_marginals(self, X):
@@ -379,4 +395,4 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
             Columns in the order of ``classes_``.
         """
         Xt = self.transform(X)
-        return self.final_estimator_.predict_marginals(Xt)
+        return self._second().predict_marginals(Xt)

@@ -115,3 +115,32 @@ def test_saved_and_loaded_as_one_safe_file(sample, tmp_path):
     # the clone of a fitted stack is unfitted
     assert not hasattr(clone(stack), "final_estimator_")
     assert Sentence(["x"]).annotations == {}  # inputs untouched: sentences are immutable
+
+
+def test_members_and_the_second_pass_share_one_annotation_head(sample, monkeypatch):
+    from skbioner.annotate import POSTagger, WordClassAnnotator
+    from skbioner.ensemble import VotingTagger
+
+    X, y, Xt, _ = sample
+    calls = []
+    for cls in (POSTagger, WordClassAnnotator):
+        def counted(self, X, _orig=cls.transform, _name=cls.__name__):
+            calls.append(_name)
+            return _orig(self, X)
+        monkeypatch.setattr(cls, "transform", counted)
+    nerbio = {"model_params": {"max_iter": 1}, "n_jobs": 1}
+    vote = VotingTagger([("a", make_tagger("nerbio", **nerbio)),
+                         ("b", make_tagger("nerbio", scheme="IOE2", **nerbio))]).fit(X, y)
+    assert [name for name, _ in vote.head_.steps] == ["pos"]
+    assert vote.estimators_[0][0] is vote.estimators_[1][0] is vote.head_[0]
+    calls.clear()
+    assert len(vote.predict(Xt)) == len(Xt)
+    assert calls == ["POSTagger"]  # POS-tagged once for both members
+    # a member on its own still tags raw sentences (the head's steps are its own)
+    assert len(vote.named_estimators_["a"].predict(Xt[:2])) == 2
+    two_pass = make_tagger("online-crf", two_pass=True, word_classes="bundled", n_jobs=1,
+                           model_params={"max_iter": 1}).fit(X, y)
+    assert two_pass.final_estimator_[0] is two_pass.estimators_[0][0] is two_pass.head_[0]
+    calls.clear()
+    two_pass.predict(Xt)
+    assert calls == ["WordClassAnnotator"]  # the classes looked up once for both passes

@@ -28,10 +28,11 @@ def split_head(taggers):
     """The annotation head ``taggers`` share, and each one without it.
 
     The head is the longest run of leading pipeline steps that every tagger
-    has, under the same names, of the same class and parameters, and that
-    are :func:`_shareable`: fitted once and run once per batch of sentences
-    for all of them (a vote of NERBio members POS-tags once; a two-pass
-    tagger looks its word classes up once for both passes).
+    has, under the same names, of the same class and parameters (``n_jobs``
+    and ``verbose`` aside), and that are :func:`_shareable`: fitted once and
+    run once per batch of sentences for all of them (a vote of NERBio
+    members POS-tags once; a two-pass tagger looks its word classes up once
+    for both passes).
 
     Parameters
     ----------
@@ -47,13 +48,16 @@ def split_head(taggers):
     from joblib import hash as digest
     from sklearn.pipeline import Pipeline
 
+    def key(item):  # threads and progress lines change no column
+        params = {k: v for k, v in item[1].get_params().items()
+                  if k not in ("n_jobs", "verbose")}
+        return item[0], type(item[1]), digest(params)
+
     steps = [getattr(t, "steps", None) for t in taggers]
     n = 0
     while all(s is not None and len(s) > n + 1 for s in steps):
-        name, step = steps[0][n]
-        key = (name, type(step), digest(step.get_params()))
-        if not _shareable(step) or any((m[n][0], type(m[n][1]), digest(m[n][1].get_params()))
-                                       != key for m in steps[1:]):
+        if not _shareable(steps[0][n][1]) or any(key(m[n]) != key(steps[0][n])
+                                                 for m in steps[1:]):
             break
         n += 1
     if n == 0:

@@ -333,8 +333,9 @@ def _second_pass(tagger, first, model, model_params, combination_params, *, n_jo
     # the preset's second-pass settings, under the ones given
     tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
                              if k not in model_params})
-    return StackedTagger(first, final_estimator=tagger, n_jobs=n_jobs, verbose=verbose,
-                         **combination_params)
+    # one first pass: its fits one after the other, as two passes always ran
+    return StackedTagger(first, final_estimator=tagger, n_jobs=n_jobs if len(first) > 1 else None,
+                         verbose=verbose, **combination_params)
 
 
 def _distilled(distill, distill_params, **options):

@@ -23,7 +23,7 @@ training and tagging times are comparable) and scores each alone and with the th
 steps: a preset name (``online-crf``, ``hmm-svm``...), ``two-pass:PRESET`` (the preset
 stacked on its own out-of-fold first pass, ``make_tagger(two_pass=True)``) or
 ``two-pass:FIRST>SECOND``;
-``--two-pass-param`` sets ``FirstPassAnnotator`` parameters (``cv=5``...):
+``--two-pass-param`` sets the two-pass ``StackedTagger``'s parameters (``cv=5``...):
 
     python benchmarks/hmm_svm.py --data ../shared/data --split test \
         --systems online-crf two-pass:hmm-svm two-pass:online-crf --out systems.jsonl
@@ -166,7 +166,7 @@ def systems(args, train, gold):
     for name in args.systems:
         pipe = build_system(name, parse_params(args.param), parse_params(args.first_param))
         if name.startswith("two-pass:"):
-            pipe.named_steps["first_pass"].set_params(**parse_params(args.two_pass_param))
+            pipe.set_params(**parse_params(args.two_pass_param))  # the one-member stack
         t0 = time.perf_counter()
         pipe.fit(X_train, y_train)
         train_s = time.perf_counter() - t0
@@ -354,7 +354,7 @@ def main():
                     help="with --systems: parameter of hmm-svm first passes and one-pass "
                          "hmm-svm systems (--param: of hmm-svm second passes)")
     ap.add_argument("--two-pass-param", action="append", default=[], metavar="KEY=VALUE",
-                    help="FirstPassAnnotator parameter of the two-pass systems")
+                    help="StackedTagger parameter of the two-pass systems")
     args = ap.parse_args()
     if args.pos_corpus is None:
         args.pos_corpus = str(harness.data_root(args.data) / "genia-pos" / "train.tsv")

@@ -159,7 +159,7 @@ def stage_singletons(d, parts, res, args):
 
 def stage_select(d, parts, res, args):
     from skbioner.features import TokenFeaturizer
-    from skbioner.model_selection import SequentialGroupSelector
+    from skbioner.pipelines import SequentialGroupSelector
 
     base = singleton_names()
     sel = SequentialGroupSelector(
@@ -190,8 +190,8 @@ def stage_select_crf(d, parts, res, args):
     fit, and the selection fits one model per candidate and step).
     """
     from skbioner.features import TokenFeaturizer
-    from skbioner.model_selection import SequentialGroupSelector
     from skbioner.models import CRFsuiteTagger
+    from skbioner.pipelines import SequentialGroupSelector
 
     Xa, ya, Xd, yd = parts
     docs = list(dict.fromkeys(s.doc_id for s in Xa))

@@ -55,6 +55,7 @@ CUT_MIN_COUNT = 30
 def compact(model):
     """Prediction state only, weights sparse float32, in place (``sparsify`` of the model)."""
     pipe = model.tagger_ if hasattr(model, "tagger_") else model  # RecutTagger: its pipeline
+    pipe = getattr(pipe, "final_estimator_", pipe)  # two passes: the second pass
     pipe.steps[-1][1].sparsify()
     if hasattr(model, "cut_tagger_"):  # LearnedCutTagger: its tagger of pieces too
         model.cut_tagger_.steps[-1][1].sparsify()

@@ -115,6 +115,38 @@ def test_imports_never_go_down_the_table():
     assert not wrong, "\n".join(wrong)
 
 
+def splits_of_its_own(package):
+    """Where a module of ``package`` outside ``model_selection`` cuts folds or hold-outs."""
+    splitters = re.compile(r"(Fold|Split)$|^(train_test_split|array_split)$")
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.parent.name == "model_selection":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sklearn"):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.Attribute):
+                names = [node.attr]
+            elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and \
+                    isinstance(node.elts[0], ast.Constant) and node.elts[0].value == "" \
+                    and isinstance(node.elts[1], ast.Name):
+                names = ["the key (\"\", i) of a sentence without document id"]
+            found += [f"{path.relative_to(package.parent)}:{node.lineno} {n}" for n in names
+                      if n.startswith("the key") or splitters.search(n)]
+    return found
+
+
+def test_only_model_selection_cuts_folds_and_holdouts():
+    """Leakage prevention rests on one rule (a document's sentences stay together, a
+    sentence without id is a document of its own), written once: every fold loop and
+    hold-out of the package cuts with ``skbioner.model_selection``; no other module
+    imports a scikit-learn splitter, cuts index blocks with ``array_split`` or makes the
+    document key of a sentence without id."""
+    found = splits_of_its_own(PACKAGE)
+    assert not found, "\n".join(found)
+
+
 def test_no_function_is_longer_than_120_lines():
     long = []
     for path in sorted(PACKAGE.rglob("*.py")):

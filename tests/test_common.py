@@ -35,7 +35,6 @@ from skbioner.annotate import (
     BrownClusterer,
     DictionaryMatcher,
     EmbeddingClusterer,
-    FirstPassAnnotator,
     HMMStateClusterer,
     LexiconMatcher,
     POSTagger,
@@ -45,7 +44,6 @@ from skbioner.annotate import (
 from skbioner.ensemble import DistilledTagger, StackedTagger, VotingTagger
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
-from skbioner.model_selection import SequentialGroupSelector
 from skbioner.models import (
     CascadedNER,
     CRFsuiteTagger,
@@ -56,7 +54,7 @@ from skbioner.models import (
     PairwiseSVMTagger,
     RecutTagger,
 )
-from skbioner.pipelines import TaggerPipeline, TunedTagger
+from skbioner.pipelines import SequentialGroupSelector, TaggerPipeline, TunedTagger
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
@@ -148,8 +146,6 @@ CASES = {
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
     "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
     "DictionaryMatcher(jackknife)": Case(DictionaryMatcher(jackknife=3), (X, Y), "transform", X),
-    "FirstPassAnnotator": Case(FirstPassAnnotator(MajorityTagger(), cv=2), (X, Y), "transform",
-                               X),
     "POSTagger": Case(POSTagger(), (X,), "transform", X),
     "RuleChunker": Case(RuleChunker(), (XP,), "transform", XP),
     "HMMStateClusterer": Case(HMMStateClusterer(n_states=4, max_iter=2, tol=None,

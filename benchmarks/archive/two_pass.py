@@ -2,7 +2,7 @@
 
 A first-pass tagger (``--first``, a preset) annotates the training sentences out of fold
 (``--cv`` blocks of abstracts) and the evaluation sentences with a model fitted on all the
-training data (:class:`skbioner.annotate.FirstPassAnnotator`: its label, confidence,
+training data (a one-member :class:`skbioner.ensemble.StackedTagger`: its label, confidence,
 document memory, abbreviation pairs, and the changes the cascade / abbreviation / alias
 steps propose); a second tagger (``--second``, a preset, with the Chan/Settles features +
 ``first_pass_groups()``) is trained on them.  Each ``--variant`` keeps a subset of the
@@ -30,8 +30,9 @@ import time
 from pathlib import Path
 
 from skbioner import Sentence
-from skbioner.annotate import FirstPassAnnotator, first_pass_groups
+from skbioner.annotate import first_pass_groups
 from skbioner.datasets import load_jnlpba, train_dev_split
+from skbioner.ensemble import StackedTagger
 from skbioner.features import get_preset
 from skbioner.metrics import entity_report, paired_bootstrap
 from skbioner.pipelines import make_tagger, parse_params
@@ -44,7 +45,7 @@ VARIANTS = {
     "label+memory+docdict": ("label", "conf", "memory", "docdict"),
     "label+docdict": ("label", "conf", "docdict"),
     "label+modules": ("label", "conf", "abbr", "cascade", "abbreviations", "alias"),
-    # FirstPassAnnotator's defaults (the runs of 2026-11-23 before fp_docdict called it "all")
+    # the two-pass defaults (the runs of 2026-11-23 before fp_docdict called it "all")
     "default": ("label", "conf", "memory", "abbr", "cascade", "abbreviations", "alias"),
     "default+docdict": ("label", "conf", "memory", "docdict", "abbr", "cascade",
                         "abbreviations", "alias"),
@@ -125,7 +126,7 @@ def main():
         result["first_seconds"] = saved["seconds"]
     else:
         first = make_tagger(args.first, model_params=parse_params(args.first_param))
-        annot = FirstPassAnnotator(first, cv=args.cv)
+        annot = StackedTagger([("first", first)], cv=args.cv)  # the two-pass system
         t0 = time.perf_counter()
         A_train = annot.fit_transform(X_train, y_train)
         fit_s = time.perf_counter() - t0

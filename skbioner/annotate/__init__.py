@@ -14,9 +14,9 @@
 * :class:`LexiconMatcher` -- names of real terminologies (genes, chemicals, diseases,
   species, cells...; the lexicons shipped with the package or a file of your own) as
   each type's position in the ``lex`` column.
-* :class:`FirstPassAnnotator` -- a first-pass tagger's out-of-fold output and Zhou & Su's
-  knowledge modules as ``fp_*`` columns of a second pass (:func:`first_pass_groups` are the
-  templates that read them; :func:`first_pass_columns` derives the columns from any labels).
+* :func:`first_pass_columns` -- a first pass's labels and Zhou & Su's knowledge modules as
+  ``fp_*`` columns of a second pass (:func:`first_pass_groups` are the templates that read
+  them; :class:`~skbioner.ensemble.StackedTagger` trains the two passes).
 * Word classes from unlabeled text: :class:`BrownClusterer` (Brown clusters, the ``brown``
   bit-string column), :class:`EmbeddingClusterer` (k-means classes of PPMI-SVD word
   embeddings, ``emb64``...), and :class:`WordClassAnnotator`, which adds the classes shipped
@@ -27,7 +27,7 @@ from ._brown import BrownClusterer
 from ._chunk import RuleChunker
 from ._dictionary import DictionaryMatcher
 from ._embeddings import EmbeddingClusterer
-from ._first_pass import FirstPassAnnotator, first_pass_columns, first_pass_groups
+from ._first_pass import first_pass_columns, first_pass_groups
 from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
 from ._lexicon import (
     BUNDLED_LEXICONS,
@@ -46,7 +46,7 @@ from ._word_classes import (
 )
 
 __all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer", "DictionaryMatcher",
-           "EmbeddingClusterer", "FirstPassAnnotator", "HMMStateClusterer", "LEX_COLUMN",
+           "EmbeddingClusterer", "HMMStateClusterer", "LEX_COLUMN",
            "LexiconMatcher",
            "NORMALIZATIONS", "POSTagger", "RuleChunker",
            "SHAPE_CLASSES", "UNKNOWN", "WordClassAnnotator", "first_pass_columns",

@@ -17,6 +17,7 @@ from .._sentence import check_sentences
 from .._validation import Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
 from ..io._errors import CorpusFormatError
+from ..model_selection import document_splits
 from ..schemes import check_scheme, labels_to_spans
 from ..text._normalize import _normalizer, normalize_types
 
@@ -487,19 +488,9 @@ class DictionaryMatcher(
         from sklearn.base import clone
 
         X, y = check_sentences(X, y)
-        keys = [s.doc_id if s.doc_id is not None else ("", i) for i, s in enumerate(X)]
-        docs = list(dict.fromkeys(keys))
-        block = {d: k for k, part in enumerate(np.array_split(np.arange(len(docs)),
-                                                                self.jackknife))
-                 for d in (docs[j] for j in part)}
-        fold = np.fromiter((block[k] for k in keys), dtype=np.int64, count=len(X))
         out = [None] * len(X)
         blank_cols = self.annotation_names_
-        for k in range(self.jackknife):
-            inside = np.flatnonzero(fold == k)
-            rest = np.flatnonzero(fold != k)
-            if inside.size == 0:
-                continue
+        for rest, inside in document_splits(X, self.jackknife):
             sub = clone(self).set_params(jackknife=None)
             sub.fit([X[i] for i in rest], [y[i] for i in rest])
             for i, s in zip(inside, sub.transform([X[i] for i in inside])):

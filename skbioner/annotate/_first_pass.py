@@ -1,17 +1,16 @@
-"""``FirstPassAnnotator``: a first-pass tagger's output as features of a second pass (stacking).
+"""A first pass's output as token columns of a second pass (stacking).
 
 Zhou & Su (2004) use their knowledge modules as *features* of the tagger:
 an abbreviation gets the class of its long form, a candidate that is an
 alias of an entity recognised earlier in the document gets ``ENTITYnLm``,
 a cascade pattern (``ENTITY`` + head noun ...) is a feature, not a rewrite.
 Those features need the entities of the document, so they come from a first
-pass.  :class:`FirstPassAnnotator` runs any tagger of the suite, derives
-per-token annotation columns from its output and from the document-level
-steps of :mod:`skbioner.postprocess`, and a second tagger reads them through
-the featurizer (:func:`first_pass_groups`).  On the training data the first
-pass is run out of fold (``cv`` blocks of documents, as
-``cross_val_predict``), so the second pass learns from columns as noisy as
-the ones it sees at prediction.
+pass: :func:`first_pass_columns` derives per-token columns from its labels
+and from the document-level steps of :mod:`skbioner.postprocess`, and a
+second tagger reads them through the featurizer (:func:`first_pass_groups`).
+:class:`~skbioner.ensemble.StackedTagger` trains the two passes (the first
+out of fold on the training data); ``FirstPassAnnotator`` reads the models
+saved before it did.
 """
 
 from __future__ import annotations
@@ -20,32 +19,29 @@ from collections import Counter
 from itertools import chain, compress, count
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.utils.parallel import Parallel, delayed
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._utils import gc_paused
-from .._validation import HasMethods, Integral, Interval, Real, fit_context
+from .._validation import HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin, labels_and_marginals
 from ..postprocess import (
     AbbreviationResolver,
-    CascadedEntityRules,
     LabelledDocument,
-    NameAlias,
     group_documents,
 )
 from ..postprocess._abbreviations import _document_abbreviations
 from ..schemes import labels_to_spans
 
-__all__ = ["FirstPassAnnotator", "first_pass_columns", "first_pass_groups"]
+__all__ = ["first_pass_columns", "first_pass_groups"]
 
 #: prefix of every column the annotator adds
 PREFIX = "fp_"
 
 
 def first_pass_groups(window=1, label_window=2):
-    """Feature groups reading :class:`FirstPassAnnotator`'s columns.
+    """Feature groups reading :func:`first_pass_columns`.
 
     Parameters
     ----------
@@ -75,11 +71,6 @@ def first_pass_groups(window=1, label_window=2):
     return groups
 
 
-def _default_steps():
-    return [("cascade", CascadedEntityRules()), ("abbreviations", AbbreviationResolver()),
-            ("alias", NameAlias())]
-
-
 def _confidence_bin(p, bins):
     for k, edge in enumerate(bins):
         if p >= edge:
@@ -88,103 +79,21 @@ def _confidence_bin(p, bins):
 
 
 class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
-    """Columns from a first-pass tagger and the knowledge modules, for a second pass.
+    """The first pass of a two-pass model saved before two passes were a ``StackedTagger``.
 
-    For every sentence it adds the columns (values per token):
-
-    * ``fp_label``: the first pass's IOB2 label;
-    * ``fp_conf`` (``confidence``; a tagger with ``predict_marginals``):
-      the label with the bin of its marginal probability
-      (``B-protein/0``: at least ``confidence_bins[0]``, ...);
-    * ``fp_memory`` (``memory``): the class the same word (lower-cased) has
-      most often at its *other* occurrences in the document (``O`` when
-      outside; ``-`` when the word occurs once);
-    * ``fp_docdict`` (``doc_dictionary``, off by default): the entities the first pass
-      found in the document, as a dictionary (each string with its most
-      frequent class) matched longest-first over the document's sentences:
-      ``B-<class>``, ``I-<class>`` or ``O``;
-    * ``fp_abbr`` (``abbreviations``): on the pairs of
-      :func:`~skbioner.postprocess.find_abbreviations`, ``S-<class>`` on a
-      short form and its later occurrences, ``L-<class>`` on the long form,
-      the class being the first pass's class of the long form (``none``);
-    * ``fp_<name>`` for each post-processing step of ``steps``: the label
-      the step proposes where it changes the first pass's (``-``
-      elsewhere).  The default steps are
-      :class:`~skbioner.postprocess.CascadedEntityRules` (a cascade-pattern
-      match), :class:`~skbioner.postprocess.AbbreviationResolver` and
-      :class:`~skbioner.postprocess.NameAlias` (an alias of an entity
-      recognised earlier in the document, Zhou & Su's ``ENTITYnLm``).
-
-    ``fit_transform`` (what a ``Pipeline`` calls on the training data)
-    annotates the training sentences out of fold: the documents (the
-    sentences, when there are fewer than ``cv`` documents) are cut into
-    ``cv`` contiguous blocks and each block gets the columns of a tagger
-    (and steps) fitted on the other blocks; ``transform`` uses the tagger
-    fitted on all of them.  :func:`first_pass_groups` are the feature groups
-    that read the columns.
-
-    Parameters
-    ----------
-    tagger : estimator
-        Any tagger of the suite taking sentences (a ``Pipeline`` featurizer
-        -> model, ``make_tagger("online-crf")``...).  Cloned.
-    steps : list of (str, PostprocessStep) or None, default=None
-        Steps whose proposed changes become columns; None: cascade rules,
-        abbreviations and alias with their defaults; ``[]``: none.
-    cv : int, default=5
-        Blocks of documents of the out-of-fold annotation.
-    confidence : bool, default=True
-        Add ``fp_conf``.
-    confidence_bins : tuple of float, default=(0.9, 0.6)
-        Lower edges of the confidence bins, decreasing.
-    memory : bool, default=True
-        Add ``fp_memory``.
-    doc_dictionary : bool, default=False
-        Add ``fp_docdict`` (off: on the JNLPBA development split it lowered
-        the two-pass OnlinePACRF from 80.07 to 79.57, ``benchmarks/archive/two_pass.py``).
-    abbreviations : bool, default=True
-        Add ``fp_abbr``.
-    n_jobs : int or None, default=None
-        Folds fitted in parallel (joblib).
-
-    Attributes
-    ----------
-    tagger_ : estimator
-        The first pass fitted on all the training data.
-    steps_ : list of (str, PostprocessStep)
-        The steps fitted on all the training data.
-    annotation_names_ : tuple of str
-        The columns added.
-
-    Examples
-    --------
-    >>> from sklearn.pipeline import Pipeline
-    >>> from skbioner.datasets import load_jnlpba_sample
-    >>> from skbioner.features import TokenFeaturizer, get_preset
-    >>> from skbioner.models import OnlinePACRF
-    >>> from skbioner.pipelines import make_tagger
-    >>> from skbioner.annotate import FirstPassAnnotator, first_pass_groups
-    >>> train = load_jnlpba_sample("train")
-    >>> first = make_tagger("online-crf", model_params={"max_iter": 2})
-    >>> two_pass = Pipeline([
-    ...     ("first_pass", FirstPassAnnotator(first, cv=2)),
-    ...     ("features", TokenFeaturizer(templates=get_preset("chan") + first_pass_groups())),
-    ...     ("model", OnlinePACRF(max_iter=2, random_state=0))])
-    >>> two_pass = two_pass.fit(train.X[:100], train.y[:100])
-    >>> len(two_pass.predict(train.X[:3]))
-    3
+    Two passes are trained as a one-member
+    :class:`~skbioner.ensemble.StackedTagger` (``make_tagger(...,
+    two_pass=True)``); this class only reads the models saved with it (the
+    bundled BC5CDR and BioNLP13CG models): :meth:`transform` adds the columns
+    of :func:`first_pass_columns` from its fitted first pass ``tagger_`` and
+    steps ``steps_``.  Fitting raises.
     """
 
     _parameter_constraints = {
-        "tagger": [HasMethods(["fit", "predict"])],
-        "steps": [list, tuple, None],
-        "cv": [Interval(Integral, 2, None, closed="left")],
-        "confidence": ["boolean"],
-        "confidence_bins": [tuple, list],
-        "memory": ["boolean"],
-        "doc_dictionary": ["boolean"],
-        "abbreviations": ["boolean"],
-        "n_jobs": [Integral, None],
+        "tagger": [HasMethods(["fit", "predict"])], "steps": [list, tuple, None],
+        "cv": [Interval(Integral, 2, None, closed="left")], "confidence": ["boolean"],
+        "confidence_bins": [tuple, list], "memory": ["boolean"], "doc_dictionary": ["boolean"],
+        "abbreviations": ["boolean"], "n_jobs": [Integral, None],
     }
 
     def __init__(self, tagger, steps=None, cv=5, confidence=True, confidence_bins=(0.9, 0.6),
@@ -199,108 +108,11 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
         self.abbreviations = abbreviations
         self.n_jobs = n_jobs
 
-    # -- fitting -------------------------------------------------------------
-
-    def _steps(self):
-        steps = _default_steps() if self.steps is None else list(self.steps)
-        for item in steps:
-            if not (isinstance(item, tuple) and len(item) == 2 and hasattr(item[1], "correct")):
-                raise TypeError(f"steps must be (name, PostprocessStep) pairs, got {item!r:.80}")
-        return steps
-
-    def _check(self):
-        bins = tuple(float(b) for b in self.confidence_bins)
-        if any(not isinstance(b, Real) or not 0 <= b <= 1 for b in bins) or \
-                list(bins) != sorted(bins, reverse=True):
-            raise ValueError(f"confidence_bins must be decreasing probabilities, got {bins}")
-        return self._steps()
-
-    @staticmethod
-    def _fit_one(tagger, steps, X, y):
-        fitted = clone(tagger).fit(X, y)
-        return fitted, [(name, clone(step).fit(X, y)) for name, step in steps]
-
-    @fit_context
-    def fit(self, X, y):
-        """Fit the first-pass tagger and the steps on all of ``X``.
-
-        Parameters
-        ----------
-        X : list of Sentence
-            Training sentences (document ids in ``doc_id``).
-        y : list of list of str
-            IOB2 labels.
-
-        Returns
-        -------
-        self : FirstPassAnnotator
-        """
-        steps = self._check()
-        X, y = check_sentences(X, y)
-        self.tagger_, self.steps_ = self._fit_one(self.tagger, steps, X, y)
-        self.annotation_names_ = self._names()
-        return self
-
-    def fit_transform(self, X, y=None):
-        """Fit on all of ``X``, then annotate ``X`` out of fold.
-
-        Parameters
-        ----------
-        X : list of Sentence
-        y : list of list of str
-            IOB2 labels (required).
-
-        Returns
-        -------
-        list of Sentence
-            ``X`` with the columns :attr:`annotation_names_`, each block of
-            documents annotated by a tagger fitted on the other blocks.
-        """
-        if y is None:
-            raise ValueError("FirstPassAnnotator.fit_transform needs y (the first pass is "
-                             "trained out of fold)")
-        self._validate_params()
-        steps = self._check()
-        X, y = check_sentences(X, y)
-        units = [index for _, index in group_documents(X)]
-        if len(units) < self.cv:  # too few documents: blocks of sentences
-            units = [[i] for i in range(len(X))]
-        if len(units) < 2:
-            raise ValueError("FirstPassAnnotator.fit_transform needs at least 2 sentences")
-        fold = np.zeros(len(X), dtype=np.int64)
-        n_blocks = min(self.cv, len(units))
-        for k, part in enumerate(np.array_split(np.arange(len(units)), n_blocks)):
-            for d in part:
-                fold[units[d]] = k
-        jobs = [(self.tagger, steps, [X[i] for i in np.flatnonzero(fold != k)],
-                 [y[i] for i in np.flatnonzero(fold != k)]) for k in range(n_blocks)]
-        jobs.append((self.tagger, steps, X, y))
-        fitted = Parallel(n_jobs=self.n_jobs)(delayed(self._fit_one)(*job) for job in jobs)
-        self.tagger_, self.steps_ = fitted[-1]
-        self.annotation_names_ = self._names()
-        out = [None] * len(X)
-        for k in range(n_blocks):
-            inside = np.flatnonzero(fold == k)
-            tagger, fold_steps = fitted[k]
-            for i, s in zip(inside, self._annotate(tagger, fold_steps, [X[i] for i in inside])):
-                out[i] = s
-        return out
-
-    def _names(self):
-        names = ["label"]
-        final = self.tagger_[-1] if hasattr(self.tagger_, "steps") else self.tagger_
-        if self.confidence and hasattr(final, "predict_marginals"):
-            names.append("conf")
-        if self.memory:
-            names.append("memory")
-        if self.doc_dictionary:
-            names.append("docdict")
-        if self.abbreviations:
-            names.append("abbr")
-        names += [name for name, _ in self.steps_]
-        return tuple(PREFIX + n for n in names)
-
-    # -- annotating ----------------------------------------------------------
+    def fit(self, X, y=None):
+        """Raise: two passes are trained as a one-member ``StackedTagger``."""
+        raise TypeError("FirstPassAnnotator only reads saved models: train two passes with "
+                        "skbioner.ensemble.StackedTagger([(name, first_pass)], second_pass) "
+                        "or make_tagger(..., two_pass=True)")
 
     def transform(self, X):
         """Add the first-pass columns to every sentence.
@@ -315,33 +127,50 @@ class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimat
             New sentences with the columns :attr:`annotation_names_`.
         """
         check_is_fitted(self, "tagger_")
-        return self._annotate(self.tagger_, self.steps_, check_sentences(X))
-
-    def _annotate(self, tagger, steps, X):
+        X = check_sentences(X)
         # many small objects (labels, columns, sentences), no cyclic garbage: the
         # collector's scans of the model's objects would cost a tenth of the time
         with gc_paused():
-            return self._annotate_unpaused(tagger, steps, X)
-
-    def _annotate_unpaused(self, tagger, steps, X):
-        want = PREFIX + "conf" in self.annotation_names_
-        labels, marginals, final = labels_and_marginals(tagger, X, want)
-        labels = [list(lab) for lab in labels]
-        probabilities = None
-        if marginals is not None:
-            where = {c: k for k, c in enumerate(final.classes_)}
-            probabilities = [m[np.arange(len(lab)), [where[t] for t in lab]] if lab else []
-                             for lab, m in zip(labels, marginals)]
-        cols = first_pass_columns(X, labels, probabilities, steps,
-                                  confidence_bins=self.confidence_bins, memory=self.memory,
-                                  doc_dictionary=self.doc_dictionary,
-                                  abbreviations=self.abbreviations)
-        return [s.with_annotations(**c) for s, c in zip(X, cols)]
+            want = PREFIX + "conf" in self.annotation_names_
+            labels, marginals, final = labels_and_marginals(self.tagger_, X, want)
+            labels = [list(lab) for lab in labels]
+            probabilities = None
+            if marginals is not None:
+                where = {c: k for k, c in enumerate(final.classes_)}
+                probabilities = [m[np.arange(len(lab)), [where[t] for t in lab]] if lab else []
+                                 for lab, m in zip(labels, marginals)]
+            cols = first_pass_columns(X, labels, probabilities, self.steps_,
+                                      confidence_bins=self.confidence_bins,
+                                      memory=self.memory, doc_dictionary=self.doc_dictionary,
+                                      abbreviations=self.abbreviations)
+            return [s.with_annotations(**c) for s, c in zip(X, cols)]
 
 
 def first_pass_columns(X, labels, probabilities=None, steps=(), *, confidence_bins=(0.9, 0.6),
                        memory=True, doc_dictionary=False, abbreviations=True):
-    """The columns :class:`FirstPassAnnotator` derives from a first pass's labels.
+    """Token columns of a first pass's labels, for a second pass (values per token).
+
+    * ``fp_label``: the first pass's IOB2 label;
+    * ``fp_conf`` (with ``probabilities``): the label with the bin of its
+      probability (``B-protein/0``: at least ``confidence_bins[0]``, ...);
+    * ``fp_memory`` (``memory``): the class the same word (lower-cased) has
+      most often at its *other* occurrences in the document (``O`` when
+      outside; ``-`` when the word occurs once);
+    * ``fp_docdict`` (``doc_dictionary``): the entities the first pass found
+      in the document, as a dictionary (each string with its most frequent
+      class) matched longest-first over the document's sentences:
+      ``B-<class>``, ``I-<class>`` or ``O``;
+    * ``fp_abbr`` (``abbreviations``): on the pairs of
+      :func:`~skbioner.postprocess.find_abbreviations`, ``S-<class>`` on a
+      short form and its later occurrences, ``L-<class>`` on the long form,
+      the class being the first pass's class of the long form (``none``);
+    * ``fp_<name>`` for each post-processing step of ``steps``: the label
+      the step proposes where it changes the first pass's (``-``
+      elsewhere): a cascade-pattern match
+      (:class:`~skbioner.postprocess.CascadedEntityRules`), an abbreviation
+      (:class:`~skbioner.postprocess.AbbreviationResolver`), an alias of an
+      entity recognised earlier in the document
+      (:class:`~skbioner.postprocess.NameAlias`, Zhou & Su's ``ENTITYnLm``).
 
     Parameters
     ----------
@@ -355,7 +184,7 @@ def first_pass_columns(X, labels, probabilities=None, steps=(), *, confidence_bi
         Fitted steps whose proposed changes become ``fp_<name>``.
     confidence_bins : tuple of float, default=(0.9, 0.6)
     memory, doc_dictionary, abbreviations : bool
-        Which document-level columns to add (see :class:`FirstPassAnnotator`).
+        Which document-level columns to add.
 
     Returns
     -------
@@ -393,7 +222,7 @@ def _confidence(labels, probabilities, bins):
     """``fp_conf`` of every sentence: ``<label>/<bin>`` (see :func:`_confidence_bin`).
 
     The bins of all the tokens at once when the probabilities are float64 arrays
-    of the sentences' lengths (what :class:`FirstPassAnnotator` passes); token by
+    of the sentences' lengths (what the first passes give); token by
     token otherwise.
     """
     probs = [np.asarray(p) for p in probabilities]

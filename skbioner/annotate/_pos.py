@@ -26,16 +26,15 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.model_selection import GroupKFold
 from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
-from .._shared import shared_columns
 from .._utils import gc_paused
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
 from ..features import TokenFeaturizer
+from ..model_selection import document_splits
 from ..models._base import densified
 
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL",
@@ -433,7 +432,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             )
         keys, docs, names = _index_corpus(CX, groups)
         ordinal = {g: i for i, g in enumerate(names)}
-        folds = list(GroupKFold(n_splits=self.jackknife).split(CX, groups=groups))
+        folds = document_splits(CX, self.jackknife)
         doc_folds = np.full(len(names), -1, dtype=np.int64)
         for k, (_, held) in enumerate(folds):
             for i in held:
@@ -516,7 +515,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             return self._annotate(X, self._tag(X, self._folds_of(X)))
         # the tags of the words alone: an equivalent POS tagger of another member of a
         # combination (NERBio with and without word classes) tags them once
-        tags = shared_columns(self, X, lambda X: self._tag(X, self._folds_of(X)))
+        tags = self._tag(X, self._folds_of(X))
         return self._annotate(X, tags)
 
     def _reads_words_only(self):

@@ -26,7 +26,6 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
-from .._shared import shared_columns
 from .._utils import gc_paused
 from ..base import SentenceTransformerMixin
 from ..io._word_classes import NORMALIZATIONS, UNKNOWN, read_word_classes
@@ -192,9 +191,7 @@ class _ClassTable:
             raise ValueError(f"columns {unknown} are not in the class table "
                              f"(it has {list(self.columns_)})")
         with gc_paused():
-            # the classes of the words alone: an equivalent annotator of another member
-            # of a combination (or of a first pass) looks them up once (shared_columns)
-            cols = shared_columns(self, sentences, functools.partial(self._columns_of, wanted))
+            cols = self._columns_of(wanted, sentences)
             return [s.with_annotations(**c) for s, c in zip(sentences, cols, strict=True)]
 
     def _columns_of(self, wanted, sentences):

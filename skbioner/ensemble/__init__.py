@@ -12,12 +12,12 @@ give the members' outputs they read.
 
 from ._columns import combined_outputs, stacking_columns, stacking_groups
 from ._distill import DistilledTagger
-from ._outputs import TaggerOutputs, cross_val_outputs, document_folds, tagger_outputs
+from ._outputs import TaggerOutputs, cross_val_outputs, tagger_outputs
 from ._spans import member_weights, vote_spans
 from ._stacking import StackedTagger, with_feature_groups
 from ._voting import VotingTagger
 
 __all__ = ["DistilledTagger", "StackedTagger", "TaggerOutputs", "VotingTagger",
-           "combined_outputs", "cross_val_outputs", "document_folds",
+           "combined_outputs", "cross_val_outputs",
            "member_weights", "stacking_columns", "stacking_groups", "tagger_outputs",
            "vote_spans", "with_feature_groups"]

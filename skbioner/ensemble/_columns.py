@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..annotate import first_pass_columns
-from ..annotate._first_pass import PREFIX
+from ..annotate import first_pass_columns, first_pass_groups
 from ._spans import vote_spans
 
 __all__ = ["combined_outputs", "stacking_columns", "stacking_groups"]
@@ -31,8 +30,9 @@ def combined_outputs(outputs):
     """
     from ._outputs import _labels
 
-    if len(outputs) == 1:
-        return outputs[0].labels, outputs[0].label_probabilities()
+    if len(outputs) == 1:  # no probabilities from a tagger without marginals
+        one = outputs[0]
+        return one.labels, None if one.marginals is None else one.label_probabilities()
     types = {t for o in outputs for sent in o.entities for t, *_ in sent}
     weights = [dict.fromkeys(types, 1.0) for _ in outputs]
     labels = [_labels(vote_spans([o.entities[i] for o in outputs], weights, 0.5, soft=False),
@@ -56,15 +56,14 @@ def combined_outputs(outputs):
 
 def stacking_columns(X, outputs, names, steps=(), *, combine="vote", members=True,
                      confidence_bins=(0.9, 0.6), memory=True, member_memory=False,
-                     abbreviations=True):
+                     abbreviations=True, doc_dictionary=False):
     """Token columns of the members' outputs, for a second pass.
 
     The members' combined output (:func:`combined_outputs`, or the first
-    member's output with ``combine="first"``) takes the place
-    of :class:`~skbioner.annotate.FirstPassAnnotator`'s first pass: its
-    columns (``fp_label``, ``fp_conf``, ``fp_memory``, ``fp_abbr`` and one
-    per step; :func:`~skbioner.annotate.first_pass_columns`) are made from
-    it, so that one member gives exactly the two-pass system's columns.  With
+    member's output with ``combine="first"``) is the first pass: its columns
+    (``fp_label``, ``fp_conf``, ``fp_memory``, ``fp_abbr`` and one per step;
+    :func:`~skbioner.annotate.first_pass_columns`) are made from it; one
+    member is the two-pass system.  With
     several members, each member ``name`` adds ``fp_m_<name>`` (its label)
     and ``fp_m_<name>_conf`` (its label and confidence bin), and with
     ``member_memory`` ``fp_m_<name>_memory`` (the class its labels give the
@@ -92,6 +91,8 @@ def stacking_columns(X, outputs, names, steps=(), *, combine="vote", members=Tru
         ``fp_<name>_memory`` of each member's labels.
     abbreviations : bool, default=True
         ``fp_abbr`` of the combined labels.
+    doc_dictionary : bool, default=False
+        ``fp_docdict`` of the combined labels.
 
     Returns
     -------
@@ -105,16 +106,16 @@ def stacking_columns(X, outputs, names, steps=(), *, combine="vote", members=Tru
     else:
         raise ValueError(f"combine must be 'vote' or 'first', got {combine!r}")
     cols = first_pass_columns(X, labels, probabilities, steps, confidence_bins=confidence_bins,
-                              memory=memory, abbreviations=abbreviations)
+                              memory=memory, abbreviations=abbreviations,
+                              doc_dictionary=doc_dictionary)
     if members and len(outputs) > 1:
         for name, out in zip(names, outputs, strict=True):
             own = first_pass_columns(X, out.labels, out.label_probabilities()
                                      if out.marginals is not None else None,
                                      confidence_bins=confidence_bins, memory=member_memory,
                                      abbreviations=False)
-            own_prefix = f"{PREFIX}m_{name}"
-            rename = {PREFIX + "label": own_prefix, PREFIX + "conf": own_prefix + "_conf",
-                      PREFIX + "memory": own_prefix + "_memory"}
+            m = f"fp_m_{name}"
+            rename = {"fp_label": m, "fp_conf": m + "_conf", "fp_memory": m + "_memory"}
             for c, o in zip(cols, own, strict=True):
                 for k, v in o.items():
                     c[rename[k]] = v
@@ -135,6 +136,4 @@ def stacking_groups(window=1, label_window=2):
     -------
     list of FeatureGroup
     """
-    from ..annotate import first_pass_groups
-
     return first_pass_groups(window=window, label_window=label_window)

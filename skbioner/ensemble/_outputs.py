@@ -5,9 +5,9 @@ with their confidences and, when it has them, its per-token label
 marginals.  :func:`tagger_outputs` gathers them from a fitted tagger,
 featurizing once; :func:`cross_val_outputs` fits every member on all the
 training data and, for stacking, gathers each member's outputs on the
-training sentences *out of fold* (blocks of whole documents, as
-:class:`~skbioner.annotate.FirstPassAnnotator` does), all the fits of
-all the members in one pool of workers.
+training sentences *out of fold* (blocks of whole documents,
+:func:`~skbioner.model_selection.document_folds`), all the fits of all the
+members in one pool of workers.
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ from sklearn.base import clone
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
-from .._shared import shared_annotations
 from ..base import head_transform
-from ..postprocess import group_documents
+from ..model_selection import document_folds
 from ..schemes import labels_to_spans, scheme_labels
 
-__all__ = ["TaggerOutputs", "cross_val_outputs", "document_folds", "members_outputs",
+__all__ = ["TaggerOutputs", "cross_val_outputs", "members_outputs",
            "tagger_outputs"]
 
 
@@ -158,30 +157,32 @@ def tagger_outputs(tagger, X, marginals=True):
         entities = [[(t, s, e, 1.0) for t, s, e in labels_to_spans(lab)] for lab in labels]
     marg = classes = None
     if marginals and hasattr(final, "predict_marginals"):
-        marg = [np.asarray(m, dtype=np.float32) for m in final.predict_marginals(Xt)]
+        marg = list(final.predict_marginals(Xt))
         classes = tuple(str(c) for c in final.classes_)
     return TaggerOutputs(labels, entities, marg, classes)
 
 
-def members_outputs(members, X, marginals=True):
+def members_outputs(members, X, marginals=True, head=None):
     """:func:`tagger_outputs` of every fitted member, on the same sentences.
-
-    The members' equivalent annotators (a POS tagger, word classes that
-    several members read) annotate ``X`` once
-    (``skbioner._shared.shared_annotations``).
 
     Parameters
     ----------
     members : list of fitted estimator
     X : list of Sentence
     marginals : bool, default=True
+    head : fitted Pipeline, optional
+        The annotation head the members share (the first steps of each,
+        :func:`~skbioner.ensemble._members.split_head`): ``X`` goes through
+        it once, then through each member's other steps.
 
     Returns
     -------
     list of TaggerOutputs
     """
-    with shared_annotations():
-        return [tagger_outputs(est, X, marginals) for est in members]
+    from ._members import strip_head
+
+    Xa = X if head is None else head.transform(X)
+    return [tagger_outputs(strip_head(head, est), Xa, marginals) for est in members]
 
 
 def _labels(entities, n):
@@ -192,36 +193,6 @@ def _labels(entities, n):
         for k in range(s + 1, e):
             out[k] = "I-" + t
     return tuple(out)
-
-
-def document_folds(X, cv):
-    """The block of each sentence: ``cv`` contiguous blocks of whole documents.
-
-    Documents are taken in order of first appearance
-    (:func:`~skbioner.postprocess.group_documents`); with fewer than ``cv``
-    documents the sentences themselves are cut into blocks.
-
-    Parameters
-    ----------
-    X : list of Sentence
-    cv : int
-        Number of blocks (at least 2).
-
-    Returns
-    -------
-    ndarray of int of shape (n_sentences,)
-        The block of every sentence, ``0 .. min(cv, n_units) - 1``.
-    """
-    units = [index for _, index in group_documents(X)]
-    if len(units) < cv:
-        units = [[i] for i in range(len(X))]
-    if len(units) < 2:
-        raise ValueError("out-of-fold outputs need at least 2 sentences")
-    fold = np.zeros(len(X), dtype=np.int64)
-    for k, part in enumerate(np.array_split(np.arange(len(units)), min(cv, len(units)))):
-        for d in part:
-            fold[units[d]] = k
-    return fold
 
 
 def _fit_job(tagger, X, y, held_out, marginals):
@@ -238,10 +209,11 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
                       owner=None):
     """Fit every member on ``X`` and gather its out-of-fold outputs on ``X``.
 
-    For each member, ``cv`` clones are fitted on all blocks of documents but
-    one (:func:`document_folds`) and tag the block left out; one more clone
-    is fitted on everything.  All ``len(estimators) * (cv + 1)`` fits run
-    in one :class:`joblib.Parallel` pool, the fits on all the data first.
+    For each member, ``cv`` clones are fitted on all blocks of documents
+    but one (:func:`~skbioner.model_selection.document_folds`) and tag the
+    block left out; one more clone is fitted on everything.  All
+    ``len(estimators) * (cv + 1)`` fits run in one :class:`joblib.Parallel`
+    pool, the fits on all the data first.
 
     Parameters
     ----------

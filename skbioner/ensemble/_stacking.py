@@ -12,13 +12,26 @@ from sklearn.utils.validation import check_is_fitted
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, StrOptions, fit_context
-from ..annotate._first_pass import _default_steps
 from ..base import SequenceTaggerMixin, classes_of
+from ..model_selection import document_folds, document_splits
 from ._columns import stacking_columns, stacking_groups
-from ._members import MembersComposition, check_estimators
-from ._outputs import cross_val_outputs, document_folds, members_outputs
+from ._members import (
+    MembersComposition,
+    check_estimators,
+    join_head,
+    split_head,
+    strip_head,
+)
+from ._outputs import cross_val_outputs, members_outputs
 
 __all__ = ["StackedTagger"]
+
+
+def _default_steps():
+    from ..postprocess import AbbreviationResolver, CascadedEntityRules, NameAlias
+
+    return [("cascade", CascadedEntityRules()), ("abbreviations", AbbreviationResolver()),
+            ("alias", NameAlias())]
 
 def with_feature_groups(tagger, groups):
     """A copy of a pipeline whose ``features`` step also reads ``groups``.
@@ -65,9 +78,9 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
     """A second-pass tagger that learns from several member taggers' outputs.
 
     scikit-learn's :class:`~sklearn.ensemble.StackingClassifier` for
-    sequences, and the two-pass system of
-    :func:`~skbioner.pipelines.add_first_pass` generalised to several first
-    passes.  Each member is fitted on all the training data and, out of
+    sequences; with one member, the two-pass system (``make_tagger(...,
+    two_pass=True)``: Zhou & Su's knowledge modules as features of a second
+    pass over a first pass's output).  Each member is fitted on all the training data and, out of
     fold, tags the training sentences (``cv`` blocks of whole documents,
     each tagged by clones fitted on the other blocks), so that the second
     pass learns from outputs as noisy as the ones it reads at prediction.
@@ -78,8 +91,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
       ``fp_conf``), the class the word gets elsewhere in the document
       (``fp_memory``), abbreviation pairs with their long form's class
       (``fp_abbr``) and the labels the ``document_steps`` propose
-      (``fp_<step>``): with one member these are exactly
-      :class:`~skbioner.annotate.FirstPassAnnotator`'s columns;
+      (``fp_<step>``): :func:`~skbioner.annotate.first_pass_columns`;
     * with several members, each member's label and confidence bin
       (``fp_m_<name>``, ``fp_m_<name>_conf``) and, with ``member_memory``, the
       class its labels give the word elsewhere in the document.
@@ -102,8 +114,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         Blocks of documents of the out-of-fold outputs.
     document_steps : list of (str, PostprocessStep) or None, default=None
         Document-level steps whose proposals on the combined labels become
-        columns; None: cascade rules, abbreviations and alias (as
-        :class:`~skbioner.annotate.FirstPassAnnotator`); ``[]``: none.
+        columns; None: cascade rules, abbreviations and alias; ``[]``: none.
         Fitted on each block's training part for its out-of-fold columns.
     combine : {"vote", "first"}, default="vote"
         The combined output whose columns the second pass reads like a
@@ -117,6 +128,10 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         The combined labels' document memory (``fp_memory``).
     abbreviations : bool, default=True
         The abbreviation column (``fp_abbr``).
+    doc_dictionary : bool, default=False
+        The combined output's entities as a dictionary of the document
+        (``fp_docdict``; on the JNLPBA development split it lowered the
+        two-pass OnlinePACRF from 80.07 to 79.57, ``benchmarks/archive/two_pass.py``).
     confidence_bins : tuple of float, default=(0.9, 0.6)
         Lower edges of the confidence bins, decreasing.
     n_jobs : int or None, default=None
@@ -144,7 +159,6 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
     See Also
     --------
     VotingTagger : the members' entities put to a weighted vote.
-    skbioner.annotate.FirstPassAnnotator : the one-member first pass.
 
     Examples
     --------
@@ -171,16 +185,16 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         "member_memory": ["boolean"],
         "document_memory": ["boolean"],
         "abbreviations": ["boolean"],
+        "doc_dictionary": ["boolean"],
         "confidence_bins": [tuple, list],
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
     }
 
     def __init__(self, estimators, final_estimator=None, *, cv=5, document_steps=None,
-                 combine="vote",
-                 members=True,
-                 member_memory=False, document_memory=True, abbreviations=True,
-                 confidence_bins=(0.9, 0.6), n_jobs=None, verbose=0):
+                 combine="vote", members=True, member_memory=False, document_memory=True,
+                 abbreviations=True, doc_dictionary=False, confidence_bins=(0.9, 0.6),
+                 n_jobs=None, verbose=0):
         self.estimators = estimators
         self.final_estimator = final_estimator
         self.cv = cv
@@ -190,6 +204,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         self.member_memory = member_memory
         self.document_memory = document_memory
         self.abbreviations = abbreviations
+        self.doc_dictionary = doc_dictionary
         self.confidence_bins = confidence_bins
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -223,9 +238,9 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
                                 confidence_bins=tuple(self.confidence_bins),
                                 memory=self.document_memory,
                                 member_memory=self.member_memory,
-                                abbreviations=self.abbreviations)
+                                abbreviations=self.abbreviations,
+                                doc_dictionary=self.doc_dictionary)
 
-    @fit_context
     def fit(self, X, y):
         """Fit the members, their out-of-fold outputs' columns, and the second pass.
 
@@ -240,25 +255,44 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         -------
         self : StackedTagger
         """
+        self.fit_transform(X, y)
+        return self
+
+    @fit_context
+    def fit_transform(self, X, y):
+        """Fit as :meth:`fit`; return ``X`` with the columns the second pass learned from.
+
+        Parameters
+        ----------
+        X : list of Sentence
+        y : list of list of str
+
+        Returns
+        -------
+        list of Sentence
+            ``X`` with the ``fp_*`` columns of the members' out-of-fold outputs.
+        """
         estimators, steps = self._check()
         final = with_feature_groups(self._final(estimators), stacking_groups())
         X, y = check_sentences(X, y, scheme="IOB2")
         self._names = [n for n, _ in estimators]
-        fitted, oof, seconds = cross_val_outputs(estimators, X, y, self.cv,
-                                                 n_jobs=self.n_jobs, verbose=self.verbose,
-                                                 owner=self)
-        self._fit_second(X, y, oof, steps, final)
-        self.estimators_ = fitted
+        # the members and the second pass annotate with one head, fitted and run once
+        self.head_, rests = split_head([e for _, e in estimators] + [final])
+        X = X if self.head_ is None else self.head_.fit_transform(X, y)
+        fitted, oof, seconds = cross_val_outputs(list(zip(self._names, rests[:-1])), X, y,
+                                                 self.cv, n_jobs=self.n_jobs,
+                                                 verbose=self.verbose, owner=self)
+        annotated = self._fit_second(X, y, oof, steps, rests[-1])
+        self.final_estimator_ = join_head(self.head_, self.final_estimator_)
+        self.estimators_ = [join_head(self.head_, f) for f in fitted]
         self.fit_seconds_ = {**dict(zip(self._names, seconds, strict=True)),
                              "final": self.fit_seconds_["final"]}
-        return self
+        return annotated
 
     def _fold_steps(self, X, y, steps):
         """The steps fitted on each block's training part, and on all of ``X``."""
-        fold = document_folds(X, self.cv)
         out = []
-        for k in range(int(fold.max()) + 1):
-            rest = np.flatnonzero(fold != k)
+        for rest, _ in document_splits(X, self.cv):
             Xr, yr = [X[i] for i in rest], [y[i] for i in rest]
             out.append([(name, clone(step).fit(Xr, yr)) for name, step in steps])
         return out, [(name, clone(step).fit(X, y)) for name, step in steps]
@@ -289,7 +323,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         self.fit_seconds_ = {"final": time.perf_counter() - t0}
         log(self, f"second pass fitted in {self.fit_seconds_['final']:.1f} s")
         self.classes_ = classes_of(self.final_estimator_)
-        return self
+        return annotated
 
     # -- predicting ----------------------------------------------------------
 
@@ -306,10 +340,16 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
             New sentences with the ``fp_*`` columns.
         """
         check_is_fitted(self, "final_estimator_")
+        head = getattr(self, "head_", None)
         X = check_sentences(X)
-        outputs = members_outputs(self.estimators_, X)
+        X = X if head is None else head.transform(X)
+        outputs = members_outputs([strip_head(head, e) for e in self.estimators_], X)
         cols = self._columns(X, outputs, self.document_steps_)
         return [s.with_annotations(**c) for s, c in zip(X, cols, strict=True)]
+
+    def _second(self):
+        """The second pass without the annotation head (:meth:`transform` ran it)."""
+        return strip_head(getattr(self, "head_", None), self.final_estimator_)
 
     def predict(self, X):
         """IOB2 labels of the second pass.
@@ -323,7 +363,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         list of list of str
         """
         Xt = self.transform(X)
-        return self.final_estimator_.predict(Xt)
+        return self._second().predict(Xt)
 
     @available_if(_final_has("predict_entities"))
     def predict_entities(self, X):
@@ -339,7 +379,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
             Per sentence, ``(type, start, end, probability)``.
         """
         Xt = self.transform(X)
-        return self.final_estimator_.predict_entities(Xt)
+        return self._second().predict_entities(Xt)
 
     @available_if(_final_has("predict_marginals"))
     def predict_marginals(self, X):
@@ -355,4 +395,4 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
             Columns in the order of ``classes_``.
         """
         Xt = self.transform(X)
-        return self.final_estimator_.predict_marginals(Xt)
+        return self._second().predict_marginals(Xt)

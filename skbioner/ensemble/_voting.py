@@ -9,7 +9,13 @@ from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
-from ._members import MembersComposition, check_estimators, fit_members
+from ._members import (
+    MembersComposition,
+    check_estimators,
+    fit_members,
+    join_head,
+    split_head,
+)
 from ._outputs import members_outputs
 from ._spans import member_weights, vote_spans
 
@@ -130,7 +136,11 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         types = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
         self.weights_ = member_weights(self.weights, len(estimators), types)
         self._names = [n for n, _ in estimators]
-        self.estimators_, self.fit_seconds_ = fit_members(self, estimators, X, y)
+        self.head_, rests = split_head([e for _, e in estimators])
+        Xa = X if self.head_ is None else self.head_.fit_transform(X, y)  # annotated once
+        fitted, self.fit_seconds_ = fit_members(
+            self, list(zip(self._names, rests, strict=True)), Xa, y)
+        self.estimators_ = [join_head(self.head_, f) for f in fitted]
         self.classes_ = np.array(scheme_labels("IOB2", types), dtype=object)
         return self
 
@@ -148,7 +158,8 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         """
         check_is_fitted(self, "estimators_")
         X = check_sentences(X)
-        return [out.entities for out in members_outputs(self.estimators_, X, marginals=False)]
+        return [out.entities for out in members_outputs(self.estimators_, X, marginals=False,
+                                                        head=getattr(self, "head_", None))]
 
     def predict_entities(self, X):
         """The entities the members vote for, with their support.

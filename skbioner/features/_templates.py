@@ -387,7 +387,7 @@ def get_preset(name: str, **options) -> list[FeatureGroup]:
             (``brief_word_class``) and the orthographic flags at -1..+1,
             affixes of length 3-5, ``pos``/``chunk`` columns when present.
             Candidate conjunctions (kind ``conjunction``, one named group
-            each, for :class:`~skbioner.model_selection.SequentialGroupSelector`):
+            each, for :class:`~skbioner.pipelines.SequentialGroupSelector`):
             the paper's candidates, every pair of words inside -3..+3 (21:
             ``w-3&w-2``, ``w-3&w-1`` ... ``w2&w3``), and ``pos-1&pos0``,
             ``pos0&pos1``, ``w0&pos0``

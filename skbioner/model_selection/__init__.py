@@ -1,10 +1,11 @@
-"""Model selection on the training data: which feature groups a model should read.
+"""Document-grouped folds and hold-outs: the one rule every held-out computation uses.
 
-:class:`SequentialGroupSelector` runs NERBio's sequential forward selection
-(Tsai et al. 2006) over a featurizer's named feature groups, featurizing
-once and scoring each candidate on held-out documents (or grouped folds).
+A document's sentences stay together; a sentence without a document id is a
+document of its own (with a single document, the sentences are the units).
+:func:`document_folds` / :func:`document_splits` cut contiguous blocks of
+documents, :func:`holdout_split` holds out the last ones.
 """
 
-from ._sequential import SequentialGroupSelector
+from ._split import document_folds, document_keys, document_splits, holdout_split
 
-__all__ = ["SequentialGroupSelector"]
+__all__ = ["document_folds", "document_keys", "document_splits", "holdout_split"]

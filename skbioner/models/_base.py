@@ -32,7 +32,7 @@ from ..features import SentenceFeatures
 from ..schemes import check_label_sequences, scheme_labels
 
 __all__ = ["check_features", "check_targets", "label_types", "ChainScores", "ChainTaggerMixin",
-           "LikelihoodTerms", "best_temperature", "holdout_split"]
+           "LikelihoodTerms", "best_temperature"]
 
 
 def check_features(X, who, n_features=None) -> SentenceFeatures:
@@ -110,7 +110,8 @@ def densified(model):
     Shipped models store their chain weights sparse (:meth:`OnlinePACRF.sparsify`);
     tagging reads them dense.  Wrappers and pipelines are looked through
     (:func:`skbioner.base.final_estimator`), and the tagger of pieces of a
-    :class:`~skbioner.models.LearnedCutTagger` is densified too.
+    :class:`~skbioner.models.LearnedCutTagger` and the second pass of a
+    :class:`~skbioner.ensemble.StackedTagger` are densified too.
 
     Parameters
     ----------
@@ -126,41 +127,9 @@ def densified(model):
         final.densify()
     if hasattr(model, "cut_tagger_"):  # LearnedCutTagger: its tagger of pieces too
         densified(model.cut_tagger_)
+    if hasattr(final, "final_estimator_"):  # two passes (a stack): the second pass
+        densified(final.final_estimator_)
     return model
-
-
-def holdout_split(X, fraction):
-    """Sentence indices ``(train, held_out)``: the last ``fraction`` of the documents.
-
-    Whole documents are held out when the sentences carry document ids
-    (``X.doc_ids``), in order of first appearance; otherwise the last
-    ``fraction`` of the sentences, a contiguous block (neighbouring
-    sentences of one text stay together).
-
-    Parameters
-    ----------
-    X : SentenceFeatures or list of Sentence
-    fraction : float
-        In (0, 1).
-
-    Returns
-    -------
-    train, held_out : ndarray of int64
-    """
-    n = len(X)
-    doc_ids = getattr(X, "doc_ids", None)
-    if doc_ids is None and n and hasattr(X[0], "doc_id"):
-        doc_ids = [s.doc_id for s in X]
-        if all(d is None for d in doc_ids):
-            doc_ids = None
-    if doc_ids is None:
-        cut = n - int(round(fraction * n))
-        return np.arange(cut, dtype=np.int64), np.arange(cut, n, dtype=np.int64)
-    keys = [d if d is not None else ("", i) for i, d in enumerate(doc_ids)]
-    order = list(dict.fromkeys(keys))
-    held = set(order[len(order) - int(round(fraction * len(order))):])
-    mask = np.fromiter((k in held for k in keys), dtype=bool, count=n)
-    return np.flatnonzero(~mask), np.flatnonzero(mask)
 
 
 def label_types(y, scheme="IOB2"):

@@ -7,7 +7,6 @@ import time
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, clone
-from sklearn.model_selection import KFold
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
@@ -17,6 +16,7 @@ from .._validation import HasMethods, Integral, Interval, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..features import SentenceFeatures
 from ..metrics import entity_f1_score
+from ..model_selection import document_splits
 from ..schemes import labels_to_spans, spans_to_labels
 from ._base import best_temperature, check_features, check_targets, iob2_classes
 from ._online_crf import OnlinePACRF
@@ -248,7 +248,8 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
     segment_features : tuple of str, default=("bag", "head", "first", "length", "type")
         Blocks of :class:`SegmentFeaturizer` stage 2 reads.
     n_folds : int, default=5
-        Folds for the out-of-fold stage-1 predictions stage 2 learns from.
+        Folds for the out-of-fold stage-1 predictions stage 2 learns from
+        (contiguous blocks of whole documents).
     n_jobs : int or None, default=None
         Folds trained in parallel (joblib).
     random_state : int, RandomState instance or None, default=None
@@ -334,7 +335,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
 
         t0 = time.perf_counter()
         # the final segmenter (on all data) trains alongside the out-of-fold ones
-        jobs = list(KFold(n_splits=min(self.n_folds, n)).split(np.arange(n)))
+        jobs = document_splits(X, self.n_folds)
         jobs.insert(0, (np.arange(n), None))
         bar = progress_bar(len(jobs), f"{type(self).__name__} stage 1 (final segmenter + "
                                       f"{len(jobs) - 1} folds)", self.verbose, unit="model")

@@ -29,6 +29,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
+from ..model_selection import document_folds
 from ..schemes import SCHEMES, scheme_labels
 from ._base import ChainScores, ChainTaggerMixin, check_features, check_targets, label_types
 from ._linear_chain import LabelSpace
@@ -94,15 +95,6 @@ def _fit_binary(matrix, target, C, max_iter, random_state):
     return svm.coef_.ravel().astype(np.float64), float(svm.intercept_[0])
 
 
-def _token_folds(offsets, cv):
-    """Fold index of every token: ``cv`` contiguous blocks of sentences."""
-    n_sent = offsets.size - 1
-    sent_fold = np.zeros(n_sent, dtype=np.int64)
-    for k, block in enumerate(np.array_split(np.arange(n_sent), cv)):
-        sent_fold[block] = k
-    return np.repeat(sent_fold, np.diff(offsets))
-
-
 class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
     """HMM with a sigmoid-calibrated one-vs-rest linear SVM lexical term (Zhou & Su 2004).
 
@@ -113,7 +105,7 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
     * ``P(s | O)``: per label, a binary linear SVM (``LinearSVC``) on the
       token's sparse features; its decision value goes through a Platt
       sigmoid fitted on out-of-fold decision values (``cv`` contiguous
-      blocks of sentences); with ``normalize`` the label probabilities of a
+      blocks of whole documents); with ``normalize`` the label probabilities of a
       token are divided by their sum.
     * ``P(s)``: training label frequencies (add-one smoothed).
     * ``P(S)``: a bigram model of the labels, with sentence start and end,
@@ -256,7 +248,10 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
 
         # out-of-fold decision values -> Platt sigmoids
         t0 = time.perf_counter()
-        folds = _token_folds(offsets, min(self.cv, max(len(offsets) - 1, 1)))
+        try:  # each token in its sentence's fold: blocks of whole documents
+            folds = np.repeat(document_folds(X, self.cv), np.diff(offsets))
+        except ValueError:  # a single sentence: no out-of-fold values
+            folds = np.zeros(codes.size, dtype=np.int64)
         n_folds = int(folds.max()) + 1 if folds.size else 0
         decision = np.zeros((codes.size, L))
         if n_folds >= 2:

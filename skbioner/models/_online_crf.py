@@ -19,6 +19,7 @@ from .._progress import progress_bar
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..decoding._viterbi import LabelPairs
 from ..metrics import entity_f1_score, token_accuracy_score
+from ..model_selection import holdout_split
 from ..schemes import SCHEMES, scheme_labels
 from ._base import (
     ChainScores,
@@ -26,7 +27,6 @@ from ._base import (
     best_temperature,
     check_features,
     check_targets,
-    holdout_split,
     label_types,
 )
 from ._linear_chain import ChainWeights, LabelSpace, _minus

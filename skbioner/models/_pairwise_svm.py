@@ -40,12 +40,12 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences
 from ..decoding import greedy_decode
+from ..model_selection import holdout_split
 from ._base import (
     ChainScores,
     ChainTaggerMixin,
     check_features,
     check_targets,
-    holdout_split,
     iob2_classes,
     label_types,
 )

@@ -5,12 +5,12 @@ A tagger is assembled in a fixed order, each layer optional:
 1. the preset pipeline (:func:`preset_pipeline`): annotators (POS, HMM
    states), the featurizer, the model with the settings chosen on the
    development split;
-2. a first pass stacked under it (``two_pass``): the first pass's
-   out-of-fold output and the knowledge modules as features
-   (:func:`add_first_pass`);
-3. dictionaries as features and knowledge modules as document-level steps
-   (:func:`add_knowledge`);
-4. the words re-cut at hyphens and slashes the same way in training and
+2. dictionaries as features (:func:`add_knowledge`);
+3. the second pass over a first pass (``two_pass``), or over several: a
+   :class:`~skbioner.ensemble.StackedTagger` of one or more members, whose
+   out-of-fold outputs and the knowledge modules are its features;
+4. knowledge modules as document-level steps (:func:`add_knowledge`);
+5. the words re-cut at hyphens and slashes the same way in training and
    tagging (``recut``: :class:`~skbioner.models.RecutTagger`).
 """
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-__all__ = ["COMBINATIONS", "add_first_pass", "add_knowledge", "make_members", "make_tagger",
-           "parse_members", "parse_params"]
+__all__ = ["COMBINATIONS", "add_knowledge", "make_members", "make_tagger", "parse_members",
+           "parse_params"]
 
 #: Models :func:`make_tagger` builds from several member taggers (``skbioner train --model
 #: vote|stack --members ...``): a :class:`~skbioner.ensemble.VotingTagger` and a
@@ -195,13 +195,12 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         types read (``"gene,disease"``; None: all); see :func:`make_annotators`.  With
         ``two_pass`` the first pass (a preset name) reads them too.
     two_pass : bool, default=False
-        Stack the tagger on a first pass (:func:`add_first_pass`), the preset's second-pass
-        settings (:data:`TWO_PASS_PARAMS`) under ``model_params``.
+        The tagger as the second pass of a :class:`~skbioner.ensemble.StackedTagger`, with
+        the preset's second-pass settings (:data:`TWO_PASS_PARAMS`) under ``model_params``.
     first_pass : str, list or estimator, optional
-        The first pass of ``two_pass``: a preset name (with the same POS options) or any
-        tagger; default: the tagger itself without the second-pass settings.  Several first
-        passes (a list, or a members string with commas or options: see ``members``) make a
-        :class:`~skbioner.ensemble.StackedTagger` whose second pass is this tagger.
+        The stack's member with ``two_pass``: a preset name (with the same POS options) or
+        any tagger; default: the tagger itself without the second-pass settings.  Several
+        (a list, or a members string with commas or options: see ``members``).
     abbreviations, alias, cascade_rules, closed_dictionary, dictionary
         Zhou & Su's knowledge modules; see :func:`add_knowledge`.
     recut : {None, "pieces", "jnlpba", "learned"}, default=None
@@ -262,26 +261,27 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         raise ValueError("members are the members of model='vote' or 'stack'")
     model_params = _mapping("model_params", model_params)
     feature_params = _mapping("feature_params", feature_params)
-    knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
-                     closed_dictionary=closed_dictionary, dictionary=dictionary)
-    if model == "majority" and (hmm_states is not None or two_pass or recut
-                                or any(v not in (None, False) for v in columns.values())
-                                or any(knowledge.values())):
+    if model == "majority" and (hmm_states is not None or two_pass or recut or any(
+            v not in (None, False) for v in [*columns.values(), abbreviations, alias,
+                                             cascade_rules, closed_dictionary, dictionary])):
         raise ValueError("the majority baseline reads words only: it takes no annotation, "
                          "word classes, lexicons, two-pass, knowledge module or recut option")
     if recut not in (None, "pieces", "jnlpba", "learned"):
         raise ValueError(f"recut must be None, 'pieces', 'jnlpba' or 'learned', got {recut!r}")
-    if combination_params and not _several(two_pass, first_pass):
-        raise ValueError("combination_params are the parameters of model='vote' or 'stack'")
+    if not two_pass and (first_pass is not None or combination_params):
+        raise ValueError("first_pass is the first pass of two_pass=True; combination_params "
+                         "are the parameters of model='vote', 'stack' or two_pass")
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
                              feature_params=feature_params, hmm_states=hmm_states,
                              hmm_params=hmm_params, n_jobs=n_jobs, verbose=verbose, **columns)
-    if two_pass:
-        tagger = _with_first_pass(tagger, model, first_pass, model_params, combination_params,
-                                  n_jobs=n_jobs, verbose=verbose, **columns)
-    elif first_pass is not None:
-        raise ValueError("first_pass is the first pass of two_pass=True")
-    tagger = add_knowledge(tagger, **knowledge)
+    first = two_pass and _first_passes(tagger, first_pass, n_jobs=n_jobs, verbose=verbose,
+                                       **columns)  # before the dictionaries of the second
+    tagger = add_knowledge(tagger, closed_dictionary=closed_dictionary, dictionary=dictionary)
+    if first:
+        tagger = _second_pass(tagger, first, model, model_params, combination_params,
+                              n_jobs=n_jobs, verbose=verbose)
+    tagger = add_knowledge(tagger, abbreviations=abbreviations, alias=alias,
+                           cascade_rules=cascade_rules)
     return _recut(tagger, recut)
 
 
@@ -306,37 +306,36 @@ def _stacked(members, two_pass, first_pass):
     return members
 
 
-def _several(two_pass, first_pass):
-    """Whether ``first_pass`` names several first passes (a stack)."""
-    return two_pass and first_pass is not None and (
-        isinstance(first_pass, list | tuple)
-        or (isinstance(first_pass, str) and any(c in first_pass for c in ",:")))
-
-
-def _with_first_pass(tagger, model, first_pass, model_params, combination_params, *, pos,
-                     pos_jackknife, n_jobs, word_classes, lexicons, lexicon_types, verbose):
-    """``tagger`` as the second pass over ``first_pass``: one (two-pass) or several (stack)."""
+def _first_passes(tagger, first_pass, *, pos, pos_jackknife, n_jobs, word_classes, lexicons,
+                  lexicon_types, verbose):
+    """The named first passes of ``tagger``'s second pass: one (two-pass) or several (stack)."""
     from sklearn.base import clone
 
-    from ._presets import TWO_PASS_PARAMS, preset_pipeline
+    from ._presets import preset_pipeline
 
-    several = _several(True, first_pass)
     if first_pass is None:  # the same pipeline (a fitted HMM step is shared, frozen)
-        first_pass = clone(tagger)
-    elif isinstance(first_pass, str) and not several:
+        return [("first_pass", clone(tagger))]
+    if isinstance(first_pass, list | tuple) or (isinstance(first_pass, str)
+                                                and any(c in first_pass for c in ",:")):
+        return make_members(first_pass, pos_jackknife=pos_jackknife, verbose=verbose)
+    if isinstance(first_pass, str):
         first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
                                      n_jobs=n_jobs, word_classes=word_classes,
                                      lexicons=lexicons, lexicon_types=lexicon_types)
+    return [("first_pass", first_pass)]
+
+
+def _second_pass(tagger, first, model, model_params, combination_params, *, n_jobs, verbose):
+    """``tagger`` with its preset's second-pass settings, stacked on the ``first`` passes."""
+    from ..ensemble import StackedTagger
+    from ._presets import TWO_PASS_PARAMS
+
     # the preset's second-pass settings, under the ones given
     tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
                              if k not in model_params})
-    if not several:
-        return add_first_pass(tagger, first_pass)
-    from ..ensemble import StackedTagger
-
-    return StackedTagger(make_members(first_pass, pos_jackknife=pos_jackknife, verbose=verbose),
-                         final_estimator=tagger, n_jobs=n_jobs, verbose=verbose,
-                         **combination_params)
+    # one first pass: its fits one after the other, as two passes always ran
+    return StackedTagger(first, final_estimator=tagger, n_jobs=n_jobs if len(first) > 1 else None,
+                         verbose=verbose, **combination_params)
 
 
 def _distilled(distill, distill_params, **options):
@@ -451,53 +450,3 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     if alias:
         steps.append(("alias", NameAlias()))
     return PostProcessedTagger(tagger, steps) if steps else tagger
-
-
-def add_first_pass(tagger, first=None, *, cv=5, **annotator_params):
-    """``tagger`` stacked on a first pass: the knowledge modules as its features.
-
-    Puts a :class:`~skbioner.annotate.FirstPassAnnotator` (out of fold on
-    the training data) in front of ``tagger``'s steps and adds
-    :func:`~skbioner.annotate.first_pass_groups` to its featurizer's
-    templates.
-
-    Parameters
-    ----------
-    tagger : Pipeline
-        A pipeline with a ``features`` step (a preset of :func:`make_tagger`).
-    first : estimator, optional
-        The first pass (any tagger taking sentences); default: a clone of
-        ``tagger``.
-    cv : int, default=5
-        Blocks of documents of the first pass's out-of-fold annotation.
-    **annotator_params
-        Other :class:`~skbioner.annotate.FirstPassAnnotator` parameters.
-
-    Returns
-    -------
-    TaggerPipeline
-        Steps ``first_pass`` and ``tagger``'s (its featurizer a copy with the
-        first-pass groups).
-    """
-    from sklearn.base import clone
-
-    from ..annotate import FirstPassAnnotator, first_pass_groups
-    from ..features import get_preset
-    from ._pipeline import TaggerPipeline
-
-    names = [n for n, _ in getattr(tagger, "steps", ())]
-    if "features" not in names:
-        raise ValueError("add_first_pass needs a pipeline with a 'features' step to read the "
-                         "first pass")
-    first = clone(tagger) if first is None else first
-    steps = []
-    for name, step in tagger.steps:
-        if name == "features":
-            step = clone(step)
-            templates = step.templates
-            if isinstance(templates, str):
-                templates = get_preset(templates)
-            step.set_params(templates=list(templates) + first_pass_groups())
-        steps.append((name, step))
-    annotator = FirstPassAnnotator(first, cv=cv, **annotator_params)
-    return TaggerPipeline([("first_pass", annotator), *steps], verbose=tagger.verbose)

@@ -26,6 +26,7 @@ from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin
 from ..metrics import entity_f1_score
+from ..model_selection import document_keys, holdout_split
 from ..models._base import check_targets
 
 __all__ = ["TunedTagger", "tune", "search_space", "halving_schedule", "tagger_options"]
@@ -343,9 +344,9 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
             y_dev = check_targets(y_dev, np.fromiter(map(len, X_dev), dtype=np.int64,
                                                      count=len(X_dev)))
             X, y = [*X, *X_dev], [*y, *y_dev]  # searched together, refitted on X alone
-        keys = _document_keys(X)
+        keys = document_keys(X)
         if X_dev is None:
-            train, held = held_out_split(keys, self.holdout, self.min_held_out)
+            train, held = holdout_split(X, self.holdout, self.min_held_out)
         else:
             train, held = np.arange(n_train), np.arange(n_train, len(X))
         if n_train < 100 or held.size < 20:
@@ -529,39 +530,6 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         return self.best_estimator_.predict(X)
 
 
-def held_out_split(keys, holdout, min_held_out):
-    """Training and held-out sentence indices: the last documents, enough of them.
-
-    Parameters
-    ----------
-    keys : list
-        Each sentence's document (its own index when there are no ids).
-    holdout : float
-        Share of the documents held out.
-    min_held_out : int
-        Hold out whole documents from the end until at least this many
-        sentences, up to half of the sentences.
-
-    Returns
-    -------
-    train, held : ndarray of int64
-    """
-    units = list(dict.fromkeys(keys))
-    size = {}
-    for k in keys:
-        size[k] = size.get(k, 0) + 1
-    n_held = int(round(holdout * len(units)))
-    total = sum(size[u] for u in units[len(units) - n_held:]) if n_held else 0
-    while n_held < len(units) - 1:
-        nxt = size[units[len(units) - n_held - 1]]
-        if total >= min_held_out or 2 * (total + nxt) > len(keys):
-            break
-        n_held, total = n_held + 1, total + nxt
-    held_units = set(units[len(units) - n_held:])
-    mask = np.fromiter((k in held_units for k in keys), dtype=bool, count=len(keys))
-    return np.flatnonzero(~mask), np.flatnonzero(mask)
-
-
 def _fit_front(features, models, Xtr, ytr, Xho):
     """Featurize once, then fit each model and predict the held-out sentences.
 
@@ -653,12 +621,6 @@ def _annotations(base, candidates, X):
         out[key] = list(Pipeline(steps).fit_transform(X)) if any(
             s != "passthrough" for _, s in steps) else list(X)
     return out
-
-
-def _document_keys(X):
-    """Each sentence's document id, or its index when it has none."""
-    return [s.doc_id if getattr(s, "doc_id", None) is not None else ("", i)
-            for i, s in enumerate(X)]
 
 
 def _n_units(idx, keys):

@@ -40,7 +40,6 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .._sentence import Sentence
-from .._shared import shared_result
 from .._validation import StrOptions
 from ..schemes import labels_to_spans, repair
 from ._base import LabelledDocument, PostprocessStep
@@ -416,14 +415,10 @@ def _document_abbreviations(sentences, cross_sentence=True):
 
     ``sentences`` is a tuple of token tuples (hashable).  The first-pass columns and
     :class:`AbbreviationResolver` both read a document's pairs, one right after the
-    other: the detection runs once; inside a tagging batch or a combination's
-    predict (``skbioner._shared.shared_annotations``) every member of the
-    combination with a first pass finds them there too.  Returns a tuple of
+    other: the detection runs once.  Returns a tuple of
     :class:`Abbreviation` (immutable), the pairs in document order.
     """
-    return shared_result(("abbreviations", sentences, cross_sentence),
-                         lambda: tuple(find_abbreviations(sentences,
-                                                          cross_sentence=cross_sentence)))
+    return tuple(find_abbreviations(sentences, cross_sentence=cross_sentence))
 
 
 def set_span(labels, start, end, typ):

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._validation import Integral, Interval, Real
-from ..models._base import holdout_split
+from ..model_selection import holdout_split
 from ..schemes import labels_to_spans
 from ._base import LabelledDocument, PostprocessStep
 

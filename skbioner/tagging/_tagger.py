@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._shared import shared_annotations
 from .._utils import gc_paused, signal_cause
 from ..base import split_pipeline
 from ..io import Entity
@@ -399,7 +398,7 @@ def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
     # the tagging time
     # the equivalent annotators of a batch's tagger (a combination's members, a first pass
     # and its second pass) annotate the batch's sentences once
-    with gc_paused(), shared_annotations():
+    with gc_paused():
         return _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options)
 
 

@@ -1,14 +1,17 @@
-"""FirstPassAnnotator (stacking) and PostProcessedTagger.predict_entities."""
+"""First-pass columns (two passes: a one-member StackedTagger) and
+PostProcessedTagger.predict_entities."""
 
 import json
 
+import numpy as np
 import pytest
 from sklearn.base import BaseEstimator
 from sklearn.pipeline import Pipeline
 
 from skbioner import Sentence
-from skbioner.annotate import FirstPassAnnotator, first_pass_groups
+from skbioner.annotate import first_pass_columns
 from skbioner.datasets import load_jnlpba_sample
+from skbioner.ensemble import StackedTagger
 from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_score
 from skbioner.models import MajorityTagger, OnlinePACRF
@@ -32,12 +35,18 @@ def _doc():
     return X, y
 
 
+def _columns(X, y, Xc, steps=(), **options):
+    """``Xc`` with the columns of a memorising first pass fitted on ``X``."""
+    labels = MajorityTagger().fit(X, y).predict(Xc)
+    cols = first_pass_columns(Xc, labels, None, steps, **options)
+    return [s.with_annotations(**c) for s, c in zip(Xc, cols)]
+
+
 def test_columns_of_a_document():
     X, y = _doc()
-    ann = FirstPassAnnotator(MajorityTagger(), steps=[], doc_dictionary=True, cv=2).fit(X, y)
-    # no marginals: no confidence column
-    assert ann.annotation_names_ == ("fp_label", "fp_memory", "fp_docdict", "fp_abbr")
-    a, b, c = ann.transform(X)
+    a, b, c = _columns(X, y, X, doc_dictionary=True)
+    # no probabilities: no confidence column
+    assert set(a.annotations) == {"fp_label", "fp_memory", "fp_docdict", "fp_abbr"}
     # the memorising tagger tags "T cell factor" as a protein, not TCF (never seen tagged)
     assert a.column("fp_label")[1:4] == ("B-protein", "I-protein", "I-protein")
     assert a.column("fp_abbr") == ("-", "L-protein", "L-protein", "L-protein", "-",
@@ -50,77 +59,64 @@ def test_columns_of_a_document():
     assert c.column("fp_memory")[0] == c.column("fp_label")[3][2:]  # IL-2's other occurrence
     # the document's entities as a dictionary, matched longest first, in every sentence
     assert a.column("fp_docdict")[1:4] == ("B-protein", "I-protein", "I-protein")
-    first, second = ann.transform([Sentence("T cell factor".split(), doc_id="z"),
-                                   Sentence("the t cell factor was".split(), doc_id="z")])
+    first, second = _columns(X, y, [Sentence("T cell factor".split(), doc_id="z"),
+                                    Sentence("the t cell factor was".split(), doc_id="z")],
+                             doc_dictionary=True)
     assert second.column("fp_label")[1] == "O"  # the memorising tagger: case matters
     assert second.column("fp_docdict") == ("O", "B-protein", "I-protein", "I-protein", "O")
-    (alone,) = ann.transform([Sentence("the t cell factor was".split(), doc_id="y")])
+    (alone,) = _columns(X, y, [Sentence("the t cell factor was".split(), doc_id="y")],
+                        doc_dictionary=True)
     assert alone.column("fp_docdict")[1] == "O"  # another document: no "t cell factor"
 
 
 def test_step_columns_hold_the_changes_the_steps_propose():
     X, y = _doc()
-    ann = FirstPassAnnotator(MajorityTagger(), steps=[("abbreviations", AbbreviationResolver())],
-                             memory=False, abbreviations=False, cv=2).fit(X, y)
-    a, b, _ = ann.transform(X)
-    assert ann.annotation_names_ == ("fp_label", "fp_abbreviations")
+    a, b, _ = _columns(X, y, X, [("abbreviations", AbbreviationResolver().fit(X, y))],
+                       memory=False, abbreviations=False)
+    assert set(a.annotations) == {"fp_label", "fp_abbreviations"}
     assert a.column("fp_abbreviations")[5] == "B-protein"  # TCF gets its long form's class
     assert a.column("fp_abbreviations")[:5] == ("-",) * 5  # the long form was right already
-
-
-def test_training_columns_are_out_of_fold():
-    X, y = _doc()
-    ann = FirstPassAnnotator(MajorityTagger(), steps=[], cv=2)
-    oof = ann.fit_transform(X, y)
-    full = ann.transform(X)
-    # document a's "T cell factor" is only in document a: out of fold it is unknown
-    assert full[0].column("fp_label")[1] == "B-protein"
-    assert oof[0].column("fp_label")[1] == "O"
-    assert [s.words for s in oof] == [s.words for s in X]
-    with pytest.raises(ValueError, match="needs y"):
-        FirstPassAnnotator(MajorityTagger()).fit_transform(X)
 
 
 def test_confidence_bins():
     X, y = _doc()
     first = make_tagger("online-crf", model_params={"max_iter": 2, "calibrate": False})
-    ann = FirstPassAnnotator(first, steps=[], confidence_bins=(1.0, 0.0), cv=2).fit(X, y)
-    out = ann.transform(X)
-    assert "fp_conf" in ann.annotation_names_
-    for s in out:  # every probability is >= 0: bin 1 (or bin 0 when exactly 1)
-        assert all(v.split("/")[0] == lab and v.split("/")[1] in "01"
-                   for v, lab in zip(s.column("fp_conf"), s.column("fp_label")))
+    labels = first.fit(X, y).predict(X)
+    where = {c: k for k, c in enumerate(first[-1].classes_)}
+    probs = [m[np.arange(len(lab)), [where[t] for t in lab]]
+             for lab, m in zip(labels, first.predict_marginals(X))]
+    for cols, lab in zip(first_pass_columns(X, labels, probs, confidence_bins=(1.0, 0.0)),
+                         labels):  # every probability is >= 0: bin 1 (or bin 0 when exactly 1)
+        assert all(v.split("/")[0] == t and v.split("/")[1] in "01"
+                   for v, t in zip(cols["fp_conf"], lab))
     with pytest.raises(ValueError, match="decreasing"):
-        FirstPassAnnotator(first, confidence_bins=(0.5, 0.9)).fit(X, y)
+        StackedTagger([("first", first)], confidence_bins=(0.5, 0.9)).fit(X, y)
 
 
 def test_two_pass_learns_from_the_first_pass():
     """The second pass beats a featureless tagger that only reads the first pass: the
-    columns carry the first pass's knowledge (and the pipeline predicts end to end)."""
+    columns carry the first pass's knowledge (and the stack predicts end to end)."""
     train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
     X, y = train.X[:600], train.y[:600]
     first = make_tagger("online-crf", model_params={"max_iter": 3})
-    two = Pipeline([
-        ("first_pass", FirstPassAnnotator(first, cv=3)),
-        ("features", TokenFeaturizer(templates=first_pass_groups())),  # first-pass columns only
-        ("model", OnlinePACRF(max_iter=3, random_state=0))]).fit(X, y)
+    second = Pipeline([("features", TokenFeaturizer(templates=[])),  # first-pass columns only
+                       ("model", OnlinePACRF(max_iter=3, random_state=0))])
+    two = StackedTagger([("first", first)], final_estimator=second, cv=3).fit(X, y)
     one = first.fit(X, y)
     f_one = entity_f1_score(test.y, one.predict(test.X))
     f_two = entity_f1_score(test.y, two.predict(test.X))
     assert f_two > 0.8 * f_one  # the columns alone nearly reproduce the first pass
 
 
-def test_make_tagger_two_pass_builds_the_stacked_pipeline():
-    pipe = make_tagger("online-crf", model_params={"max_iter": 2}, two_pass=True,
-                       first_pass=make_tagger("online-crf", model_params={"max_iter": 4}))
-    assert [n for n, _ in pipe.steps] == ["first_pass", "features", "model"]
-    assert pipe.named_steps.first_pass.cv == 5
-    names = {g.name for g in pipe.named_steps.features.templates}
-    assert {"first_pass", "w"} <= names
-    first = pipe.named_steps.first_pass.tagger
-    assert first[-1].max_iter == 4 and pipe[-1].max_iter == 2
+def test_make_tagger_two_pass_builds_a_one_member_stack():
+    stack = make_tagger("online-crf", model_params={"max_iter": 2}, two_pass=True,
+                        first_pass=make_tagger("online-crf", model_params={"max_iter": 4}))
+    assert isinstance(stack, StackedTagger) and stack.cv == 5
+    [(name, first)] = stack.estimators
+    assert name == "first_pass" and first[-1].max_iter == 4
+    assert stack.final_estimator[-1].max_iter == 2
     default_first = make_tagger("online-crf", model_params={"max_iter": 2}, two_pass=True)
-    assert default_first.named_steps.first_pass.tagger[-1].max_iter == 2
+    assert default_first.estimators[0][1][-1].max_iter == 2
     with pytest.raises(ValueError, match="first_pass is the first pass of two_pass"):
         make_tagger("online-crf", first_pass="cascaded")
 
@@ -208,9 +204,10 @@ def test_strip_parentheses_tags_the_sentence_without_the_short_form():
 
 
 def test_two_pass_hmm_svm_uses_the_second_pass_weights():
-    pipe = make_tagger("hmm-svm", two_pass=True)
+    pipe = make_tagger("hmm-svm", two_pass=True).final_estimator
     assert (pipe[-1].prior_weight, pipe[-1].transition_weight) == (0.4, 0.5)
-    first = pipe.named_steps.first_pass.tagger[-1]
+    first = make_tagger("hmm-svm", two_pass=True).estimators[0][1][-1]
     assert (first.prior_weight, first.transition_weight) == (0.6, 1.0)  # the one-pass preset
-    given = make_tagger("hmm-svm", two_pass=True, model_params={"prior_weight": 1.0})
+    given = make_tagger("hmm-svm", two_pass=True,
+                        model_params={"prior_weight": 1.0}).final_estimator
     assert (given[-1].prior_weight, given[-1].transition_weight) == (1.0, 0.5)

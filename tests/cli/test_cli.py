@@ -252,7 +252,7 @@ def test_train_hmm_svm_with_knowledge_modules(tmp_path, capsys):
 
 def test_train_two_pass(tmp_path, capsys):
     """--two-pass stacks the model on its own out-of-fold first pass; the file loads safely."""
-    from skbioner.annotate import FirstPassAnnotator
+    from skbioner.ensemble import StackedTagger
     from skbioner.io import load_model, model_metadata
 
     train = tmp_path / "train.iob2"
@@ -261,8 +261,8 @@ def test_train_two_pass(tmp_path, capsys):
     assert main(["train", "--train", str(train), "--model", "online-crf", "--param",
                  "max_iter=2", "--two-pass", "--abbreviations", "-o", str(out)]) == 0
     model = load_model(out)
-    first = model.tagger_.named_steps["first_pass"]
-    assert isinstance(first, FirstPassAnnotator) and first.annotation_names_[0] == "fp_label"
+    assert isinstance(model.tagger_, StackedTagger)
+    assert [name for name, _ in model.tagger_.estimators] == ["first_pass"]
     assert model_metadata(out)["options"]["two_pass"] is True
     pred = tmp_path / "pred.iob2"
     assert main(["predict", str(out), str(train), "-o", str(pred)]) == 0
@@ -279,12 +279,13 @@ def test_train_two_pass_hmm_svm_uses_the_second_pass_weights(tmp_path, capsys):
     assert main(["train", "--train", str(train), "--model", "hmm-svm", "--param", "cv=2",
                  "--param", "n_jobs=1", "--two-pass", "-o", str(out)]) == 0
     model = load_model(out)
-    assert (model[-1].prior_weight, model[-1].transition_weight) == (0.4, 0.5)
-    first = model.named_steps["first_pass"].tagger_[-1]
+    second = model.final_estimator_
+    assert (second[-1].prior_weight, second[-1].transition_weight) == (0.4, 0.5)
+    first = model.estimators_[0][-1]
     assert (first.prior_weight, first.cv) == (0.6, 2)  # the one-pass preset, with --param
     assert main(["train", "--train", str(train), "--model", "hmm-svm", "--param", "cv=2",
                  "--param", "prior_weight=1.0", "--two-pass", "-o", str(out)]) == 0
-    assert load_model(out)[-1].prior_weight == 1.0  # a given --param wins
+    assert load_model(out).final_estimator_[-1].prior_weight == 1.0  # a given --param wins
     capsys.readouterr()
 
 

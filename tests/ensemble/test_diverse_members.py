@@ -78,8 +78,8 @@ def test_a_two_pass_member_with_a_scheme_trains_both_passes_in_it():
     train = load_jnlpba_sample("train")
     model = make_tagger("online-crf", two_pass=True, scheme="IOE2",
                         model_params={"max_iter": 2}, n_jobs=1).fit(train.X[:120], train.y[:120])
-    first = dict(model.steps)["first_pass"].tagger_
-    for crf in (final_estimator(model), final_estimator(first)):
+    second, first = model.final_estimator_, model.estimators_[0]
+    for crf in (final_estimator(second), final_estimator(first)):
         assert (crf.label_space_.scheme, crf.label_space_.extra_schemes) == ("IOE2", ())
-    assert {lab[:2] for lab in final_estimator(model).label_space_.labels} == {"O", "I-", "E-"}
+    assert {lab[:2] for lab in final_estimator(second).label_space_.labels} == {"O", "I-", "E-"}
     assert any(e for s in tagger_outputs(model, train.X[120:160]).entities for e in s)

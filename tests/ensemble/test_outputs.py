@@ -1,10 +1,10 @@
-"""Members' outputs: document folds, outputs of a fitted tagger, out-of-fold outputs."""
+"""Members' outputs: outputs of a fitted tagger, out-of-fold outputs."""
 
 import numpy as np
 import pytest
 
 from skbioner import Sentence
-from skbioner.ensemble import TaggerOutputs, cross_val_outputs, document_folds, tagger_outputs
+from skbioner.ensemble import TaggerOutputs, cross_val_outputs, tagger_outputs
 from skbioner.ensemble._outputs import _join
 from skbioner.models import MajorityTagger
 from skbioner.pipelines import make_tagger
@@ -22,17 +22,6 @@ def _docs():
          ["B-protein", "O", "O", "B-DNA", "I-DNA"],
          ["B-protein", "O"]]
     return X, y
-
-
-def test_document_folds_keep_documents_whole_and_blocks_contiguous():
-    X, _ = _docs()
-    fold = document_folds(X, 3)
-    assert fold.tolist() == [0, 1, 0, 2]  # documents a, b, c in order of first appearance
-    assert document_folds(X, 2).tolist() == [0, 0, 0, 1]
-    # fewer documents than blocks: the sentences are cut
-    assert document_folds(X, 4).tolist() == [0, 1, 2, 3]
-    with pytest.raises(ValueError, match="at least 2 sentences"):
-        document_folds(X[:1], 2)
 
 
 def test_tagger_outputs_of_a_chain_model():

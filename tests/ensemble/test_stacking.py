@@ -5,17 +5,16 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from skbioner import Sentence
-from skbioner.annotate import FirstPassAnnotator
+from skbioner.annotate._first_pass import FirstPassAnnotator
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.ensemble import (
     StackedTagger,
-    cross_val_outputs,
     stacking_groups,
     with_feature_groups,
 )
 from skbioner.io import load_model, save_model
 from skbioner.models import MajorityTagger
-from skbioner.pipelines import add_first_pass, make_tagger
+from skbioner.pipelines import make_tagger
 
 
 def _crf(**options):
@@ -30,18 +29,25 @@ def sample():
 
 def test_one_member_is_the_two_pass_system(sample):
     X, y, Xt, _ = sample
-    stack = StackedTagger([("crf", _crf())], final_estimator=_crf(), cv=3).fit(X, y)
-    two_pass = add_first_pass(_crf(), _crf(), cv=3).fit(X, y)
-    # the same columns, out of fold and when tagging, and the same predictions
-    annotator = FirstPassAnnotator(_crf(), cv=3)
-    _, oof, _ = cross_val_outputs([("crf", _crf())], X, y, cv=3)
-    steps = [(name, clone(step)) for name, step in stack.document_steps_]
-    assert [s.annotations for s in annotator.fit_transform(X, y)] == [
-        s.annotations for s in stack._annotate_out_of_fold(X, y, oof, steps)]
-    assert [s.annotations for s in stack.transform(Xt)] == [
-        s.annotations for s in two_pass[0].transform(Xt)]
-    assert stack.predict(Xt) == two_pass.predict(Xt)
-    assert list(stack.classes_) == list(two_pass.classes_)
+    two_pass = make_tagger("online-crf", model_params={"max_iter": 2}, two_pass=True,
+                           combination_params={"cv": 3})
+    assert isinstance(two_pass, StackedTagger) and len(two_pass.estimators) == 1
+    two_pass.fit(X, y)
+    # a model saved with the first pass as an annotator reads the same columns
+    saved = FirstPassAnnotator(_crf(), cv=3)
+    saved.tagger_, saved.steps_ = two_pass.estimators_[0], two_pass.document_steps_
+    saved.annotation_names_ = ("fp_label", "fp_conf", "fp_memory", "fp_abbr", "fp_cascade",
+                               "fp_abbreviations", "fp_alias")
+    assert [s.annotations for s in saved.transform(Xt)] == [
+        s.annotations for s in two_pass.transform(Xt)]
+    with pytest.raises(TypeError, match="StackedTagger"):
+        saved.fit(X, y)
+    # the training columns are out of fold: what the second pass learned from
+    oof = clone(two_pass).fit_transform(X, y)
+    assert [s.words for s in oof] == [s.words for s in X]
+    assert set(oof[0].annotations) == set(saved.annotation_names_)
+    assert [s.column("fp_label") for s in oof] != [s.column("fp_label")
+                                                   for s in two_pass.transform(X)]
 
 
 def test_several_members_add_their_own_columns(sample):
@@ -109,3 +115,32 @@ def test_saved_and_loaded_as_one_safe_file(sample, tmp_path):
     # the clone of a fitted stack is unfitted
     assert not hasattr(clone(stack), "final_estimator_")
     assert Sentence(["x"]).annotations == {}  # inputs untouched: sentences are immutable
+
+
+def test_members_and_the_second_pass_share_one_annotation_head(sample, monkeypatch):
+    from skbioner.annotate import POSTagger, WordClassAnnotator
+    from skbioner.ensemble import VotingTagger
+
+    X, y, Xt, _ = sample
+    calls = []
+    for cls in (POSTagger, WordClassAnnotator):
+        def counted(self, X, _orig=cls.transform, _name=cls.__name__):
+            calls.append(_name)
+            return _orig(self, X)
+        monkeypatch.setattr(cls, "transform", counted)
+    nerbio = {"model_params": {"max_iter": 1}, "n_jobs": 1}
+    vote = VotingTagger([("a", make_tagger("nerbio", **nerbio)),
+                         ("b", make_tagger("nerbio", scheme="IOE2", **nerbio))]).fit(X, y)
+    assert [name for name, _ in vote.head_.steps] == ["pos"]
+    assert vote.estimators_[0][0] is vote.estimators_[1][0] is vote.head_[0]
+    calls.clear()
+    assert len(vote.predict(Xt)) == len(Xt)
+    assert calls == ["POSTagger"]  # POS-tagged once for both members
+    # a member on its own still tags raw sentences (the head's steps are its own)
+    assert len(vote.named_estimators_["a"].predict(Xt[:2])) == 2
+    two_pass = make_tagger("online-crf", two_pass=True, word_classes="bundled", n_jobs=1,
+                           model_params={"max_iter": 1}).fit(X, y)
+    assert two_pass.final_estimator_[0] is two_pass.estimators_[0][0] is two_pass.head_[0]
+    calls.clear()
+    two_pass.predict(Xt)
+    assert calls == ["WordClassAnnotator"]  # the classes looked up once for both passes

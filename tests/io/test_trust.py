@@ -91,7 +91,7 @@ def test_every_listed_type_is_a_class_of_the_module_it_names():
 # safe format cannot store (tuple-keyed state): they need trusted= or a .joblib path
 NOT_IN_MODEL_FILES = {
     "skbioner.pipelines._tune.TunedTagger",
-    "skbioner.model_selection._sequential.SequentialGroupSelector",
+    "skbioner.pipelines._sequential.SequentialGroupSelector",
     "skbioner.postprocess._base.PostprocessStep",
     "skbioner.postprocess._consistency.LabelConsistency",
     "skbioner.postprocess._patterns.PatternPostProcessor",

@@ -22,7 +22,8 @@ from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import SequenceTaggerMixin
-from ..models._base import check_targets, holdout_split
+from ..model_selection import document_keys, document_splits, holdout_split
+from ..models._base import check_targets
 
 __all__ = ["SequentialGroupSelector"]
 
@@ -94,11 +95,12 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
         sentences when no sentence has a document id).  The featurizer is
         fitted on the rest.
     cv : int, cross-validation generator or iterable, default=None
-        Score by cross-validation instead: an int ``k`` is ``GroupKFold(k)``
-        over the documents (each sentence without id a document of its
-        own); a splitter gets ``split(X, y, groups=doc_ids)``; an iterable
-        gives ``(train, test)`` index arrays.  The featurizer is then fitted
-        once on all of ``X`` (its vocabulary sees every fold's words).
+        Score by cross-validation instead: an int ``k`` is ``k`` contiguous
+        blocks of documents (:func:`~skbioner.model_selection.document_folds`;
+        each sentence without id a document of its own); a splitter gets
+        ``split(X, y, groups=doc_ids)``; an iterable gives ``(train, test)``
+        index arrays.  The featurizer is then fitted once on all of ``X``
+        (its vocabulary sees every fold's words).
     scoring : callable, default=None
         ``scoring(estimator, Xt, y) -> float``; None: the official exact
         entity F1 (JNLPBA counting).
@@ -141,7 +143,7 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
     --------
     >>> from skbioner.datasets import load_jnlpba_sample
     >>> from skbioner.features import TokenFeaturizer
-    >>> from skbioner.model_selection import SequentialGroupSelector
+    >>> from skbioner.pipelines import SequentialGroupSelector
     >>> from skbioner.models import OnlinePACRF
     >>> train = load_jnlpba_sample("train")
     >>> sel = SequentialGroupSelector(
@@ -194,7 +196,7 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
 
     def _splits(self, X, y):
         """``(train, test)`` index pairs, and whether it is the one holdout split."""
-        from sklearn.model_selection import GroupKFold, check_cv
+        from sklearn.model_selection import check_cv
 
         if self.cv is None:
             train, held = holdout_split(X, self.dev_fraction)
@@ -202,10 +204,11 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
                 raise ValueError(f"dev_fraction={self.dev_fraction} leaves an empty train or "
                                  f"development part ({len(X)} sentences)")
             return [(train, held)], True
-        groups = [s.doc_id if s.doc_id is not None else ("", i) for i, s in enumerate(X)]
-        groups = np.asarray([str(g) for g in groups], dtype=object)
-        cv = GroupKFold(self.cv) if isinstance(self.cv, Integral) else check_cv(self.cv)
-        return [(np.asarray(a), np.asarray(b)) for a, b in cv.split(X, y, groups)], False
+        if isinstance(self.cv, Integral):
+            return document_splits(X, self.cv), False
+        groups = np.asarray([str(g) for g in document_keys(X)], dtype=object)
+        return [(np.asarray(a), np.asarray(b))
+                for a, b in check_cv(self.cv).split(X, y, groups)], False
 
     @fit_context
     def fit(self, X, y):

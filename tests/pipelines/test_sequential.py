@@ -2,13 +2,13 @@
 
 import numpy as np
 import pytest
-from sklearn.model_selection import GroupKFold
 
 from skbioner import Sentence
 from skbioner.features import FeatureGroup, TokenFeaturizer
 from skbioner.metrics import entity_f1_score
-from skbioner.model_selection import SequentialGroupSelector
+from skbioner.model_selection import document_splits
 from skbioner.models import OnlinePACRF
+from skbioner.pipelines import SequentialGroupSelector
 from skbioner.text import NumericNormalizer
 
 
@@ -90,7 +90,7 @@ def test_grouped_cv_and_tol(rng):
     X, y = _synthetic(rng)
     sel = _selector(cv=3, tol=0.5, refit=False).fit(X, y)
     assert sel.selected_groups_ == ["sig"]
-    splits = list(GroupKFold(3).split(X, y, [s.doc_id for s in X]))
+    splits = document_splits(X, 3)  # what cv=3 means: blocks of documents
     sel2 = _selector(cv=splits, tol=0.5, refit=False).fit(X, y)
     assert sel2.trace_[0]["scores"] == pytest.approx(sel.trace_[0]["scores"])
     one = _selector(dev_fraction=0.25, max_groups=1, tol=-1.0, refit=False).fit(X, y)

@@ -33,7 +33,6 @@ from skbioner import Sentence
 from skbioner._validation import Interval
 from skbioner.annotate import (
     BrownClusterer,
-    DictionaryMatcher,
     EmbeddingClusterer,
     FirstPassAnnotator,
     HMMStateClusterer,
@@ -143,8 +142,9 @@ CASES = {
                        ("memo", MajorityTagger())], cv=2),
         (X, Y), "predict", X, True),
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
-    "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
-    "DictionaryMatcher(jackknife)": Case(DictionaryMatcher(jackknife=3), (X, Y), "transform", X),
+    "LexiconMatcher(training)": Case(LexiconMatcher("training"), (X, Y), "transform", X),
+    "LexiconMatcher(training, jackknife)": Case(LexiconMatcher("training", jackknife=3), (X, Y),
+                                                "transform", X),
     "FirstPassAnnotator": Case(FirstPassAnnotator(MajorityTagger(), cv=2), (X, Y), "transform",
                                X),
     "POSTagger": Case(POSTagger(), (X,), "transform", X),

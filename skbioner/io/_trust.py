@@ -46,7 +46,6 @@ _SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 # made without calling __init__, then its saved attributes set (or its __setstate__ called).
 _SKBIONER_CLASSES = (
     "annotate._brown.BrownClusterer",
-    "annotate._dictionary.DictionaryMatcher",
     "annotate._embeddings.EmbeddingClusterer",
     "annotate._first_pass.FirstPassAnnotator",
     "annotate._hmm.HMMStateClusterer",

@@ -166,7 +166,7 @@ def _mapping(name, value):
 def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, two_pass=False,
                 first_pass=None, abbreviations=False, alias=False, cascade_rules=False,
-                closed_dictionary=False, dictionary=None, recut=None, word_classes=None,
+                closed_dictionary=False, recut=None, word_classes=None,
                 lexicons=None, lexicon_types=None, members=None, combination_params=None,
                 distill=None, distill_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
@@ -202,7 +202,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         tagger; default: the tagger itself without the second-pass settings.  Several first
         passes (a list, or a members string with commas or options: see ``members``) make a
         :class:`~skbioner.ensemble.StackedTagger` whose second pass is this tagger.
-    abbreviations, alias, cascade_rules, closed_dictionary, dictionary
+    abbreviations, alias, cascade_rules, closed_dictionary
         Zhou & Su's knowledge modules; see :func:`add_knowledge`.
     recut : {None, "pieces", "jnlpba", "learned"}, default=None
         Wrap in :class:`~skbioner.models.RecutTagger` (``"pieces"``: cut at
@@ -253,7 +253,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                        feature_params=feature_params, hmm_states=hmm_states,
                        hmm_params=hmm_params, two_pass=two_pass, first_pass=first_pass,
                        abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
-                       dictionary=dictionary, closed_dictionary=closed_dictionary, recut=recut,
+                       closed_dictionary=closed_dictionary, recut=recut,
                        n_jobs=n_jobs, verbose=verbose, **columns)
     if model == "stack":  # the online-crf preset, two passes with the members as first pass
         model, two_pass, first_pass, members = "online-crf", True, _stacked(members, two_pass,
@@ -263,7 +263,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     model_params = _mapping("model_params", model_params)
     feature_params = _mapping("feature_params", feature_params)
     knowledge = dict(abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
-                     closed_dictionary=closed_dictionary, dictionary=dictionary)
+                     closed_dictionary=closed_dictionary)
     if model == "majority" and (hmm_states is not None or two_pass or recut
                                 or any(v not in (None, False) for v in columns.values())
                                 or any(knowledge.values())):
@@ -359,7 +359,7 @@ def _distilled(distill, distill_params, **options):
 
 
 def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alias,
-            cascade_rules, closed_dictionary, dictionary, recut, pos_jackknife, **unused):
+            cascade_rules, closed_dictionary, recut, pos_jackknife, **unused):
     """``make_tagger("vote", ...)``: the members' vote, with the wrappers that apply to it."""
     from ..ensemble import VotingTagger
 
@@ -369,8 +369,8 @@ def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alia
     if given:
         raise ValueError(f"model='vote' has no {', '.join(given)}: give the members their "
                          "options (members='online-crf:scheme=IOE2,...')")
-    if closed_dictionary or dictionary is not None:
-        raise ValueError("dictionaries are features: give them to the members")
+    if closed_dictionary:
+        raise ValueError("the closed dictionary is features: give it to the members")
     tagger = VotingTagger(make_members(members, pos_jackknife=pos_jackknife, verbose=verbose),
                           n_jobs=n_jobs, verbose=verbose, **combination_params)
     tagger = add_knowledge(tagger, abbreviations=abbreviations, alias=alias,
@@ -379,19 +379,20 @@ def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alia
 
 
 def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=False,
-                  closed_dictionary=False, dictionary=None, jackknife=5):
+                  closed_dictionary=False, jackknife=5):
     """A tagger with Zhou & Su's (2004) knowledge modules switched on.
 
-    Works with any tagger of the suite (a preset pipeline or your own):
-    dictionaries enter as an annotator before the featurizer (whose
-    ``dictionary`` templates read their ``dict_*`` columns), the other
-    modules as document-level post-processing steps.
+    Works with any tagger of the suite (a preset pipeline or your own): the
+    closed dictionary enters as an annotator before the featurizer (whose
+    ``dictionary`` templates read its ``dict_closed`` column), the other
+    modules as document-level post-processing steps.  An open dictionary
+    is a lexicon file (``lexicons=`` of :func:`make_tagger`).
 
     Parameters
     ----------
     tagger : Pipeline or estimator
         The tagger (a ``Pipeline`` whose featurizer has ``dictionary``
-        templates, for the dictionaries).
+        templates, for the closed dictionary).
     abbreviations : bool, default=False
         :class:`~skbioner.postprocess.AbbreviationResolver`.
     alias : bool, default=False
@@ -400,12 +401,10 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
         :class:`~skbioner.postprocess.CascadedEntityRules` mined from the
         training entities.
     closed_dictionary : bool, default=False
-        The training entity names as a dictionary, annotating the training
-        sentences out of fold (``jackknife`` blocks of documents).
-    dictionary : str or path, optional
-        An open dictionary file (one name per line, optionally TAB class),
-        matched case-sensitively with punctuation ignored (gene symbols:
-        ``IL2`` matches ``IL-2``), columns ``dict_open*``.
+        The training entity names as a dictionary
+        (:class:`~skbioner.annotate.LexiconMatcher` with
+        ``lexicons="training"``), annotating the training sentences out of
+        fold (``jackknife`` blocks of documents).
     jackknife : int, default=5
         Blocks of the closed dictionary's out-of-fold annotation.
 
@@ -413,13 +412,13 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     -------
     estimator
         ``tagger`` itself when no module is on; otherwise the tagger with a
-        ``DictionaryMatcher`` step and/or wrapped in a
+        ``LexiconMatcher`` step and/or wrapped in a
         :class:`~skbioner.postprocess.PostProcessedTagger` (steps in the
         order cascade rules, abbreviations, alias).
     """
     from sklearn.pipeline import Pipeline
 
-    from ..annotate import DictionaryMatcher
+    from ..annotate import LexiconMatcher
     from ..postprocess import (
         AbbreviationResolver,
         CascadedEntityRules,
@@ -428,20 +427,13 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     )
     from ._pipeline import TaggerPipeline
 
-    matchers = []
     if closed_dictionary:
-        matchers.append(("dictionary", DictionaryMatcher(closed=True, jackknife=jackknife)))
-    if dictionary is not None:
-        # gene symbols: case matters ("CAT", "MAX"), hyphens do not ("IL-2" is IL2)
-        matchers.append(("open_dictionary", DictionaryMatcher(
-            dictionaries={"open": dictionary}, closed=False, lowercase=False,
-            strip_punct=True)))
-    if matchers:
         if not isinstance(tagger, Pipeline):
-            raise ValueError("dictionaries need a pipeline with a featurizer to read them")
+            raise ValueError("the closed dictionary needs a pipeline with a featurizer to read it")
         names = [name for name, _ in tagger.steps]
         at = names.index("features") if "features" in names else len(names) - 1
-        tagger = TaggerPipeline([*tagger.steps[:at], *matchers, *tagger.steps[at:]],
+        matcher = LexiconMatcher("training", column="dict_closed", jackknife=jackknife)
+        tagger = TaggerPipeline([*tagger.steps[:at], ("dictionary", matcher), *tagger.steps[at:]],
                                 verbose=tagger.verbose)
     steps = []
     if cascade_rules:

@@ -13,8 +13,8 @@ such lines; ``--store`` also appends one record per setting to ``benchmarks/resu
         --model hmm-svm --features base --out hmm_svm.jsonl
     python benchmarks/hmm_svm.py ... --features pos        # + in-domain POS (bundled tagger)
     python benchmarks/hmm_svm.py ... --features closed     # + closed dictionary (jackknifed)
-    python benchmarks/hmm_svm.py ... --features open --open-dictionary human_genes.txt
-    python benchmarks/hmm_svm.py ... --features all --open-dictionary human_genes.txt
+    python benchmarks/hmm_svm.py ... --features open        # + the bundled lexicons
+    python benchmarks/hmm_svm.py ... --features all
     python benchmarks/hmm_svm.py ... --model online-crf --features base
     python benchmarks/hmm_svm.py --table hmm_svm.jsonl
 
@@ -32,8 +32,8 @@ Feature settings: ``base`` (the preset's features), ``pos`` (+ the bundled GENIA
 tagger's column, ``POSTagger(jackknife=5, corpus=--pos-corpus)``: every sentence of a GENIA
 POS training abstract -- most training and development sentences, 10 test abstracts -- is
 tagged by a fold tagger that never saw it), ``closed`` (+ the training entity names, out of
-fold on the training data), ``open`` (+ an open dictionary file,
-``scripts/make_gene_dictionary.py``), ``all`` (all of these).  ``--pred-cache FILE`` keeps the
+fold on the training data), ``open`` (+ an open dictionary: ``--open-dictionary``, a lexicon
+file, default the bundled lexicons), ``all`` (all of these).  ``--pred-cache FILE`` keeps the
 tagger's predictions so that the steps can be re-scored without training again.
 ``--max-train-docs N`` trains on the first N training abstracts only (a subset, to keep a
 run within minutes; reported).  Training seconds include featurization; tagging seconds are
@@ -127,11 +127,9 @@ def build(model, features, open_dictionary, params=None, feature_params=None,
     pipe = make_tagger(model, model_params=params, feature_params=feature_params)
     if features in ("pos", "all"):
         pipe.steps[:0] = make_annotators(pos_jackknife=pos_corpus)
-    closed = features in ("closed", "all")
-    opened = open_dictionary if features in ("open", "all") else None
-    if features in ("open", "all") and open_dictionary is None:
-        raise SystemExit("--features open/all need --open-dictionary FILE")
-    return add_knowledge(pipe, closed_dictionary=closed, dictionary=opened)
+    if features in ("open", "all"):  # a lexicon file, or the bundled lexicons
+        pipe.steps[:0] = make_annotators(lexicons=open_dictionary or "bundled")
+    return add_knowledge(pipe, closed_dictionary=features in ("closed", "all"))
 
 
 def build_system(name, params, first_params):
@@ -334,7 +332,9 @@ def main():
     ap.add_argument("--model", default="hmm-svm")
     ap.add_argument("--features", choices=("base", "pos", "closed", "open", "all"),
                     default="base")
-    ap.add_argument("--open-dictionary", default=None)
+    ap.add_argument("--open-dictionary", default=None,
+                    help="a lexicon file (name<TAB>type) for --features open/all "
+                         "(default: the bundled lexicons)")
     ap.add_argument("--pos-corpus", default=None,
                     help="the POS tagger's training corpus, to tag its sentences out of fold "
                          "(default: DATA/genia-pos/train.tsv)")

@@ -33,7 +33,6 @@ from skbioner import Sentence
 from skbioner._validation import Interval
 from skbioner.annotate import (
     BrownClusterer,
-    DictionaryMatcher,
     EmbeddingClusterer,
     HMMStateClusterer,
     LexiconMatcher,
@@ -144,8 +143,9 @@ CASES = {
                        ("memo", MajorityTagger())], cv=2),
         (X, Y), "predict", X, True),
     "TokenFeaturizer": Case(TokenFeaturizer(), (X,), "transform", X),
-    "DictionaryMatcher": Case(DictionaryMatcher(closed=True), (X, Y), "transform", X),
-    "DictionaryMatcher(jackknife)": Case(DictionaryMatcher(jackknife=3), (X, Y), "transform", X),
+    "LexiconMatcher(training)": Case(LexiconMatcher("training"), (X, Y), "transform", X),
+    "LexiconMatcher(training, jackknife)": Case(LexiconMatcher("training", jackknife=3), (X, Y),
+                                                "transform", X),
     "POSTagger": Case(POSTagger(), (X,), "transform", X),
     "RuleChunker": Case(RuleChunker(), (XP,), "transform", XP),
     "HMMStateClusterer": Case(HMMStateClusterer(n_states=4, max_iter=2, tol=None,

@@ -9,11 +9,10 @@
   al. 2002) and adds each token's HMM state as the ``hmm`` column, which the ``"kazama"``
   feature preset reads; :func:`shape_class` is the word-shape class it observes for words
   outside its vocabulary.
-* :class:`DictionaryMatcher` -- longest dictionary matches (closed: the training names, out
-  of fold; open: a names file) as ``dict_*`` columns.
 * :class:`LexiconMatcher` -- names of real terminologies (genes, chemicals, diseases,
   species, cells...; the lexicons shipped with the package or a file of your own) as
-  each type's position in the ``lex`` column.
+  each type's position in the ``lex`` column; or the training names (a closed dictionary,
+  out of fold) in a ``dict_*`` column.
 * :func:`first_pass_columns` -- a first pass's labels and Zhou & Su's knowledge modules as
   ``fp_*`` columns of a second pass (:func:`first_pass_groups` are the templates that read
   them; :class:`~skbioner.ensemble.StackedTagger` trains the two passes).
@@ -25,7 +24,6 @@
 
 from ._brown import BrownClusterer
 from ._chunk import RuleChunker
-from ._dictionary import DictionaryMatcher
 from ._embeddings import EmbeddingClusterer
 from ._first_pass import first_pass_columns, first_pass_groups
 from ._hmm import SHAPE_CLASSES, HMMStateClusterer, shape_class
@@ -45,7 +43,7 @@ from ._word_classes import (
     normalize_word,
 )
 
-__all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer", "DictionaryMatcher",
+__all__ = ["BUNDLED_CLASSES", "BUNDLED_LEXICONS", "BrownClusterer",
            "EmbeddingClusterer", "HMMStateClusterer", "LEX_COLUMN",
            "LexiconMatcher",
            "NORMALIZATIONS", "POSTagger", "RuleChunker",

@@ -18,15 +18,16 @@ from itertools import chain
 from pathlib import Path
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import Sentence, check_sentences
-from .._validation import fit_context
+from .._validation import Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
 from ..features._corpus import factorize
 from ..io._decode import text_lines
 from ..io._errors import CorpusFormatError
+from ..schemes import labels_to_spans
 from ._lexicon_kernel import CODES, MAX_CHARS, build_table, match_tokens, name_key
 
 __all__ = ["BUNDLED_LEXICONS", "LEX_COLUMN", "LexiconMatcher", "normalize_name", "read_lexicon"]
@@ -282,7 +283,7 @@ def word_flags(words):
 class LexiconMatcher(
     SentenceTransformerMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None
 ):
-    """Mark the tokens covered by lexicon names: each type's position in the ``lex`` column.
+    """Mark the tokens covered by lexicon names: each type's position in one token column.
 
     A name matches a run of tokens whose normalized forms
     (:func:`normalize_name`), joined, equal the name's -- so case, Greek
@@ -298,10 +299,13 @@ class LexiconMatcher(
     feature per type and position.  Matching runs compiled over word
     types, at millions of tokens per second with millions of names.
 
-    Nothing is learned from the training data: ``fit`` loads the lexicon.
-    The bundled lexicons are not copied into a saved model (it records
-    their digest and finds them in the installed package); a lexicon file
-    of your own is stored in the model, which then needs no file.
+    ``fit`` loads the lexicon; with ``lexicons="training"`` the names are
+    the training entities (a *closed dictionary*, Zhou & Su 2004), typed
+    by their class, and ``jackknife`` annotates the training sentences out
+    of fold.  The bundled lexicons are not copied into a saved model (it
+    records their digest and finds them in the installed package); a
+    lexicon file of your own, or the training names, are stored in the
+    model, which then needs no file.
 
     Parameters
     ----------
@@ -310,25 +314,31 @@ class LexiconMatcher(
         ``anatomy``, ``cell_line``, ``cell_type``, ``cellular_component``,
         ``chemical``, ``disease``, ``gene``, ``nucleic_acid``, ``phenotype``,
         ``protein``, ``species``; sources in the package's
-        ``annotate/data/README.md``).  Otherwise a lexicon file
-        (:func:`read_lexicon`).
+        ``annotate/data/README.md``).  ``"training"``: the entities of the
+        ``y`` given to :meth:`fit`, typed by their class.  Otherwise a
+        lexicon file (:func:`read_lexicon`).
     types : list of str or None, default=None
         The types to mark (None: all of the lexicon's).
+    column : str, default="lex"
+        The annotation column written (the presets' ``lexicon`` group reads
+        ``lex``, their ``dictionary`` group the columns named ``dict_*``).
+    jackknife : int or None, default=None
+        With ``lexicons="training"``: :meth:`fit_transform` annotates the
+        training sentences in ``jackknife`` blocks of whole documents, each
+        by the names of the other blocks, so that a tagger trained on them
+        sees the dictionary miss new names as it will on new text;
+        :meth:`transform` uses the names of all the training data.
 
     Attributes
     ----------
     types_ : tuple of str
         The types marked, in column order.
     annotation_names_ : tuple of str
-        ``("lex",)``: the column :meth:`transform` adds.
+        ``(column,)``: the column :meth:`transform` adds.
     n_names_ : dict of str -> int
         Distinct normalized names per type.
     lexicon_digest_ : str
-        SHA-256 of the lexicon file.
-
-    See Also
-    --------
-    DictionaryMatcher : exact token match of a closed (training) dictionary.
+        SHA-256 of the lexicon file (of the names, for ``"training"``).
 
     Examples
     --------
@@ -336,27 +346,41 @@ class LexiconMatcher(
     >>> m = LexiconMatcher(types=["gene", "cell_line"]).fit()
     >>> m.transform([["NF-kappa", "B", "in", "HeLa", "cells"]])[0].column("lex")
     ('gene:B', 'gene:E', 'O', 'cell_line:B', 'cell_line:E')
+    >>> closed = LexiconMatcher("training", column="dict_closed").fit(
+    ...     [["IL-2", "gene", "expression"]], [["B-DNA", "I-DNA", "O"]])
+    >>> closed.transform([["the", "IL-2", "genes"]])[0].column("dict_closed")
+    ('O', 'DNA:B', 'DNA:E')
     """
 
     _parameter_constraints = {
         "lexicons": [str, os.PathLike],
         "types": [list, tuple, None],
+        "column": [str],
+        "jackknife": [Interval(Integral, 2, None, closed="left"), None],
     }
 
-    def __init__(self, lexicons="bundled", types=None):
+    def __init__(self, lexicons="bundled", types=None, column=LEX_COLUMN, jackknife=None):
         self.lexicons = lexicons
         self.types = types
+        self.column = column
+        self.jackknife = jackknife
 
     def _path(self):
         return BUNDLED_LEXICONS if str(self.lexicons) == "bundled" else Path(self.lexicons)
 
+    def _training(self):
+        return str(self.lexicons) == "training"
+
     @fit_context
     def fit(self, X=None, y=None):
-        """Load the lexicon (``X`` and ``y`` are ignored).
+        """Load the lexicon, or take the names of the training entities.
 
         Parameters
         ----------
-        X, y : ignored
+        X : list of sentences, optional
+            Needed with ``lexicons="training"`` (ignored otherwise).
+        y : list of list of str, optional
+            IOB2 labels of ``X``; needed with ``lexicons="training"``.
 
         Returns
         -------
@@ -365,6 +389,8 @@ class LexiconMatcher(
         given = None if self.types is None else tuple(self.types)
         if given is not None and not given:
             raise ValueError("types must name at least one type (None: all)")
+        if self._training():
+            return self._fit_training(X, y, given)
         table, kinds, counts, digest = _load_file(self._path(), given)
         types = kinds if given is None else given
         unknown = sorted(set(types) - set(kinds))
@@ -372,7 +398,7 @@ class LexiconMatcher(
             raise ValueError(f"types {unknown} are not in the lexicon {self._path()}, whose "
                              f"types are {sorted(set(kinds) | set(self._available()))}")
         self.types_ = types
-        self.annotation_names_ = (LEX_COLUMN,)
+        self.annotation_names_ = (self.column,)
         self.n_names_ = {t: counts[t] for t in types}
         self.lexicon_digest_ = digest
         self._columns = np.asarray([kinds.index(t) for t in types], dtype=np.int64)
@@ -383,6 +409,57 @@ class LexiconMatcher(
             keys, masks, kinds_ = _keyed(_selected(self._path(), given))
             self._embedded = ("\n".join(keys), masks, kinds_)
         return self
+
+    def _fit_training(self, X, y, given):
+        """:meth:`fit` with ``lexicons="training"``: the names are ``y``'s entities."""
+        if X is None or y is None:
+            raise ValueError('lexicons="training" takes its names from the entities of y: '
+                             "fit needs X and y")
+        X, y = check_sentences(X, y, scheme="IOB2")
+        entries = [(" ".join(s[a:b]), t, "") for s, lab in zip(X, y)
+                   for t, a, b in labels_to_spans(lab)
+                   if given is None or t in given]
+        keys, masks, kinds = _keyed(entries)
+        self.types_ = tuple(kinds)
+        self.annotation_names_ = (self.column,)
+        self.n_names_ = {t: int(np.count_nonzero(masks & np.uint64((1 << i) | (1 << (i + 32)))))
+                         for i, t in enumerate(kinds)}
+        joined = "\n".join(keys)
+        self.lexicon_digest_ = hashlib.sha256(joined.encode() + masks.tobytes()).hexdigest()
+        self._columns = np.arange(len(kinds), dtype=np.int64)
+        self._selection = None
+        self._embedded = (joined, masks, tuple(kinds))
+        self.__dict__.pop("_table", None)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit, then annotate ``X``: out of fold with ``lexicons="training"`` and ``jackknife``.
+
+        Parameters
+        ----------
+        X : list of sentences
+        y : list of list of str, optional
+            IOB2 labels (needed with ``lexicons="training"``).
+
+        Returns
+        -------
+        list of Sentence
+            As :meth:`transform`; with ``jackknife``, each block of documents
+            is annotated by the names of the other blocks.
+        """
+        self.fit(X, y)
+        if self.jackknife is None or not self._training():
+            return self.transform(X)
+        from ..model_selection import document_splits
+
+        X, y = check_sentences(X, y)
+        out = [None] * len(X)
+        for rest, inside in document_splits(X, self.jackknife):
+            sub = clone(self).set_params(jackknife=None).fit([X[i] for i in rest],
+                                                             [y[i] for i in rest])
+            for i, s in zip(inside.tolist(), sub.transform([X[i] for i in inside])):
+                out[i] = s
+        return out
 
     def _available(self):
         return {kind for _, kind, _ in _entries(self._path())}
@@ -400,9 +477,12 @@ class LexiconMatcher(
         embedded = self.__dict__.get("_embedded")
         if embedded is not None:
             keys, masks, kinds = embedded
-            table, kinds, _ = _cached(self.lexicon_digest_, self._selection, lambda: (
-                build_table(keys.split("\n"), masks), tuple(kinds), masks))
-            table = (table, kinds)
+            if self._training():  # small, and one per fold: not worth a cache file
+                table = (build_table(keys.split("\n") if keys else [], masks), tuple(kinds))
+            else:
+                table, kinds, _ = _cached(self.lexicon_digest_, self._selection, lambda: (
+                    build_table(keys.split("\n"), masks), tuple(kinds), masks))
+                table = (table, kinds)
         else:
             table, kinds, _, digest = _load_file(BUNDLED_LEXICONS, self._selection)
             if digest != self.lexicon_digest_:
@@ -415,7 +495,7 @@ class LexiconMatcher(
         return table
 
     def transform(self, X):
-        """Add the ``lex`` column to every sentence.
+        """Add the lexicon's column (``lex`` by default) to every sentence.
 
         Parameters
         ----------

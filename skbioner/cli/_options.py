@@ -16,11 +16,11 @@ FLAGS = {"hmm_params": "--hmm-param", "model_params": "--param",
          "feature_params": "--feature-param", "combination_params": "--combination-param",
          "distill_params": "--distill-param",
          **{k: "--" + k.replace("_", "-") for k in (
-             "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "dictionary", "two_pass",
+             "scheme", "pos", "pos_jackknife", "hmm_states", "recut", "two_pass",
              "first_pass", "members", "word_classes", "lexicons", "lexicon_types", "distill",
              "unlabeled")}}
 #: the options that name input files (beside --train): an output may not be one of them
-INPUTS = ("pos_jackknife", "hmm_states", "dictionary", "word_classes", "lexicons", "unlabeled")
+INPUTS = ("pos_jackknife", "hmm_states", "word_classes", "lexicons", "unlabeled")
 #: make_tagger's dict arguments, given as repeatable KEY=VALUE options
 _PARAMS = ("model_params", "feature_params", "hmm_params", "combination_params",
            "distill_params")
@@ -98,8 +98,6 @@ def add_tagger_arguments(p):
     k.add_argument("--cascade-rules", action="store_true", help="rules mined from entities")
     k.add_argument("--closed-dictionary", action="store_true",
                    help="the training names as features (out of fold)")
-    k.add_argument("--dictionary", metavar="FILE", default=None,
-                   help="an open dictionary (one name per line) as features")
     k.add_argument("--recut", choices=("auto", "none", "pieces", "jnlpba", "learned"),
                    default="auto",
                    help="re-cut words at hyphens and slashes in training and tagging alike; "
@@ -121,7 +119,7 @@ def tagger_options(args):
     for name, value in (("scheme", args.scheme), ("first_pass", args.first_pass),
                         ("members", args.members),
                         ("pos_jackknife", args.pos_jackknife),
-                        ("hmm_states", args.hmm_states), ("dictionary", args.dictionary),
+                        ("hmm_states", args.hmm_states),
                         ("word_classes", args.word_classes), ("lexicons", args.lexicons),
                         ("lexicon_types", args.lexicon_types),
                         ("distill", args.distill),

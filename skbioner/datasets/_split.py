@@ -43,7 +43,7 @@ def annotate_split(annotators, X_train, X_eval):
 
     Each annotator, in order, is cloned, fitted on ``X_train`` with
     ``fit_transform`` (out of fold where it does so: ``POSTagger(jackknife=)``,
-    ``DictionaryMatcher(jackknife=)``) and then ``transform`` s ``X_eval``,
+    ``LexiconMatcher(jackknife=)``) and then ``transform`` s ``X_eval``,
     exactly as a ``Pipeline`` fitted on ``X_train`` would.  An annotator that
     can tell which sentences it would tag with a model trained on them
     (``in_sample``, e.g. :class:`~skbioner.annotate.POSTagger`) is refused if

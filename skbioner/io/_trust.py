@@ -47,7 +47,6 @@ _SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 _SKBIONER_CLASSES = (
     "annotate._brown.BrownClusterer",
     "annotate._chunk.RuleChunker",
-    "annotate._dictionary.DictionaryMatcher",
     "annotate._embeddings.EmbeddingClusterer",
     "annotate._first_pass.FirstPassAnnotator",
     "annotate._hmm.HMMStateClusterer",

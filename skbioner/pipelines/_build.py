@@ -5,7 +5,7 @@ A tagger is assembled in a fixed order, each layer optional:
 1. the preset pipeline (:func:`preset_pipeline`): annotators (POS, HMM
    states), the featurizer, the model with the settings chosen on the
    development split;
-2. dictionaries as features (:func:`add_knowledge`);
+2. the closed dictionary as features (:func:`add_knowledge`);
 3. the second pass over a first pass (``two_pass``), or over several: a
    :class:`~skbioner.ensemble.StackedTagger` of one or more members, whose
    out-of-fold outputs and the knowledge modules are its features;
@@ -166,7 +166,7 @@ def _mapping(name, value):
 def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
                 pos=False, pos_jackknife=None, hmm_states=None, hmm_params=None, two_pass=False,
                 first_pass=None, abbreviations=False, alias=False, cascade_rules=False,
-                closed_dictionary=False, dictionary=None, recut=None, word_classes=None,
+                closed_dictionary=False, recut=None, word_classes=None,
                 lexicons=None, lexicon_types=None, members=None, combination_params=None,
                 distill=None, distill_params=None, n_jobs=2, verbose=0):
     """A whole tagger, unfitted: what ``skbioner train`` trains from the same options.
@@ -201,7 +201,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
         The stack's member with ``two_pass``: a preset name (with the same POS options) or
         any tagger; default: the tagger itself without the second-pass settings.  Several
         (a list, or a members string with commas or options: see ``members``).
-    abbreviations, alias, cascade_rules, closed_dictionary, dictionary
+    abbreviations, alias, cascade_rules, closed_dictionary
         Zhou & Su's knowledge modules; see :func:`add_knowledge`.
     recut : {None, "pieces", "jnlpba", "learned"}, default=None
         Wrap in :class:`~skbioner.models.RecutTagger` (``"pieces"``: cut at
@@ -252,7 +252,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                        feature_params=feature_params, hmm_states=hmm_states,
                        hmm_params=hmm_params, two_pass=two_pass, first_pass=first_pass,
                        abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
-                       dictionary=dictionary, closed_dictionary=closed_dictionary, recut=recut,
+                       closed_dictionary=closed_dictionary, recut=recut,
                        n_jobs=n_jobs, verbose=verbose, **columns)
     if model == "stack":  # the online-crf preset, two passes with the members as first pass
         model, two_pass, first_pass, members = "online-crf", True, _stacked(members, two_pass,
@@ -263,7 +263,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     feature_params = _mapping("feature_params", feature_params)
     if model == "majority" and (hmm_states is not None or two_pass or recut or any(
             v not in (None, False) for v in [*columns.values(), abbreviations, alias,
-                                             cascade_rules, closed_dictionary, dictionary])):
+                                             cascade_rules, closed_dictionary])):
         raise ValueError("the majority baseline reads words only: it takes no annotation, "
                          "word classes, lexicons, two-pass, knowledge module or recut option")
     if recut not in (None, "pieces", "jnlpba", "learned"):
@@ -276,7 +276,7 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
                              hmm_params=hmm_params, n_jobs=n_jobs, verbose=verbose, **columns)
     first = two_pass and _first_passes(tagger, first_pass, n_jobs=n_jobs, verbose=verbose,
                                        **columns)  # before the dictionaries of the second
-    tagger = add_knowledge(tagger, closed_dictionary=closed_dictionary, dictionary=dictionary)
+    tagger = add_knowledge(tagger, closed_dictionary=closed_dictionary)
     if first:
         tagger = _second_pass(tagger, first, model, model_params, combination_params,
                               n_jobs=n_jobs, verbose=verbose)
@@ -358,7 +358,7 @@ def _distilled(distill, distill_params, **options):
 
 
 def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alias,
-            cascade_rules, closed_dictionary, dictionary, recut, pos_jackknife, **unused):
+            cascade_rules, closed_dictionary, recut, pos_jackknife, **unused):
     """``make_tagger("vote", ...)``: the members' vote, with the wrappers that apply to it."""
     from ..ensemble import VotingTagger
 
@@ -368,8 +368,8 @@ def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alia
     if given:
         raise ValueError(f"model='vote' has no {', '.join(given)}: give the members their "
                          "options (members='online-crf:scheme=IOE2,...')")
-    if closed_dictionary or dictionary is not None:
-        raise ValueError("dictionaries are features: give them to the members")
+    if closed_dictionary:
+        raise ValueError("the closed dictionary is features: give it to the members")
     tagger = VotingTagger(make_members(members, pos_jackknife=pos_jackknife, verbose=verbose),
                           n_jobs=n_jobs, verbose=verbose, **combination_params)
     tagger = add_knowledge(tagger, abbreviations=abbreviations, alias=alias,
@@ -378,19 +378,20 @@ def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alia
 
 
 def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=False,
-                  closed_dictionary=False, dictionary=None, jackknife=5):
+                  closed_dictionary=False, jackknife=5):
     """A tagger with Zhou & Su's (2004) knowledge modules switched on.
 
-    Works with any tagger of the suite (a preset pipeline or your own):
-    dictionaries enter as an annotator before the featurizer (whose
-    ``dictionary`` templates read their ``dict_*`` columns), the other
-    modules as document-level post-processing steps.
+    Works with any tagger of the suite (a preset pipeline or your own): the
+    closed dictionary enters as an annotator before the featurizer (whose
+    ``dictionary`` templates read its ``dict_closed`` column), the other
+    modules as document-level post-processing steps.  An open dictionary
+    is a lexicon file (``lexicons=`` of :func:`make_tagger`).
 
     Parameters
     ----------
     tagger : Pipeline or estimator
         The tagger (a ``Pipeline`` whose featurizer has ``dictionary``
-        templates, for the dictionaries).
+        templates, for the closed dictionary).
     abbreviations : bool, default=False
         :class:`~skbioner.postprocess.AbbreviationResolver`.
     alias : bool, default=False
@@ -399,12 +400,10 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
         :class:`~skbioner.postprocess.CascadedEntityRules` mined from the
         training entities.
     closed_dictionary : bool, default=False
-        The training entity names as a dictionary, annotating the training
-        sentences out of fold (``jackknife`` blocks of documents).
-    dictionary : str or path, optional
-        An open dictionary file (one name per line, optionally TAB class),
-        matched case-sensitively with punctuation ignored (gene symbols:
-        ``IL2`` matches ``IL-2``), columns ``dict_open*``.
+        The training entity names as a dictionary
+        (:class:`~skbioner.annotate.LexiconMatcher` with
+        ``lexicons="training"``), annotating the training sentences out of
+        fold (``jackknife`` blocks of documents).
     jackknife : int, default=5
         Blocks of the closed dictionary's out-of-fold annotation.
 
@@ -412,13 +411,13 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     -------
     estimator
         ``tagger`` itself when no module is on; otherwise the tagger with a
-        ``DictionaryMatcher`` step and/or wrapped in a
+        ``LexiconMatcher`` step and/or wrapped in a
         :class:`~skbioner.postprocess.PostProcessedTagger` (steps in the
         order cascade rules, abbreviations, alias).
     """
     from sklearn.pipeline import Pipeline
 
-    from ..annotate import DictionaryMatcher
+    from ..annotate import LexiconMatcher
     from ..postprocess import (
         AbbreviationResolver,
         CascadedEntityRules,
@@ -427,20 +426,13 @@ def add_knowledge(tagger, *, abbreviations=False, alias=False, cascade_rules=Fal
     )
     from ._pipeline import TaggerPipeline
 
-    matchers = []
     if closed_dictionary:
-        matchers.append(("dictionary", DictionaryMatcher(closed=True, jackknife=jackknife)))
-    if dictionary is not None:
-        # gene symbols: case matters ("CAT", "MAX"), hyphens do not ("IL-2" is IL2)
-        matchers.append(("open_dictionary", DictionaryMatcher(
-            dictionaries={"open": dictionary}, closed=False, lowercase=False,
-            strip_punct=True)))
-    if matchers:
         if not isinstance(tagger, Pipeline):
-            raise ValueError("dictionaries need a pipeline with a featurizer to read them")
+            raise ValueError("the closed dictionary needs a pipeline with a featurizer to read it")
         names = [name for name, _ in tagger.steps]
         at = names.index("features") if "features" in names else len(names) - 1
-        tagger = TaggerPipeline([*tagger.steps[:at], *matchers, *tagger.steps[at:]],
+        matcher = LexiconMatcher("training", column="dict_closed", jackknife=jackknife)
+        tagger = TaggerPipeline([*tagger.steps[:at], ("dictionary", matcher), *tagger.steps[at:]],
                                 verbose=tagger.verbose)
     steps = []
     if cascade_rules:

@@ -266,3 +266,52 @@ def test_a_lexicon_over_the_size_bound_is_refused_while_read(tmp_path, monkeypat
     with pytest.raises(CorpusFormatError, match="larger than 5,000 characters") as info:
         read_lexicon(path)
     assert "big.tsv:" in str(info.value)
+
+
+# -- the training names: a closed dictionary ------------------------------------------------
+
+
+def _docs():
+    """Three documents; ``Foxp3`` is a protein in the first only."""
+    X = [Sentence(["Foxp3", "binds", "IL-2", "promoter"], doc_id="d1"),
+         Sentence(["IL-2", "is", "made"], doc_id="d2"),
+         Sentence(["the", "IL-2", "promoter", "and", "Foxp3"], doc_id="d3")]
+    y = [["B-protein", "O", "B-DNA", "I-DNA"], ["B-protein", "O", "O"],
+         ["O", "B-DNA", "I-DNA", "O", "O"]]
+    return X, y
+
+
+def test_training_names_are_typed_by_their_class():
+    X, y = _docs()
+    m = LexiconMatcher("training", column="dict_closed").fit(X, y)
+    assert m.types_ == ("DNA", "protein") and m.annotation_names_ == ("dict_closed",)
+    assert m.n_names_ == {"DNA": 1, "protein": 2}
+    out = m.transform([Sentence(["Foxp3", "and", "IL-2", "promoter", "here"])])[0]
+    assert out.column("dict_closed") == ("protein:S", "O", "DNA:B protein:S", "DNA:E", "O")
+    only = LexiconMatcher("training", types=["DNA"]).fit(X, y)
+    assert only.types_ == ("DNA",)
+    assert only.transform([["IL-2", "promoter"]])[0].column("lex") == ("DNA:B", "DNA:E")
+
+
+def test_training_names_out_of_fold():
+    X, y = _docs()
+    m = LexiconMatcher("training", column="dict_closed", jackknife=3)
+    oof = m.fit_transform(X, y)
+    # d1's Foxp3 is named in d1 alone: out of fold it is unknown there, known in d3
+    assert oof[0].column("dict_closed")[0] == "O"
+    assert oof[2].column("dict_closed")[4] == "protein:S"
+    # the full names tag new text (and transform of the training text sees them all)
+    assert m.transform(X)[0].column("dict_closed")[0] == "protein:S"
+    # without jackknife, fit_transform is fit + transform
+    plain = LexiconMatcher("training", column="dict_closed").fit_transform(X, y)
+    assert plain[0].column("dict_closed")[0] == "protein:S"
+
+
+def test_training_names_need_labels_and_travel_with_the_model(tmp_path):
+    X, y = _docs()
+    with pytest.raises(ValueError, match="needs X and y"):
+        LexiconMatcher("training").fit(X)
+    m = LexiconMatcher("training").fit(X, y)
+    save_model(m, tmp_path / "m.skops")
+    back = load_model(tmp_path / "m.skops")
+    assert back.transform(X)[2].column("lex") == m.transform(X)[2].column("lex")

@@ -230,17 +230,17 @@ def test_train_hmm_svm_with_knowledge_modules(tmp_path, capsys):
     train = tmp_path / "train.iob2"
     train.write_text(TRAIN)
     names = tmp_path / "names.txt"
-    names.write_text("IL-2\nNF-kappaB\n")
+    names.write_text("IL-2\tprotein\nNF-kappaB\tprotein\n")
     out = tmp_path / "m.skops"
     assert main(["train", "--train", str(train), "--model", "hmm-svm", "--param", "cv=2",
                  "--param", "n_jobs=1", "--abbreviations", "--alias", "--cascade-rules",
-                 "--closed-dictionary", "--dictionary", str(names), "-o", str(out)]) == 0
+                 "--closed-dictionary", "--lexicons", str(names), "-o", str(out)]) == 0
     model = load_model(out)
     assert isinstance(model, PostProcessedTagger)
     assert [name for name, _ in model.steps_] == ["cascade", "abbreviations", "alias"]
     steps = model.tagger_.named_steps
-    assert steps["dictionary"].dictionary_names_ == ("closed",)
-    assert steps["open_dictionary"].dictionary_names_ == ("open",)
+    assert steps["dictionary"].annotation_names_ == ("dict_closed",)
+    assert steps["lexicons"].types_ == ("protein",)
     pred = tmp_path / "pred.iob2"
     assert main(["predict", str(out), str(train), "-o", str(pred)]) == 0
     assert pred.read_text().count("\n") == TRAIN.count("\n")

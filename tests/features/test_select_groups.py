@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skbioner.annotate import DictionaryMatcher
+from skbioner.annotate import LexiconMatcher
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.features import FeatureGroup, SentenceFeatures, TokenFeaturizer
 
@@ -23,7 +23,7 @@ def sample():
     train = load_jnlpba_sample("train")
     test = load_jnlpba_sample("test")
     # dict_* columns, so that the chan preset's dictionary group (columns found at fit) is used
-    matcher = DictionaryMatcher().fit(train.X, train.y)
+    matcher = LexiconMatcher("training", column="dict_closed").fit(train.X, train.y)
     return matcher.transform(train.X), train.y, matcher.transform(test.X)
 
 

@@ -117,7 +117,7 @@ def test_pairwise_svm_preset_brings_its_pos_column():
     {"model": "cascaded", "scheme": "IOBES", "model_params": {"segmenter__C": 0.5, "n_folds": 3},
      "feature_params": {"min_count": 1}, "pos_jackknife": "genia pos/train.tsv"},
     {"abbreviations": True, "alias": True, "cascade_rules": True, "closed_dictionary": True,
-     "dictionary": "names.txt", "recut": "jnlpba", "pos": True},
+     "lexicons": "names.txt", "recut": "jnlpba", "pos": True},
     {"word_classes": "classes.tsv.gz"},
 ])
 def test_train_command_round_trips_through_the_parser(options):

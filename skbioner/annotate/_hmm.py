@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import sys
 import threading
 import time
@@ -217,8 +218,9 @@ class HMMStateClusterer(
     model on unlabeled text with Baum-Welch and use each token's most
     likely state as a feature: the states act as unsupervised word clusters
     that take the context into account.  :meth:`fit` trains the HMM on
-    ``X`` (``y`` is ignored, so the clusterer can sit in a
-    :class:`~sklearn.pipeline.Pipeline` before a featurizer and a tagger);
+    ``X``, or on the file ``unlabeled`` (``y`` is ignored, so the clusterer
+    can sit in a :class:`~sklearn.pipeline.Pipeline` before a featurizer
+    and a tagger);
     :meth:`transform` adds an annotation column (``hmm`` by default) with
     values ``"h0"`` ... ``"h{n_states - 1}"``, which the ``"kazama"``
     preset of :class:`~skbioner.features.TokenFeaturizer` reads.
@@ -273,6 +275,11 @@ class HMMStateClusterer(
     verbose : int, default=0
         Print the log-likelihood, the wall time and the CPU time (all
         threads) of each iteration to stderr.
+    unlabeled : str, path-like or None, default=None
+        A file of unlabeled sentences (one per line, tokens separated by
+        spaces: :func:`~skbioner.io.read_tokenized`) that :meth:`fit` trains
+        on instead of ``X``: in a pipeline fitted on labelled sentences,
+        the states are learned from this text.
 
     Attributes
     ----------
@@ -366,10 +373,11 @@ class HMMStateClusterer(
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        "unlabeled": [str, os.PathLike, None],
     }
 
     def __init__(self, n_states=160, max_vocab=10000, max_iter=20, tol=1e-2, output="viterbi",
-                 annotation="hmm", n_jobs=None, random_state=None, verbose=0):
+                 annotation="hmm", n_jobs=None, random_state=None, verbose=0, unlabeled=None):
         self.n_states = n_states
         self.max_vocab = max_vocab
         self.max_iter = max_iter
@@ -379,6 +387,7 @@ class HMMStateClusterer(
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
+        self.unlabeled = unlabeled
 
     # ------------------------------------------------------------------ checks
 
@@ -440,7 +449,8 @@ class HMMStateClusterer(
         Parameters
         ----------
         X : list of sentences
-            Each a :class:`~skbioner.Sentence` or a list of token strings.
+            Each a :class:`~skbioner.Sentence` or a list of token strings
+            (ignored with ``unlabeled``).
         y : None
             Ignored (present so that the clusterer works in a pipeline
             fitted on labelled data).
@@ -450,6 +460,10 @@ class HMMStateClusterer(
         self : HMMStateClusterer
         """
         self._check_params()
+        if self.unlabeled is not None:
+            from ..io import read_tokenized
+
+            X = read_tokenized(self.unlabeled)
         sentences = check_sentences(X)
         with gc_paused():
             counts = Counter(chain.from_iterable(sentences))

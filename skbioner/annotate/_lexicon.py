@@ -359,6 +359,9 @@ class LexiconMatcher(
         "jackknife": [Interval(Integral, 2, None, closed="left"), None],
     }
 
+    # models saved before these parameters existed load with their defaults
+    column, jackknife = LEX_COLUMN, None
+
     def __init__(self, lexicons="bundled", types=None, column=LEX_COLUMN, jackknife=None):
         self.lexicons = lexicons
         self.types = types

@@ -18,10 +18,15 @@ __all__ = ["check_estimators", "fit_members", "join_head", "split_head",
 
 def _shareable(step):
     """Whether one fitted copy of ``step`` serves every member and fold: an annotator whose
-    fit reads no training sentence (a POS tagger, word classes, lexicons)."""
-    from ..annotate import LexiconMatcher, POSTagger, WordClassAnnotator
+    fit reads no training sentence (a POS tagger, word classes, lexicons, HMM states of a
+    file)."""
+    from ..annotate import HMMStateClusterer, LexiconMatcher, POSTagger, WordClassAnnotator
 
-    return isinstance(step, POSTagger | WordClassAnnotator | LexiconMatcher)
+    if isinstance(step, HMMStateClusterer):  # fitted on its own file, not the sentences
+        return step.unlabeled is not None
+    if isinstance(step, LexiconMatcher):  # the training names are the training sentences'
+        return str(step.lexicons) != "training"
+    return isinstance(step, POSTagger | WordClassAnnotator)
 
 
 def split_head(taggers):

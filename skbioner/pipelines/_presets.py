@@ -8,6 +8,7 @@ development file; ``docs/lab/benchmarks.md`` gives the runs behind each choice.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 
@@ -116,9 +117,9 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
                     n_jobs=2, verbose=0, word_classes=None, lexicons=None, lexicon_types=None):
     """Pipeline steps that add the ``pos``, ``hmm``, word-class and lexicon columns.
 
-    The HMM-state clusterer is fitted here, on ``hmm_states`` (unlabeled
-    sentences), and enters the pipeline frozen, so fitting the pipeline on
-    labelled data does not refit it.
+    Nothing is fitted here: each step fits with the pipeline (the HMM-state
+    clusterer on the file ``hmm_states``, whatever the labelled sentences;
+    the word classes and lexicons load their files).
 
     Parameters
     ----------
@@ -128,9 +129,9 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
         The POS tagger's own training corpus (``genia-pos/train.tsv``): the
         training sentences it has seen are tagged out of fold (implies
         ``pos``).
-    hmm_states : str, path or list of sentences, optional
-        Unlabeled sentences (a file with one per line, tokens separated by
-        spaces, or a list of token lists) to fit the HMM states on.
+    hmm_states : str or path, optional
+        A file of unlabeled sentences (one per line, tokens separated by
+        spaces) to fit the HMM states on.
     hmm_params : dict, optional
         :class:`~skbioner.annotate.HMMStateClusterer` parameters overriding
         the preset's (40 states).
@@ -154,8 +155,6 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     -------
     list of (str, transformer)
     """
-    from sklearn.frozen import FrozenEstimator
-
     from ..annotate import HMMStateClusterer, LexiconMatcher, POSTagger, WordClassAnnotator
 
     steps = []
@@ -164,23 +163,18 @@ def make_annotators(pos=False, pos_jackknife=None, hmm_states=None, hmm_params=N
     elif lexicon_types is not None:
         raise ValueError("lexicon_types need lexicons (\"bundled\" or a lexicon file)")
     if word_classes is not None:
-        # loaded now, so a missing or malformed table is reported before any training
-        steps.append(("word_classes", WordClassAnnotator(classes=word_classes).fit()))
+        steps.append(("word_classes", WordClassAnnotator(classes=word_classes)))
     if pos or pos_jackknife:
         steps.append(("pos", POSTagger(jackknife=5 if pos_jackknife else None,
                                        corpus=pos_jackknife, n_jobs=n_jobs)))
     if hmm_states is not None:
-        sentences = hmm_states
-        if not isinstance(hmm_states, list | tuple):
-            from ..io import read_tokenized
-
-            sentences = read_tokenized(hmm_states)
+        if not isinstance(hmm_states, str | os.PathLike):
+            raise TypeError("hmm_states is a file of unlabeled sentences (one per line), got "
+                            f"{type(hmm_states).__name__}; to fit on sentences in memory, put "
+                            "a fitted HMMStateClusterer in the pipeline yourself")
         hmm = HMMStateClusterer(n_states=HMM_STATES, random_state=0, n_jobs=n_jobs,
-                                verbose=int(verbose))
-        hmm.set_params(**dict(hmm_params or {}))
-        hmm.fit(sentences)
-        hmm.set_params(n_jobs=None)  # fitting threads; tagging processes set their own
-        steps.append(("hmm", FrozenEstimator(hmm)))
+                                verbose=int(verbose), unlabeled=str(hmm_states))
+        steps.append(("hmm", hmm.set_params(**dict(hmm_params or {}))))
     elif hmm_params:
         raise ValueError("hmm_params need hmm_states (the unlabeled sentences to fit on)")
     return steps

@@ -2,7 +2,6 @@
 
 import pytest
 from sklearn.base import clone
-from sklearn.frozen import FrozenEstimator
 
 import skbioner
 from skbioner.cli._main import build_parser
@@ -67,17 +66,31 @@ def test_options_reach_the_steps():
         make_tagger("online-crf", model_params=["C=1"])
 
 
-def test_annotators_come_first_and_the_hmm_is_frozen():
+def test_annotators_come_first_and_nothing_is_fitted_while_building(tmp_path):
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
     sample = load_jnlpba_sample("train")
-    pipe = make_tagger("online-crf", pos=True, hmm_states=[list(s) for s in sample.X[:200]],
-                         hmm_params={"n_states": 4, "max_iter": 2, "tol": None})
-    assert [n for n, _ in pipe.steps] == ["pos", "hmm", "features", "model"]
-    assert isinstance(pipe.named_steps["hmm"], FrozenEstimator)
-    assert pipe.named_steps["hmm"].estimator.n_states == 4
+    unlabeled = tmp_path / "u.txt"
+    unlabeled.write_text("".join(" ".join(s) + "\n" for s in sample.X[:200]))
+    pipe = make_tagger("online-crf", pos=True, hmm_states=unlabeled, word_classes="bundled",
+                       lexicons="bundled", hmm_params={"n_states": 4, "max_iter": 2,
+                                                       "tol": None})
+    assert [n for n, _ in pipe.steps] == ["lexicons", "word_classes", "pos", "hmm", "features",
+                                          "model"]
+    for _, step in pipe.steps:
+        with pytest.raises(NotFittedError):
+            check_is_fitted(step)
+    assert pipe.named_steps["hmm"].n_states == 4
     pipe.fit(sample.X[:50], sample.y[:50])
-    assert {"pos", "hmm"} <= set(pipe[:2].transform(sample.X[:1])[0].annotations)
+    hmm = pipe.named_steps["hmm"]  # fitted on the file, not on the 50 labelled sentences
+    assert "HTLV-I" in hmm.vocabulary_ and not {
+        w for s in sample.X[:50] for w in s} >= set(hmm.vocabulary_)
+    assert {"pos", "hmm"} <= set(pipe[:4].transform(sample.X[:1])[0].annotations)
     with pytest.raises(ValueError, match="hmm_params need hmm_states"):
         make_tagger("online-crf", hmm_params={"n_states": 4})
+    with pytest.raises(TypeError, match="file of unlabeled sentences"):
+        make_tagger("online-crf", hmm_states=[["a"]])
 
 
 def test_hmm_svm_preset_and_knowledge_modules():

@@ -47,9 +47,9 @@ USES = {
                             "Its members were re-chosen on dev in four rounds on JNLPBA and "
                             "three on BioNLP13CG, the test file scored after each (JNLPBA "
                             "72.99, 73.64, 74.27, 74.11; BioNLP13CG 78.29, 79.34, 79.29): the "
-                            "figure shown is the last round's, measured with NERBio members "
-                            "before the preset gained chunk features (the command now builds "
-                            "them with chunks; not re-measured)",
+                            "figure shown is the last round's, measured before NERBio gained "
+                            "chunk features and the cascade's folds kept whole documents (the "
+                            "command now builds those members so; not re-measured)",
     "crfsuite": "the peer: sklearn-crfsuite (L-BFGS CRF) on the same features",
 }
 CORPUS_ORDER = list(harness.CORPORA)

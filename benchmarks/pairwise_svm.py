@@ -220,13 +220,36 @@ def _svm_stats(m):
 
 
 def dev(args):
+    """Each ``--grid`` setting trained on the fit split (``--train train``: the training
+    file), each of its first ``--abstracts``, and scored on each ``--score`` split (the dev
+    split, the test file) with the official counts; ``--store`` records each row through the
+    harness as it ends."""
+    import resource
+
+    import harness
+
+    from skbioner.datasets import train_dev_split
     from skbioner.models import PairwiseSVMTagger
 
-    Xf, yf, Xd, yd, n_abs = _fit_dev_split(args)
+    (X, y, docs), test = _load(args.cache)
+    fit_idx, dev_idx = train_dev_split(docs)
+    if args.train == "train":
+        fit_idx = range(len(X))
+    if args.abstracts:
+        fit_idx = _abstracts(docs, args.abstracts, fit_idx)
+    scored = {"dev": ([X[i] for i in dev_idx], [y[i] for i in dev_idx]),
+              "test": (test[0], test[1])}
+    splits = args.score.split(",")
+    if "dev" in splits and args.train == "train":
+        raise SystemExit("--train train fits on the dev split: score test only")
+    gold = {sp: harness.load("jnlpba", sp, args.data) for sp in splits}
+    for sp in splits:
+        if [list(s) for s in gold[sp].y] != [list(s) for s in scored[sp][1]]:
+            raise SystemExit(f"the cache's {sp} sentences are not the harness's")
+    Xf, yf = [X[i] for i in fit_idx], [y[i] for i in fit_idx]
+    n_abs = len({docs[i] for i in fit_idx})
     groups = _groups(args.drop.split(",") if args.drop else (), substring=args.substring)
-    F, (Fd,) = _featurize(Xf, yf, [Xd], groups)
-    n_dev = Fd.matrix.shape[0]
-    rows = []
+    F, featurized = _featurize(Xf, yf, [scored[sp][0] for sp in splits], groups)
     for setting in _grid(args.grid):
         params = {"n_jobs": args.n_jobs, "random_state": 0, **setting}
         if args.viterbi:
@@ -235,17 +258,30 @@ def dev(args):
         _, fit_s, fit_cpu = _timed(m.fit, F, yf)
         row = {"setting": setting, "train_seconds": round(fit_s, 1),
                "train_cpu_seconds": round(fit_cpu, 1), **_svm_stats(m)}
+        records = []
         for dec in (("greedy", "viterbi") if args.viterbi else ("greedy",)):
             m.set_params(decoding=dec)
-            pred, tag_s, tag_cpu = _timed(m.predict, Fd)
-            row[dec] = {"dev": _official(yd, pred),
-                        "tag_tokens_per_cpu_second": round(n_dev / max(tag_cpu, 1e-9))}
+            for sp, Fs in zip(splits, featurized):
+                pred, tag_s, tag_cpu = _timed(m.predict, Fs)
+                speed = round(Fs.matrix.shape[0] / max(tag_cpu, 1e-9))
+                row.setdefault(dec, {})[sp] = _official(scored[sp][1], pred)
+                row[dec][f"{sp}_tag_tokens_per_cpu_second"] = speed
+                name = " ".join(f"{k}={v}" for k, v in setting.items() if k != "verbose")
+                records.append(harness.record(
+                    "pairwise-svm", f"PairwiseSVMTagger {name}".strip() +
+                    ("" if dec == "greedy" else " viterbi"), "jnlpba", sp,
+                    **harness.evaluate(gold[sp], pred, args.data), trained_on=args.train,
+                    fit_abstracts=n_abs, fit_tokens=int(F.matrix.shape[0]),
+                    features=F.n_features, dropped=args.drop, setting=setting,
+                    train_seconds=row["train_seconds"],
+                    train_cpu_seconds=row["train_cpu_seconds"], **_svm_stats(m),
+                    tag_tokens_per_cpu_second=speed,
+                    peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                    load_average=[round(x, 2) for x in os.getloadavg()],
+                    command="python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])))
         row["load_average"] = [round(x, 2) for x in os.getloadavg()]
-        rows.append(row)
         print(json.dumps(row), flush=True)
-    return {"experiment": "dev", "fit_abstracts": n_abs, "fit_tokens": int(F.matrix.shape[0]),
-            "dev_tokens": n_dev, "features": F.n_features, "dropped": args.drop,
-            "substring": args.substring, "rows": rows}
+        harness.finish(records, args, {"experiment": "dev", "fit_abstracts": n_abs})
 
 
 # -- routes ------------------------------------------------------------------------------
@@ -658,6 +694,11 @@ def main(argv=None):
                    help="fit the probabilities and score greedy and Viterbi decoding")
     p.add_argument("--drop", default="", help="kazama feature groups to leave out")
     p.add_argument("--substring", action="store_true", help="add substrings 3..6")
+    p.add_argument("--train", default="fit", choices=("fit", "train"),
+                   help="train on the fit split (default) or the whole training file")
+    p.add_argument("--score", default="dev", help="dev, test or dev,test")
+    p.add_argument("--data", default=None)
+    p.add_argument("--store", action="store_true")
     for name in ("routes", "split"):
         q = sub.choices[name]
         q.add_argument("--C", type=float, default=0.25)

@@ -36,8 +36,8 @@ USES = {
     "nerbio --word-classes": "NERBio's features (Tsai et al. 2006) + word classes; reads POS",
     "hmm-svm --word-classes": "Zhou & Su 2004's HMM + SVM tagger + word classes",
     "pairwise-svm": "after Kazama et al. 2002: pairwise linear SVMs over the features and "
-                    "their products with the two preceding classes, O not split (the paper's "
-                    "full degree-2 kernel and O split by POS scored lower on dev: "
+                    "their products with the two preceding classes, O not split (the "
+                    "paper's every-product kernel and O split by POS: "
                     "docs/lab/benchmarks.md)",
     "vote (chosen on dev)": "a vote chosen on each corpus's dev data (`--model vote --members "
                             "...`; hard votes weighted per type by dev F1; JNLPBA: the "

@@ -253,7 +253,8 @@ def dev(args):
                 name = " ".join(f"{k}={v}" for k, v in setting.items() if k != "verbose")
                 records.append(harness.record(
                     "pairwise-svm", f"PairwiseSVMTagger {name}".strip() +
-                    ("" if dec == "greedy" else " viterbi"), "jnlpba", sp,
+                    ("" if dec == "greedy" else " viterbi") + f", {n_abs} abstracts",
+                    "jnlpba", sp,
                     **harness.evaluate(gold[sp], pred, args.data), trained_on=args.train,
                     fit_abstracts=n_abs, fit_tokens=int(F.matrix.shape[0]),
                     features=F.n_features, dropped=args.drop, setting=setting,

@@ -38,7 +38,10 @@ USES = {
                              "numerals (chosen on dev), online CRF; + word classes (dev 78.75 "
                              "against 78.70 without)",
     "hmm-svm --word-classes": "Zhou & Su 2004's HMM + SVM tagger + word classes",
-    "pairwise-svm": "Kazama et al. 2002's pairwise SVMs (degree-2 kernel, whole corpus)",
+    "pairwise-svm": "after Kazama et al. 2002: pairwise linear SVMs over the features and "
+                    "their products with the two preceding classes, O not split (the "
+                    "paper's every-product kernel and O split by POS: "
+                    "docs/lab/benchmarks.md)",
     "vote (chosen on dev)": "a vote chosen on each corpus's dev data (`--model vote --members "
                             "...`; hard votes weighted per type by dev F1; JNLPBA: the "
                             "two-pass CRF, NERBio, the cascade with word classes and the "

@@ -1,19 +1,17 @@
 """Pairwise class-split SVM tagger (Kazama et al. 2002) on JNLPBA: after the paper's experiments,
-and the whole-corpus model (issues 12 and 26).
+the whole-corpus model, the paper's system (issues 12, 26 and 35).
 
 One sub-command per question (the annotated corpora are prepared once and cached):
 
     python benchmarks/pairwise_svm.py prepare --data ../shared/data --cache svm-cache.joblib
     python benchmarks/pairwise_svm.py dev --cache svm-cache.joblib --grid C=0.1,0.25 gamma=0.1
     python benchmarks/pairwise_svm.py routes --cache svm-cache.joblib --abstracts 148
-    python benchmarks/pairwise_svm.py split --cache svm-cache.joblib --kernel poly --abstracts 148
+    # the paper's system and its class-splitting experiment, dev and test from one model
+    python benchmarks/pairwise_svm.py dev --cache svm-cache.joblib --abstracts 300 \
+        --score dev,test --grid conjunctions=pc,all split_outside=None,pos --store
     python benchmarks/pairwise_svm.py full --data ../shared/data
     python benchmarks/pairwise_svm.py tagging --data ../shared/data --model pairwise-svm.skops
     python benchmarks/pairwise_svm.py corpus --data ../shared/data --corpus bionlp13cg
-    # the first two rounds (issue 12): the kernel path
-    python benchmarks/pairwise_svm.py growth --cache svm-cache.joblib --fraction 0.25 --split pos
-    python benchmarks/pairwise_svm.py tag --cache svm-cache.joblib --model model.joblib
-    python benchmarks/pairwise_svm.py speed --cache svm-cache.joblib --abstracts 100
 
 ``prepare``: POS column (the bundled GENIA tagger; every training sentence -- the
 development split's too -- tagged out of fold, ``POSTagger(jackknife=5)`` over the GENIA POS
@@ -23,25 +21,21 @@ fitted on the unlabeled corpus) of the training and test sets, cached.
 
 ``dev``: choices on the development split (the last 10% of the training abstracts,
 :func:`skbioner.datasets.train_dev_split`), the model trained on the rest (or its first
-``--abstracts``): every combination of ``--grid`` settings of ``PairwiseSVMTagger`` (its
-defaults otherwise), feature groups dropped with ``--drop`` (the ablation); with
-``--viterbi`` each model is fitted with probabilities and scored greedy and Viterbi.
-Dev exact F1, training CPU and wall seconds, tagging tokens per CPU second (the SVM alone,
-one thread), stored weights.
+``--abstracts``; ``--train train``: the whole training file): every combination of
+``--grid`` settings of ``PairwiseSVMTagger`` (its defaults otherwise), feature groups
+dropped with ``--drop`` (the ablation); with ``--viterbi`` each model is fitted with
+probabilities and scored greedy and Viterbi; ``--score dev,test`` scores the same model on
+both.  Official F1, training CPU and wall seconds, tagging tokens per CPU second (the SVM
+alone), stored weights, peak RSS; ``--store`` records each row through the harness.  The
+paper's system (Kazama et al. 2002: every product of a token's features, ``O`` split by
+POS) is ``--grid conjunctions=all split_outside=pos``; the paper's class-splitting
+experiment is ``split_outside=None,pos``.
 
-``routes``: the ways to train the degree-2 kernel on a subset where the exact kernel runs:
-libsvm's kernel (``kernel="poly"``), the explicit map with every product (``"all"``), with the
-preceding-class products (``"pc"``) and without products, ``PolynomialCountSketch`` features
-with linear SVMs, and support-vector sample selection (the kernel SVMs trained on the
-tokens a linear model leaves within its margin); what each costs (training and tagging) and
-loses (dev F1, agreement with the exact kernel's labels) at the same C and gamma.
-
-``split``: after the paper's class-splitting experiment (Table 2 layout), in our setting
-(dev-chosen C/gamma, the full ``kazama`` set; docs/lab/benchmarks.md says what differs from the
-paper's setting): the first
-``--abstracts`` training abstracts, with and without splitting ``O`` by part of speech,
-training CPU seconds and dev F1 (``--kernel poly``: the paper's kernel SVMs; ``poly2``: the
-explicit route).
+``routes``: the explicit map with every product (``"all"``, the kernel up to hash
+collisions), with the preceding-class products (``"pc"``) and without products, on a subset:
+what each costs (training and tagging) and loses (dev F1, agreement with ``"all"``'s labels)
+at the same C and gamma.  (The libsvm route and the ``PolynomialCountSketch`` route were
+measured before they were removed: docs/lab/benchmarks.md.)
 
 ``full``: the ``pairwise-svm`` preset pipeline (POS tagger jackknifed on its own training
 corpus, HMM states fitted on the unlabeled corpus, ``kazama`` features, the SVM) trained on
@@ -62,10 +56,6 @@ process pinned to one CPU): tokens per CPU second and per wall second of the who
 ``--save``/``--check`` write / compare the labels (the same outputs before and after a
 change).
 
-``growth``/``tag``/``speed``/``ablation``: the first two rounds' kernel-path experiments
-(``growth``: after the paper's class-splitting experiment, in our setting; their defaults are
-the kernel path's: ``--kernel poly --C 30 --gamma 0.002``).
-
 Last line of stdout: one JSON object.
 """
 
@@ -78,7 +68,6 @@ import os
 import sys
 import time
 
-N_ABSTRACTS = 590  # the paper's training subset (about 134k tokens)
 HMM_STATES = 40
 
 
@@ -132,15 +121,10 @@ def _load(cache):
     return d["train"], d["test"]
 
 
-#: the lighter set for the explicit degree-2 map (a token's active features squared): words,
-#: POS and HMM at -2..2, affixes of the token itself, word caches k=2 (the earlier default)
-LIGHT = {"window": 2, "affix_window": 0, "cache_window": 2}
-
-
-def _groups(drop=(), light=False, substring=False):
+def _groups(drop=(), substring=False):
     from skbioner.features import get_preset
 
-    opts = dict(LIGHT) if light else {}
+    opts = {}
     if substring:
         opts["substring_max_length"] = 6
     groups = get_preset("kazama", **opts)
@@ -220,13 +204,36 @@ def _svm_stats(m):
 
 
 def dev(args):
+    """Each ``--grid`` setting trained on the fit split (``--train train``: the training
+    file), each of its first ``--abstracts``, and scored on each ``--score`` split (the dev
+    split, the test file) with the official counts; ``--store`` records each row through the
+    harness as it ends."""
+    import resource
+
+    import harness
+
+    from skbioner.datasets import train_dev_split
     from skbioner.models import PairwiseSVMTagger
 
-    Xf, yf, Xd, yd, n_abs = _fit_dev_split(args)
+    (X, y, docs), test = _load(args.cache)
+    fit_idx, dev_idx = train_dev_split(docs)
+    if args.train == "train":
+        fit_idx = range(len(X))
+    if args.abstracts:
+        fit_idx = _abstracts(docs, args.abstracts, fit_idx)
+    scored = {"dev": ([X[i] for i in dev_idx], [y[i] for i in dev_idx]),
+              "test": (test[0], test[1])}
+    splits = args.score.split(",")
+    if "dev" in splits and args.train == "train":
+        raise SystemExit("--train train fits on the dev split: score test only")
+    gold = {sp: harness.load("jnlpba", sp, args.data) for sp in splits}
+    for sp in splits:
+        if [list(s) for s in gold[sp].y] != [list(s) for s in scored[sp][1]]:
+            raise SystemExit(f"the cache's {sp} sentences are not the harness's")
+    Xf, yf = [X[i] for i in fit_idx], [y[i] for i in fit_idx]
+    n_abs = len({docs[i] for i in fit_idx})
     groups = _groups(args.drop.split(",") if args.drop else (), substring=args.substring)
-    F, (Fd,) = _featurize(Xf, yf, [Xd], groups)
-    n_dev = Fd.matrix.shape[0]
-    rows = []
+    F, featurized = _featurize(Xf, yf, [scored[sp][0] for sp in splits], groups)
     for setting in _grid(args.grid):
         params = {"n_jobs": args.n_jobs, "random_state": 0, **setting}
         if args.viterbi:
@@ -235,76 +242,34 @@ def dev(args):
         _, fit_s, fit_cpu = _timed(m.fit, F, yf)
         row = {"setting": setting, "train_seconds": round(fit_s, 1),
                "train_cpu_seconds": round(fit_cpu, 1), **_svm_stats(m)}
+        records = []
         for dec in (("greedy", "viterbi") if args.viterbi else ("greedy",)):
             m.set_params(decoding=dec)
-            pred, tag_s, tag_cpu = _timed(m.predict, Fd)
-            row[dec] = {"dev": _official(yd, pred),
-                        "tag_tokens_per_cpu_second": round(n_dev / max(tag_cpu, 1e-9))}
+            for sp, Fs in zip(splits, featurized):
+                pred, tag_s, tag_cpu = _timed(m.predict, Fs)
+                speed = round(Fs.matrix.shape[0] / max(tag_cpu, 1e-9))
+                row.setdefault(dec, {})[sp] = _official(scored[sp][1], pred)
+                row[dec][f"{sp}_tag_tokens_per_cpu_second"] = speed
+                name = " ".join(f"{k}={v}" for k, v in setting.items() if k != "verbose")
+                records.append(harness.record(
+                    "pairwise-svm", f"PairwiseSVMTagger {name}".strip() +
+                    ("" if dec == "greedy" else " viterbi") + f", {n_abs} abstracts",
+                    "jnlpba", sp,
+                    **harness.evaluate(gold[sp], pred, args.data), trained_on=args.train,
+                    fit_abstracts=n_abs, fit_tokens=int(F.matrix.shape[0]),
+                    features=F.n_features, dropped=args.drop, setting=setting,
+                    train_seconds=row["train_seconds"],
+                    train_cpu_seconds=row["train_cpu_seconds"], **_svm_stats(m),
+                    tag_tokens_per_cpu_second=speed,
+                    peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                    load_average=[round(x, 2) for x in os.getloadavg()],
+                    command="python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])))
         row["load_average"] = [round(x, 2) for x in os.getloadavg()]
-        rows.append(row)
         print(json.dumps(row), flush=True)
-    return {"experiment": "dev", "fit_abstracts": n_abs, "fit_tokens": int(F.matrix.shape[0]),
-            "dev_tokens": n_dev, "features": F.n_features, "dropped": args.drop,
-            "substring": args.substring, "rows": rows}
+        harness.finish(records, args, {"experiment": "dev", "fit_abstracts": n_abs})
 
 
 # -- routes ------------------------------------------------------------------------------
-
-
-def _sketch_tagger(F, y, Fd, C, gamma, coef0, n_components, history, seed, n_jobs):
-    """Pairwise linear SVMs on PolynomialCountSketch features of the augmented rows (greedy)."""
-    import numpy as np
-    import scipy.sparse as sp
-    from sklearn.kernel_approximation import PolynomialCountSketch
-    from sklearn.svm import LinearSVC
-    from sklearn.utils.parallel import Parallel, delayed
-
-    from skbioner.decoding import greedy_decode
-    from skbioner.models._base import iob2_classes, label_types  # private: as the model
-    from skbioner.models._pairwise_svm import _gold_history, _pc_block  # private: its pc
-    from skbioner.schemes import convert
-
-    classes = iob2_classes(label_types(y))
-    index = {c: i for i, c in enumerate(classes)}
-    L = len(classes)
-    gold = np.asarray([index[lab] for s in y for lab in s])
-    sketch = PolynomialCountSketch(degree=2, gamma=gamma, coef0=coef0,
-                                   n_components=n_components, random_state=seed)
-    M = sp.hstack([F.matrix, _pc_block(_gold_history(gold, F.offsets, history), L, history)],
-                  format="csr")
-    Z = sketch.fit_transform(M).astype(np.float32)
-    pairs = [(a, b) for a in range(L) for b in range(a + 1, L)]
-
-    def fit(a, b):
-        rows = np.flatnonzero((gold == a) | (gold == b))
-        m = LinearSVC(C=C, loss="hinge", dual=True, max_iter=2000, random_state=seed)
-        m.fit(Z[rows], gold[rows] == b)
-        return m.coef_.ravel(), float(m.intercept_[0])
-
-    out = Parallel(n_jobs=n_jobs, prefer="threads")(delayed(fit)(a, b) for a, b in pairs)
-    W = np.stack([w for w, _ in out], axis=1)
-    b0 = np.asarray([b for _, b in out])
-    pa = np.asarray([a for a, _ in pairs])
-    pb = np.asarray([b for _, b in pairs])
-
-    def predict(Fx):
-        def step(rows, prev):
-            Mx = sp.hstack([Fx.matrix[rows], _pc_block(prev[:, :history], L, history)],
-                           format="csr")
-            dec = sketch.transform(Mx) @ W + b0
-            votes = np.zeros((rows.size, L))
-            np.add.at(votes, (np.repeat(np.arange(rows.size), len(pairs)),
-                              np.where(dec > 0, pb, pa).ravel()), 1)
-            onehot = np.zeros((rows.size, L))
-            onehot[np.arange(rows.size), np.argmax(votes, axis=1)] = 1
-            return onehot
-
-        codes = greedy_decode(step, Fx.offsets, L, history=history)
-        labels = np.asarray(classes, dtype=object)[codes]
-        o = Fx.offsets.tolist()
-        return [convert(labels[a:b].tolist(), "IOB2", "IOB2") for a, b in zip(o[:-1], o[1:])]
-
-    return predict
 
 
 def _agreement(a, b):
@@ -322,67 +287,20 @@ def routes(args):
             "n_jobs": args.n_jobs, "split_outside": None if args.split == "none" else "pos",
             "vote": "all"}
     rows, ref = {}, None
-    for route in args.routes.split(","):
-        t0, c0 = time.perf_counter(), _cpu()
-        if route == "sketch":
-            predict = _sketch_tagger(F, yf, Fd, args.C, args.gamma, args.coef0,
-                                     args.sketch_components, 2, 0, args.n_jobs)
-            fit_s, fit_cpu = time.perf_counter() - t0, _cpu() - c0
-            pred, tag_s, tag_cpu = _timed(predict, Fd)
-            stats = {"components": args.sketch_components}
-        else:
-            params = dict(base)
-            if route == "exact":
-                params["kernel"] = "poly"
-            elif route.startswith("poly2"):
-                conj = route.partition(":")[2] or "all"
-                params.update(kernel="poly2", conjunctions=None if conj == "none" else conj)
-            else:
-                raise SystemExit(f"unknown route {route}")
-            m = PairwiseSVMTagger(**params)
-            _, fit_s, fit_cpu = _timed(m.fit, F, yf)
-            pred, tag_s, tag_cpu = _timed(m.predict, Fd)
-            stats = _svm_stats(m)
+    for conj in args.routes.split(","):
+        m = PairwiseSVMTagger(**base, conjunctions=None if conj == "none" else conj)
+        _, fit_s, fit_cpu = _timed(m.fit, F, yf)
+        pred, tag_s, tag_cpu = _timed(m.predict, Fd)
         row = {"dev": _official(yd, pred), "train_seconds": round(fit_s, 1),
                "train_cpu_seconds": round(fit_cpu, 1),
-               "tag_tokens_per_cpu_second": round(n_dev / max(tag_cpu, 1e-9)), **stats,
+               "tag_tokens_per_cpu_second": round(n_dev / max(tag_cpu, 1e-9)), **_svm_stats(m),
                "load_average": [round(x, 2) for x in os.getloadavg()]}
-        if route == "exact":
-            ref = pred
-        if ref is not None:
-            row["same_labels_as_exact_percent"] = _agreement(ref, pred)
-        rows[route] = row
-        print(route, json.dumps(row), flush=True)
+        ref = pred if ref is None else ref
+        row["same_labels_as_first_percent"] = _agreement(ref, pred)
+        rows[conj] = row
+        print(conj, json.dumps(row), flush=True)
     return {"experiment": "routes", "fit_abstracts": n_abs, "fit_tokens": int(F.matrix.shape[0]),
             "dev_tokens": n_dev, "split": args.split, "C": args.C, "gamma": args.gamma,
-            "coef0": args.coef0, "rows": rows}
-
-
-def split(args):
-    """The paper's splitting experiment: with and without splitting O, one size."""
-    from skbioner.models import PairwiseSVMTagger
-
-    Xf, yf, Xd, yd, n_abs = _fit_dev_split(args)
-    F, (Fd,) = _featurize(Xf, yf, [Xd])
-    rows = {}
-    for name in args.variants.split(","):
-        params = {"kernel": args.kernel, "C": args.C, "gamma": args.gamma, "coef0": args.coef0,
-                  "n_jobs": args.n_jobs, "random_state": 0,
-                  "split_outside": None if name == "none" else "pos",
-                  "vote": "all" if name in ("none", "pos-all") else "pos"}
-        if args.kernel != "poly2":
-            params["vote"] = "all"
-        m = PairwiseSVMTagger(**params)
-        _, fit_s, fit_cpu = _timed(m.fit, F, yf)
-        pred, _, tag_cpu = _timed(m.predict, Fd)
-        rows[name] = {"dev": _official(yd, pred), "train_seconds": round(fit_s, 1),
-                      "train_cpu_seconds": round(fit_cpu, 1), **_svm_stats(m),
-                      "tag_tokens_per_cpu_second": round(Fd.matrix.shape[0] / max(tag_cpu,
-                                                                                  1e-9)),
-                      "load_average": [round(x, 2) for x in os.getloadavg()]}
-        print(name, json.dumps(rows[name]), flush=True)
-    return {"experiment": "split", "kernel": args.kernel, "fit_abstracts": n_abs,
-            "fit_tokens": int(F.matrix.shape[0]), "C": args.C, "gamma": args.gamma,
             "coef0": args.coef0, "rows": rows}
 
 
@@ -536,116 +454,13 @@ def tagging(args):
     return out
 
 
-# -- the kernel path (issue 12) ----------------------------------------------------------
-
-
-def _params(args, **extra):
-    p = {"kernel": args.kernel, "C": args.C, "gamma": args.gamma, "coef0": args.coef0,
-         "n_jobs": args.n_jobs, "random_state": 0, "cache_size": args.cache_size,
-         "shrinking": not args.no_shrinking, "verbose": args.verbose}
-    p.update(extra)
-    return p
-
-
-def growth(args):
-    from skbioner.models import PairwiseSVMTagger
-
-    (X, y, docs), (Xte, yte, _) = _load(args.cache)
-    first = _abstracts(docs, N_ABSTRACTS)
-    n_abs = int(round(args.fraction * N_ABSTRACTS))
-    idx = _abstracts(docs, n_abs)
-    Xs, ys = [X[i] for i in idx], [y[i] for i in idx]
-    Xall, yall = Xte, yte
-    if args.test_sentences:
-        Xte, yte = Xte[:args.test_sentences], yte[:args.test_sentences]
-    F, (Fte, Fall) = _featurize(Xs, ys, [Xte, Xall],
-                                _groups(light=True) if args.light else None)
-    split = None if args.split == "none" else "pos"
-    m = PairwiseSVMTagger(split_outside=split, vote="all", **_params(args))
-    t0, c0 = time.perf_counter(), time.process_time()
-    m.fit(F, ys)
-    fit_s, fit_cpu = time.perf_counter() - t0, time.process_time() - c0
-    print(f"trained in {fit_s:.1f} s ({fit_cpu:.1f} s CPU)", flush=True)
-    if args.save:
-        import joblib
-
-        joblib.dump({"model": m, "featurized_test": Fall, "y_test": yall}, args.save)
-    t0, c0 = time.perf_counter(), time.process_time()
-    pred = m.predict(Fte)
-    tag_s, tag_cpu = time.perf_counter() - t0, time.process_time() - c0
-    subset = {"test_first_1000": _official(yte[:1000], pred[:1000])}
-    n_tok = sum(map(len, ys))
-    return {"experiment": "growth", "tag_tokens_per_s": round(Fte.matrix.shape[0] / tag_s),
-            "test_tokens": int(Fte.matrix.shape[0]), "load_average": os.getloadavg(),
-            "kernel": args.kernel, "split": args.split, "light_templates": args.light,
-            "fraction": args.fraction, "abstracts": n_abs, "of_abstracts": len(set(
-                docs[i] for i in first)), "tokens": n_tok, "features": F.n_features,
-            **_svm_stats(m), "support_vectors_unique": 0 if m.support_vectors_ is None else
-            int(m.support_vectors_.shape[0]), "train_seconds": round(fit_s, 1),
-            "train_cpu_seconds": round(fit_cpu, 1), "tag_seconds": round(tag_s, 1),
-            "tag_cpu_seconds": round(tag_cpu, 1), "test_sentences": len(yte),
-            "test": _official(yte, pred), **subset, "params": _params(args)}
-
-
-def tag(args):
-    """Tag the whole test set with a model saved by ``growth --save``."""
-    import joblib
-
-    d = joblib.load(args.model)
-    m, Fte, yte = d["model"], d["featurized_test"], d["y_test"]
-    m.set_params(n_jobs=args.n_jobs)
-    t0, c0 = time.perf_counter(), time.process_time()
-    pred = m.predict(Fte)
-    tag_s, tag_cpu = time.perf_counter() - t0, time.process_time() - c0
-    return {"experiment": "tag", "model": args.model, "split": m.split_outside,
-            "pairs": len(m.pairs_), "test_sentences": len(yte),
-            "test_tokens": int(Fte.matrix.shape[0]), "tag_seconds": round(tag_s, 1),
-            "tag_cpu_seconds": round(tag_cpu, 1),
-            "tag_tokens_per_s": round(Fte.matrix.shape[0] / tag_s),
-            "load_average": os.getloadavg(), "test": _official(yte, pred),
-            "test_first_1000": _official(yte[:1000], pred[:1000])}
-
-
-def speed(args):
-    from skbioner.models import PairwiseSVMTagger
-
-    (X, y, docs), (Xte, yte, _) = _load(args.cache)
-    idx = _abstracts(docs, args.abstracts)
-    Xs, ys = [X[i] for i in idx], [y[i] for i in idx]
-    n_test = args.test_sentences or len(Xte)
-    Xte, yte = Xte[:n_test], yte[:n_test]
-    F, (Fte,) = _featurize(Xs, ys, [Xte])
-    m = PairwiseSVMTagger(split_outside=None if args.split == "none" else "pos",
-                          **_params(args)).fit(F, ys)
-    n = Fte.matrix.shape[0]
-    rows, ref = {}, None
-    for fw in (True, False):
-        for sc in (True, False):
-            m.set_params(fast_winner=fw, sv_cache=sc)
-            t0 = time.perf_counter()
-            pred = m.predict(Fte)
-            s = time.perf_counter() - t0
-            ref = pred if ref is None else ref
-            rows[f"fast_winner={fw},sv_cache={sc}"] = {
-                "tokens_per_s": round(n / s), "pairs_evaluated_per_token":
-                round(float(m.pairs_evaluated(Fte).mean()), 1), "identical": pred == ref}
-            print(rows, flush=True)
-    return {"experiment": "speed", "abstracts": args.abstracts, "train_tokens": sum(map(len, ys)),
-            "split": args.split, "test_tokens": n, **_svm_stats(m),
-            "support_vectors_unique": int(m.support_vectors_.shape[0]), "rows": rows,
-            "test_exact": _official(yte, ref)["exact"]}
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("--data", default="../shared/data")
     p.add_argument("--hmm-iter", type=int, default=20)
-    p = sub.add_parser("tag")
-    p.add_argument("--model", required=True, help="a file written by growth --save")
-    p.add_argument("--n-jobs", type=int, default=1)
-    for name in ("dev", "routes", "split"):
+    for name in ("dev", "routes"):
         q = sub.add_parser(name)
         q.add_argument("--abstracts", type=int, default=0,
                        help="train on the first N abstracts of the fit split (0: all)")
@@ -658,20 +473,17 @@ def main(argv=None):
                    help="fit the probabilities and score greedy and Viterbi decoding")
     p.add_argument("--drop", default="", help="kazama feature groups to leave out")
     p.add_argument("--substring", action="store_true", help="add substrings 3..6")
-    for name in ("routes", "split"):
-        q = sub.choices[name]
-        q.add_argument("--C", type=float, default=0.25)
-        q.add_argument("--gamma", type=float, default=0.1)
-        q.add_argument("--coef0", type=float, default=1.0)
+    p.add_argument("--train", default="fit", choices=("fit", "train"),
+                   help="train on the fit split (default) or the whole training file")
+    p.add_argument("--score", default="dev", help="dev, test or dev,test")
+    p.add_argument("--data", default=None)
+    p.add_argument("--store", action="store_true")
     p = sub.choices["routes"]
-    p.add_argument("--routes", default="exact,poly2:all,poly2:pc,poly2:none,sketch")
+    p.add_argument("--C", type=float, default=0.25)
+    p.add_argument("--gamma", type=float, default=0.1)
+    p.add_argument("--coef0", type=float, default=1.0)
+    p.add_argument("--routes", default="all,pc,none", help="conjunctions, the first the reference")
     p.add_argument("--split", default="none", choices=("pos", "none"))
-    p.add_argument("--sketch-components", type=int, default=2048)
-    p = sub.choices["split"]
-    p.add_argument("--kernel", default="poly", choices=("poly", "poly2"))
-    p.add_argument("--variants", default="pos,none",
-                   help="pos (split, the kernel path's vote / the own-POS vote), "
-                        "pos-all (split, vote among all), none")
     p = sub.add_parser("full")
     p.add_argument("--data", default=None)
     p.add_argument("--model", default=None,
@@ -692,31 +504,11 @@ def main(argv=None):
     p.add_argument("--passes", type=int, default=3, help="timed passes (the best counts)")
     p.add_argument("--save", default="", help="write the predicted labels here (JSON)")
     p.add_argument("--check", default="", help="compare with labels written by --save")
-    for name in ("growth", "speed"):
-        q = sub.add_parser(name)
-        q.add_argument("--kernel", default="poly", choices=("poly", "linear", "poly2"))
-        q.add_argument("--C", type=float, default=30.0)
-        q.add_argument("--gamma", type=float, default=0.002)
-        q.add_argument("--coef0", type=float, default=1.0)
-        q.add_argument("--split", default="pos", choices=("pos", "none"))
-        q.add_argument("--fraction", type=float, default=1.0)
-        q.add_argument("--abstracts", type=int, default=100)
-        q.add_argument("--test-sentences", type=int, default=0)
-        q.add_argument("--n-jobs", type=int, default=2)
-        q.add_argument("--save", default="",
-                       help="growth: dump the fitted model and the featurized test set here")
-        q.add_argument("--cache-size", type=float, default=2000,
-                       help="libsvm kernel cache (MB) per binary SVM")
-        q.add_argument("--no-shrinking", action="store_true")
-        q.add_argument("--verbose", type=int, default=0)
-        q.add_argument("--light", action="store_true",
-                       help="the lighter kazama set (LIGHT)")
     for name, q in sub.choices.items():
         if name not in ("full", "tagging", "corpus"):
             q.add_argument("--cache", default="svm-cache.joblib")
     args = ap.parse_args(argv)
-    out = {"prepare": prepare, "tag": tag, "growth": growth, "speed": speed, "dev": dev,
-           "routes": routes, "split": split, "full": full, "tagging": tagging,
+    out = {"prepare": prepare, "dev": dev, "routes": routes, "full": full, "tagging": tagging,
            "corpus": corpus}[args.cmd](args)
     if out is not None:
         out["command"] = "python benchmarks/pairwise_svm.py " + " ".join(sys.argv[1:])

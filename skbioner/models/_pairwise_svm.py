@@ -8,19 +8,13 @@ probabilities coupled into class probabilities.  The outside class ``O`` is
 split by part of speech (``O-NN``, ``O-JJ``, ...) for training and merged
 back at the output, which makes each binary problem smaller.
 
-Two ways to train the degree-2 polynomial kernel SVMs:
-
-* ``kernel="poly2"`` (default): the kernel written out as explicit features
-  (each feature, and the products of feature pairs the ``conjunctions``
-  parameter names) and a linear SVM per pair trained by dual coordinate
-  descent on one shared matrix (:mod:`._pairwise_svm_linear`); prediction
-  adds up stored weights by feature, compiled.  Linear in the data: the
-  whole JNLPBA training set in minutes.
-* ``kernel="poly"`` / ``"linear"``: libsvm's kernel SVMs (``SVC``), the
-  paper's own solver; super-linear in the data (hours for JNLPBA), kept for
-  the paper's experiments.  Support vectors are stored once for all pairs
-  and the vote stops as soon as its winner is certain
-  (:mod:`._pairwise_svm_kernels`).
+The degree-2 polynomial kernel is written out as explicit features (each
+feature, and the products of feature pairs the ``conjunctions`` parameter
+names) and a linear SVM per pair is trained by dual coordinate descent on one
+shared matrix (:mod:`._pairwise_svm_linear`); prediction adds up stored
+weights by feature, compiled.  Linear in the data.  (The paper's own solver,
+libsvm's kernel SVM, grew super-linearly: hours for JNLPBA; it was removed,
+``docs/lab/benchmarks.md`` has its measurements.)
 """
 
 from __future__ import annotations
@@ -30,7 +24,6 @@ import time
 from collections import Counter
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
@@ -50,7 +43,6 @@ from ._base import (
     label_types,
 )
 from ._linear_chain import LabelSpace
-from ._pairwise_svm_kernels import LINEAR, POLY, apply_kernel, couple_probabilities, pairwise_vote
 from ._pairwise_svm_linear import (
     ALL_TERMS,
     BASE_TERMS,
@@ -58,13 +50,15 @@ from ._pairwise_svm_linear import (
     CONJ_NONE,
     CONJ_PC,
     PC_TERMS,
+    MapSpec,
+    Votes,
+    couple_probabilities,
     dcd_svm,
     decide,
     expand,
     greedy_tag,
     n_mapped,
     pack_weights,
-    vote,
 )
 
 __all__ = ["PairwiseSVMTagger"]
@@ -72,24 +66,7 @@ __all__ = ["PairwiseSVMTagger"]
 #: an outside class of a part of speech seen fewer times than this among the
 #: training tokens labelled ``O`` is merged into ``O-*``
 MIN_SPLIT_COUNT = 10
-#: kernel values held at once when predicting (tokens x support vectors)
-_BLOCK = 2 ** 22
 _CONJ = {None: CONJ_NONE, "pc": CONJ_PC, "pc-all": CONJ_PC, "all": CONJ_ALL}
-#: the solvers' own stopping tolerances (``tol=None``)
-_TOL = {"poly2": 0.1, "poly": 1e-3, "linear": 1e-3}
-
-
-def _pc_block(prev_labels, n_labels, history):
-    """One-hot rows of the previous ``history`` labels (-1: before the sentence)."""
-    k = prev_labels.shape[0]
-    rows, cols = [], []
-    for j in range(history):
-        ok = prev_labels[:, j] >= 0
-        rows.append(np.flatnonzero(ok))
-        cols.append(j * n_labels + prev_labels[ok, j])
-    rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-    cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
-    return sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(k, history * n_labels))
 
 
 def _gold_history(codes, offsets, history):
@@ -183,32 +160,11 @@ def _platt(dec, target):
     return A, B
 
 
-def _fit_pairs(matrix, z, pairs, params, seeds):
-    """Train the kernel SVMs of ``pairs`` (class ``b`` positive): SV rows, dual coefs, b."""
-    from sklearn.svm import SVC
-
-    out = []
-    for (a, b), seed in zip(pairs, seeds):
-        rows = np.flatnonzero((z == a) | (z == b))
-        Xp = matrix[rows]
-        yp = (z[rows] == b).astype(np.int64)
-        kernel = "poly" if params["kernel"] == "poly" else "linear"
-        m = SVC(kernel=kernel, degree=params["degree"], gamma=params["gamma"],
-                coef0=params["coef0"], C=params["C"], tol=params["tol"],
-                cache_size=params["cache_size"], shrinking=params["shrinking"],
-                max_iter=-1, random_state=int(seed))
-        m.fit(Xp, yp)
-        coef = m.dual_coef_
-        coef = np.asarray(coef.toarray() if sp.issparse(coef) else coef).ravel()
-        out.append((rows[m.support_], coef.astype(np.float64), float(m.intercept_[0])))
-    return out
-
-
 def _fit_linear_pair(ptr, idx, val, rows, positive, params, seed):
     """One explicit-map SVM: nonzero weight columns, their weights, intercept, epochs."""
     w = np.zeros(params["n_mapped"] + 1)
-    epochs, _ = dcd_svm(ptr, idx, val, rows, positive, params["C"], params["tol"],
-                        params["max_iter"], int(seed), 1.0, w)
+    epochs, _ = dcd_svm((ptr, idx, val, params["scale"]), rows, positive, params["C"],
+                        params["tol"], params["max_iter"], int(seed), 1.0, w)
     nz = np.flatnonzero(w[:-1])
     cols = nz.astype(np.int32) if w.size < np.iinfo(np.int32).max else nz
     return cols, w[nz].astype(np.float32), float(w[-1]), int(epochs)
@@ -241,6 +197,12 @@ class _Blocks:
         return (self.cols[a:self.used], self.vals[a:self.used], *res[2:])
 
 
+def _csr(matrix):
+    """The CSR arrays of a feature matrix as the compiled functions read them."""
+    return (matrix.indptr.astype(np.int64), matrix.indices.astype(np.int64),
+            matrix.data.astype(np.float64))
+
+
 def _has_probabilities(est):
     """``available_if`` check: decoding with the probabilities (``decoding="viterbi"``).
 
@@ -269,7 +231,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     smaller binary problems instead of a few huge ones with ``O``; the
     split classes are merged back into ``O`` at the output.
 
-    ``kernel="poly2"`` (the default) trains the kernel as explicit features:
+    The kernel is trained as explicit features:
     for binary features ``(g x.x' + r)^2 = r^2 + (2 r g + g^2) x.x' +
     2 g^2 sum_{i<j} x_i x_j x'_i x'_j``, so a linear SVM over the features
     (scaled by ``sqrt(2 r g + g^2)``) and their pairwise products (scaled by
@@ -282,17 +244,12 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     SVM is trained by dual coordinate descent (liblinear's hinge-loss
     solver, compiled, in ``n_jobs`` threads on one shared matrix); the
     intercept is a constant feature of value 1 (regularised, as in
-    liblinear, unlike libsvm's).  Prediction adds the stored weights of a
-    token's features into the decisions of the pairs it needs, compiled.
+    liblinear, unlike libsvm's).  Binary features (every value 1) are mapped
+    without stored values (the map's values follow from its columns: half
+    the memory).  Prediction adds the stored weights of a token's features
+    into the decisions of the pairs it needs, compiled.
 
-    ``kernel="poly"`` (or ``"linear"``) is libsvm's kernel SVM, the paper's
-    solver: exact, but its training grows super-linearly with the data.
-    Prediction stores each support vector once for all pairs and computes
-    its kernel value with a token once (``sv_cache``), and stops the vote of
-    a token as soon as one class must win (``fast_winner``); both switches
-    change the speed only, never the output.
-
-    ``vote="pos"`` (``kernel="poly2"``) restricts a token's vote to the
+    ``vote="pos"`` restricts a token's vote to the
     entity classes and the outside class of its own part of speech: in
     training every ``O-<POS>`` token has that part of speech, so the other
     outside classes cannot be its class; the pairs of two outside classes
@@ -314,16 +271,10 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
     Parameters
     ----------
-    kernel : {"poly2", "poly", "linear"}, default="poly2"
-        ``"poly2"``: the degree-2 kernel as explicit features, linear SVMs;
-        ``"poly"``/``"linear"``: libsvm's kernel SVMs.
-    degree : int, default=2
-        Degree ``d`` of the polynomial kernel ``(gamma x.x' + coef0) ** d``
-        (``"poly2"``: 2 only).
     gamma : float, default=0.1
         ``s`` of the paper: with ``coef0`` it sets how strongly the
         products of features are regularised against the features
-        (``kernel="poly2"``: weight ratio ``sqrt(2) g / sqrt(2 r g + g^2)``).
+        (weight ratio ``sqrt(2) g / sqrt(2 r g + g^2)``).
         Chosen with ``C`` on the JNLPBA development split
         (``docs/lab/pairwise-svm.md``).
     coef0 : float, default=1.0
@@ -331,47 +282,29 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     C : float, default=0.25
         Soft-margin penalty (1-norm slacks).
     conjunctions : {"pc", "all"} or None, default="pc"
-        Products of features written out by ``kernel="poly2"`` (above).
+        Products of features written out (above).
     split_outside : {"pos"} or None, default="pos"
         Split ``O`` by the ``pos`` token column; None keeps one ``O`` class.
     vote : {"pos", "all"}, default="pos"
-        The classes of a token's vote (``kernel="poly2"``; the kernel
-        path always votes among all).
+        The classes of a token's vote.
     decoding : {"greedy", "viterbi"}, default="greedy"
         Used at prediction: a model fitted with ``"viterbi"`` (which fits
         the probabilities) can also predict with ``"greedy"``
         (``set_params``), not the reverse.
     history : int, default=2
         Number of preceding classes used as features (0 turns them off).
-    fast_winner : bool, default=True
-        Kernel path: stop each token's vote once the winner is certain.
-    sv_cache : bool, default=True
-        Kernel path: compute the kernel values of a token with each distinct
-        support vector once (a sparse product over a batch of tokens)
-        instead of once per pair that has the vector.
-    tol : float or None, default=None
-        Stopping tolerance of the solver; None: the solver's own default
-        (dual coordinate descent 0.1 as liblinear, libsvm 1e-3).
-    cache_size : float, default=2000
-        libsvm's kernel cache (MB) per binary SVM (allocated as it fills, so
-        at most ``n_jobs * cache_size`` at once).  libsvm keeps a kernel
-        column (4 bytes per training token of the pair) per support-vector
-        candidate; a cache too small for them makes it recompute columns:
-        on 148 JNLPBA abstracts the largest pair (29k tokens, 1,228 support
-        vectors) took 42.7 CPU s with 20 MB against 12.1 s with 2,000 MB,
-        the same model (``docs/lab/benchmarks.md``).
-    shrinking : bool, default=True
-        libsvm's shrinking heuristic.
+    tol : float, default=0.1
+        Stopping tolerance of the dual coordinate descent (liblinear's).
     max_iter : int, default=1000
-        Epochs of the dual coordinate descent (``"poly2"``).
+        Epochs of the dual coordinate descent.
     n_hash : int, default=2**22
         Hashed product columns of ``conjunctions="all"``.
     validation_fraction : float, default=0.1
         Share of the documents held out to fit the Platt sigmoids
         (``decoding="viterbi"``).
     n_jobs : int or None, default=None
-        Threads training the binary SVMs (joblib; the compiled solver and
-        libsvm release the GIL), one pair per task, largest pairs first.
+        Threads training the binary SVMs (joblib; the compiled solver
+        releases the GIL), one pair per task, largest pairs first.
     random_state : int, RandomState instance or None, default=None
         Seeds the binary SVMs (one seed per pair, drawn before the pool).
     verbose : int, default=0
@@ -392,26 +325,16 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     prob_a_, prob_b_ : ndarray of shape (n_pairs,) or None
         Platt sigmoid of each pair (``decoding="viterbi"``).
     coef_columns_, coef_ptr_, coef_pairs_, coef_values_ : ndarray
-        ``kernel="poly2"``: the weights by mapped column: column
+        The weights by mapped column: column
         ``coef_columns_[k]`` has weight ``coef_values_[e]`` in pair
         ``coef_pairs_[e]`` for ``e`` in ``coef_ptr_[k]:coef_ptr_[k + 1]``.
-    support_vectors_ : scipy.sparse.csr_matrix or None
-        Kernel path: the distinct support vectors of all pairs, rows of the
-        features with the preceding-class block appended.
-    pair_ptr_, pair_sv_, dual_coef_ : ndarray or None
-        Kernel path: pair ``p`` uses ``support_vectors_[pair_sv_[pair_ptr_[p]:pair_ptr_[p + 1]]]``
-        with dual coefficients ``dual_coef_[pair_ptr_[p]:pair_ptr_[p + 1]]``.
     n_support_total_ : int
-        Kernel path: support vectors summed over the pairs (what caching
-        saves is ``n_support_total_`` vs ``support_vectors_.shape[0]``);
-        ``"poly2"``: stored weights.
+        Stored weights.
     n_features_in_ : int
     fit_seconds_ : float
     """
 
     _parameter_constraints = {
-        "kernel": [StrOptions({"poly2", "poly", "linear"})],
-        "degree": [Interval(Integral, 1, None, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="neither")],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "C": [Interval(Real, 0, None, closed="neither")],
@@ -420,11 +343,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         "vote": [StrOptions({"pos", "all"})],
         "decoding": [StrOptions({"greedy", "viterbi"})],
         "history": [Interval(Integral, 0, None, closed="left")],
-        "fast_winner": ["boolean"],
-        "sv_cache": ["boolean"],
-        "tol": [Interval(Real, 0, None, closed="neither"), None],
-        "cache_size": [Interval(Real, 0, None, closed="neither")],
-        "shrinking": ["boolean"],
+        "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "n_hash": [Interval(Integral, 1, None, closed="left")],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
@@ -433,13 +352,10 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, kernel="poly2", degree=2, gamma=0.1, coef0=1.0, C=0.25,
-                 conjunctions="pc", split_outside="pos", vote="pos", decoding="greedy",
-                 history=2, fast_winner=True, sv_cache=True, tol=None, cache_size=2000,
-                 shrinking=True, max_iter=1000, n_hash=2 ** 22, validation_fraction=0.1,
-                 n_jobs=None, random_state=None, verbose=0):
-        self.kernel = kernel
-        self.degree = degree
+    def __init__(self, gamma=0.1, coef0=1.0, C=0.25, conjunctions="pc", split_outside="pos",
+                 vote="pos", decoding="greedy", history=2, tol=0.1, max_iter=1000,
+                 n_hash=2 ** 22, validation_fraction=0.1, n_jobs=None, random_state=None,
+                 verbose=0):
         self.gamma = gamma
         self.coef0 = coef0
         self.C = C
@@ -448,11 +364,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.vote = vote
         self.decoding = decoding
         self.history = history
-        self.fast_winner = fast_winner
-        self.sv_cache = sv_cache
         self.tol = tol
-        self.cache_size = cache_size
-        self.shrinking = shrinking
         self.max_iter = max_iter
         self.n_hash = n_hash
         self.validation_fraction = validation_fraction
@@ -466,27 +378,20 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         if self.verbose:
             print(f"[PairwiseSVMTagger] {msg}", file=sys.stderr, flush=True)
 
-    def _explicit(self):
-        return self.kernel_ == "poly2"
-
-    def _map_weights(self):
-        """``(s_lin, s_quad)``: scales of the features and of their products."""
+    def _spec(self):
+        """The map (:data:`MapSpec`): the features scaled by ``sqrt(2 r g + g^2)``, their
+        products by ``sqrt(2) g``."""
         g, r = float(self.gamma_), float(self.coef0_)
-        return float(np.sqrt(2 * r * g + g * g)), float(np.sqrt(2.0) * g)
+        return MapSpec(int(self.n_features_in_), len(self.classes_), int(self.history_),
+                       int(self.conj_mode_), int(self.conj_skip_), int(self.n_hash_),
+                       float(np.sqrt(2 * r * g + g * g)), float(np.sqrt(2.0) * g))
 
-    def _map_args(self):
-        s_lin, s_quad = self._map_weights()
-        return (int(self.n_features_in_), len(self.classes_), int(self.conj_mode_),
-                int(self.conj_skip_),
-                int(self.n_hash_), s_lin, s_quad)
-
-    def _augment(self, rows_matrix, prev_labels):
-        """Kernel path: feature rows with the preceding-class block."""
-        if self.history_:
-            return sp.hstack([rows_matrix, _pc_block(prev_labels, len(self.classes_),
-                                                     self.history_)],
-                             format="csr", dtype=np.float64)
-        return sp.csr_matrix(rows_matrix, dtype=np.float64)
+    def _votes(self):
+        """The vote (:data:`Votes`)."""
+        local_a, local_b, _ = self._local_pairs()
+        return Votes(int(self.n_first_), self.segment_range_[:, 0].copy(),
+                     self.segment_range_[:, 1].copy(), self.segment_pairs_, local_a, local_b,
+                     self.segment_classes_, self.internal_to_label_.astype(np.int64))
 
     def _pos_column(self, X):
         pos = X.columns.get("pos")
@@ -514,25 +419,15 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     def _vote_structure(self):
         """Pairs (global order), and each vote segment's classes, pairs and pair range.
 
-        ``kernel="poly2"``: the pairs of two entity classes first, then for
-        each outside class its pairs with the entity classes, then (with
-        ``vote="all"``) the pairs of two outside classes.  With ``vote="pos"``
-        a token of outside class ``o`` needs the first block and ``o``'s.
-        The kernel path: every pair in lexicographic order (its vote stops
-        early along that order).
+        The pairs of two entity classes first, then for each outside class
+        its pairs with the entity classes, then (with ``vote="all"``) the
+        pairs of two outside classes.  With ``vote="pos"`` a token of outside
+        class ``o`` needs the first block and ``o``'s.
         """
         K = len(self.internal_classes_)
         is_out = np.asarray([c == "O" or c.startswith("O-") for c in self.internal_classes_])
         ent = np.flatnonzero(~is_out)
         outs = np.flatnonzero(is_out)
-        if not self._explicit():
-            pairs = [(a, b) for a in range(K) for b in range(a + 1, K)]
-            self.pairs_ = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-            self.n_first_ = len(pairs)
-            self.segment_classes_ = np.arange(K, dtype=np.int64)[None, :]
-            self.segment_range_ = np.zeros((1, 2), dtype=np.int64)
-            self.segment_pairs_ = np.arange(len(pairs), dtype=np.int64)[None, :]
-            return
         pairs = [(a, b) for i, a in enumerate(ent) for b in ent[i + 1:]]
         n_first = len(pairs)
         ranges = []
@@ -601,14 +496,10 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         t0 = time.perf_counter()
         X = check_features(X, type(self).__name__)
         y = check_targets(y, X.lengths)
-        if self.kernel == "poly2" and self.degree != 2:
-            raise ValueError("kernel='poly2' is the degree-2 map: degree must be 2")
-        self.kernel_ = self.kernel
         self.gamma_, self.coef0_ = float(self.gamma), float(self.coef0)
         self.history_ = int(self.history)
         self.n_hash_ = int(self.n_hash)
-        self.conj_mode_ = _CONJ[self.conjunctions] if self.kernel == "poly2" else CONJ_NONE
-        self.tol_ = float(self.tol) if self.tol is not None else _TOL[self.kernel]
+        self.conj_mode_ = _CONJ[self.conjunctions]
         types = label_types(y)
         self.classes_ = iob2_classes(types)
         # "pc": no products of the outside class (the level every other class's products
@@ -632,18 +523,20 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         gold = np.fromiter((label_index[c] for c in flat.tolist()), dtype=np.int64,
                            count=flat.size)
         self.n_features_in_ = X.matrix.shape[1]
+        if self._n_mapped() >= np.iinfo(np.int32).max:
+            raise ValueError(f"the map has {self._n_mapped()} columns, more than int32 holds: "
+                             "lower n_hash")
         self._vote_structure()
         rs = check_random_state(self.random_state)
         seeds = rs.randint(np.iinfo(np.int32).max, size=(2, len(self.pairs_)))
         prev = _gold_history(gold, X.offsets, self.history_)
-        K = len(order)
-        if self._explicit():
-            matrix = self._mapped(X, np.arange(X.matrix.shape[0], dtype=np.int64), prev)
-        else:
-            matrix = self._augment(X.matrix, prev)
-        self._log(f"{K} classes, {len(self.pairs_)} pairs, {X.matrix.shape[0]} tokens, "
-                  f"{self.n_features_in_} features")
-        self._store(self._train(matrix, z, np.arange(X.matrix.shape[0]), seeds[0]), matrix)
+        matrix = self._mapped(X, np.arange(X.matrix.shape[0], dtype=np.int64), prev)
+        self._log(f"{len(order)} classes, {len(self.pairs_)} pairs, {X.matrix.shape[0]} "
+                  f"tokens, {self.n_features_in_} features, {matrix[1].size} mapped entries")
+        results = self._train(matrix, z, np.arange(X.matrix.shape[0]), seeds[0])
+        if self.decoding != "viterbi":
+            del matrix  # the weights are laid out without it
+        self._store(results)
         self.prob_a_ = self.prob_b_ = None
         if self.decoding == "viterbi":
             self._fit_sigmoids(X, matrix, z, seeds[1], prev)
@@ -652,12 +545,11 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         return self
 
     def _mapped(self, X, rows, prev):
-        """The explicit map of token ``rows`` (CSR arrays), column indices as int32 if they fit."""
+        """The explicit map of token ``rows``: CSR arrays, the values left out (implied by
+        the columns) when the features are binary."""
         m = X.matrix
-        ptr, idx, val = expand(m.indptr.astype(np.int64), m.indices.astype(np.int64),
-                               m.data.astype(np.float64), rows, prev, *self._map_args())
-        if self._n_mapped() < np.iinfo(np.int32).max:
-            idx = idx.astype(np.int32)
+        binary = bool(np.all(m.data == 1))
+        ptr, idx, val = expand(_csr(m), rows, prev, self._spec(), not binary)
         return ptr, idx, val
 
     def _n_mapped(self):
@@ -670,56 +562,36 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         n_of = np.bincount(zs, minlength=len(self.internal_classes_))
         size = n_of[self.pairs_[:, 0]] + n_of[self.pairs_[:, 1]]
         # one task per pair, largest first (the longest jobs start first, the small
-        # ones fill the gaps at the end); threads: the compiled solver and libsvm release
-        # the GIL, and the shared matrix is not copied to every worker
+        # ones fill the gaps at the end); threads: the compiled solver releases the GIL,
+        # and the shared matrix is not copied to every worker
         by_size = np.argsort(-size, kind="stable")
         results = [None] * len(self.pairs_)
         t0 = time.perf_counter()
-        if self._explicit():
-            params = {"C": float(self.C), "tol": self.tol_, "max_iter": int(self.max_iter),
-                      "n_mapped": self._n_mapped()}
-            members = [rows[zs == c] for c in range(len(self.internal_classes_))]
+        spec = self._spec()
+        params = {"C": float(self.C), "tol": float(self.tol), "max_iter": int(self.max_iter),
+                  "n_mapped": self._n_mapped(),
+                  "scale": (int(spec.n_base + spec.history * spec.n_labels), spec.s_lin,
+                            spec.s_quad)}
+        members = [rows[zs == c] for c in range(len(self.internal_classes_))]
 
-            def task(p):
-                a, b = self.pairs_[p]
-                r = np.sort(np.concatenate([members[a], members[b]]))
-                return _fit_linear_pair(*matrix, r, z[r] == b, params, seeds[p])
+        def task(p):
+            a, b = self.pairs_[p]
+            r = np.sort(np.concatenate([members[a], members[b]]))
+            return _fit_linear_pair(*matrix, r, z[r] == b, params, seeds[p])
 
-            tasks = (delayed(task)(p) for p in by_size)
-        else:
-            params = {"kernel": self.kernel_, "degree": int(self.degree), "gamma": self.gamma_,
-                      "coef0": self.coef0_, "C": float(self.C), "tol": self.tol_,
-                      "cache_size": float(self.cache_size), "shrinking": bool(self.shrinking)}
-            sub = matrix[rows] if rows.size != matrix.shape[0] else matrix
-            tasks = (delayed(_fit_pairs)(sub, zs, [tuple(self.pairs_[p])], params, seeds[[p]])
-                     for p in by_size)
+        tasks = (delayed(task)(p) for p in by_size)
         out = Parallel(n_jobs=self.n_jobs, prefer="threads", return_as="generator")(tasks)
         blocks = _Blocks()
         for done, (p, res) in enumerate(zip(by_size, out), 1):
-            if not self._explicit():
-                res = res[0]
-                res = (rows[res[0]], res[1], res[2])
-            results[p] = blocks.keep(res) if self._explicit() else res
+            results[p] = blocks.keep(res)
             if self.verbose >= 3 or (self.verbose >= 2 and (done % 50 == 0
                                                              or done == len(by_size))):
                 self._log(f"{done}/{len(results)} pairs ({time.perf_counter() - t0:.1f} s)")
         return results
 
-    def _store(self, results, matrix):
+    def _store(self, results):
         self.intercept_ = np.asarray([r[2] for r in results], dtype=np.float64)
-        if self._explicit():
-            self._store_weights(results)
-            return
-        lengths = np.asarray([r[0].size for r in results], dtype=np.int64)
-        self.pair_ptr_ = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        flat_rows = np.concatenate([r[0] for r in results]).astype(np.int64)
-        self.dual_coef_ = np.concatenate([r[1] for r in results]).astype(np.float64)
-        self.n_support_total_ = int(flat_rows.size)
-        unique, inverse = np.unique(flat_rows, return_inverse=True)
-        self.pair_sv_ = inverse.astype(np.int64)
-        self.support_vectors_ = matrix[unique]
-        self.support_vectors_.sort_indices()
-        self.coef_columns_ = self.coef_ptr_ = self.coef_pairs_ = self.coef_values_ = None
+        self._store_weights(results)
 
     def _store_weights(self, results):
         """The pairs' weights by mapped column (the prediction layout).
@@ -749,7 +621,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.coef_pairs_ = pair
         self.coef_values_ = vals
         self.n_support_total_ = int(ptr[-1])
-        self.support_vectors_ = self.pair_ptr_ = self.pair_sv_ = self.dual_coef_ = None
         self.__dict__.pop("_layout_cache", None)
 
     def _layout(self):
@@ -784,13 +655,12 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         self._log(f"Platt sigmoids: pairs trained on {tok.size} tokens, "
                   f"{hold.size} held out ({int(fallback.sum())} pairs without a class)")
         final_dec = self._all_decisions(X, matrix, hold, prev) if fallback.any() else None
-        names = ("pairs_", "intercept_", "pair_ptr_", "pair_sv_", "dual_coef_",
-                 "support_vectors_", "n_support_total_", "coef_columns_", "coef_ptr_",
+        names = ("pairs_", "intercept_", "n_support_total_", "coef_columns_", "coef_ptr_",
                  "coef_pairs_", "coef_values_")
         saved = {k: getattr(self, k) for k in names}
         self.pairs_ = saved["pairs_"][~fallback]
         try:
-            self._store(self._train(matrix, z, tok, seeds[~fallback]), matrix)
+            self._store(self._train(matrix, z, tok, seeds[~fallback]))
             dec = np.zeros((hold.size, len(saved["pairs_"])))
             dec[:, ~fallback] = self._all_decisions(X, matrix, hold, prev)
         finally:
@@ -812,51 +682,19 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
     def _all_decisions(self, X, matrix, rows, prev):
         """Decision values of every pair (columns: ``pairs_``) for token ``rows``, gold history."""
-        if not self._explicit():
-            return self._kernel_vote(matrix[rows], want_dec=True)[1]
         P = len(self.pairs_)
         out = np.empty((rows.size, P))
-        m = X.matrix
         # every pair: the first ``n_first_`` as every token's, the others as one segment
         n_first = int(self.n_first_)
-        decide(m.indptr.astype(np.int64), m.indices.astype(np.int64), m.data.astype(np.float64),
-               rows, prev[rows], *self._map_args(), self._layout(), self.intercept_, n_first,
-               np.zeros(rows.size, dtype=np.int64), np.full(1, n_first, dtype=np.int64),
-               np.full(1, P, dtype=np.int64), np.arange(P, dtype=np.int64)[None, :], ALL_TERMS,
-               out)
+        none = np.zeros(0, dtype=np.int64)
+        every = Votes(n_first, np.full(1, n_first, dtype=np.int64), np.full(1, P, dtype=np.int64),
+                      np.arange(P, dtype=np.int64)[None, :], none, none,
+                      np.zeros((1, 0), dtype=np.int64), none)
+        decide(_csr(X.matrix), rows, prev[rows], self._spec(), self._layout(), self.intercept_,
+               every, np.zeros(rows.size, dtype=np.int64), ALL_TERMS, out)
         return out
 
     # -- prediction -------------------------------------------------------------
-
-    def _kernel_vote(self, M, want_dec=False):
-        """Kernel path: winners (internal class codes) of augmented rows ``M``; decisions."""
-        K = len(self.internal_classes_)
-        n = M.shape[0]
-        P = len(self.pairs_)
-        dec = np.zeros((n if want_dec else 0, P))
-        winners = np.empty(n, dtype=np.int64)
-        evaluated = np.empty(n, dtype=np.int64)
-        pa, pb = self.pairs_[:, 0].copy(), self.pairs_[:, 1].copy()
-        fast = bool(self.fast_winner) and not want_dec
-        SV = self.support_vectors_
-        kind = LINEAR if self.kernel_ == "linear" else POLY
-        args = (self.gamma_, self.coef0_, int(self.degree))
-        step = max(1, _BLOCK // max(SV.shape[0], 1))
-        for a in range(0, n, step):
-            block = M[a:a + step]
-            if self.sv_cache:
-                G = (block @ SV.T).toarray()
-                apply_kernel(G, kind, *args)
-            else:
-                G = np.zeros((0, 0))
-            w, e = pairwise_vote(block.indptr.astype(np.int64), block.indices.astype(np.int64),
-                                 block.data, M.shape[1], G, bool(self.sv_cache),
-                                 SV.indptr.astype(np.int64), SV.indices.astype(np.int64),
-                                 SV.data, self.pair_ptr_, self.pair_sv_, self.dual_coef_,
-                                 self.intercept_, pa, pb, K, kind, *args, fast, dec[a:a + step])
-            winners[a:a + step] = w
-            evaluated[a:a + step] = e
-        return winners, (dec if want_dec else None), evaluated
 
     def _probabilities(self, dec, pair_index, local_a, local_b, k):
         """Coupled probabilities of the local classes from local decision values."""
@@ -870,66 +708,36 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         check_is_fitted(self, "intercept_")
         return check_features(X, type(self).__name__, self.n_features_in_)
 
-    def _run(self, X, probabilities, evaluated=None):
+    def _run(self, X, probabilities):
         """Greedy pass over ``X``: IOB2 label codes, and label probabilities if asked."""
         to_label = self.internal_to_label_
         L = len(self.classes_)
-        probs = np.zeros((X.matrix.shape[0], L)) if probabilities else None
         local_a, local_b, k_loc = self._local_pairs()
-        m = X.matrix
-        if self._explicit():
-            seg_all = self._segments(X)
-            csr = (m.indptr.astype(np.int64), m.indices.astype(np.int64),
-                   m.data.astype(np.float64))
-            layout = self._layout()
-            lo, hi = self.segment_range_[:, 0].copy(), self.segment_range_[:, 1].copy()
-            if not probabilities:  # the whole greedy pass compiled
-                codes = np.empty(m.shape[0], dtype=np.int64)
-                greedy_tag(*csr, np.asarray(X.offsets, dtype=np.int64), int(self.history_),
-                           *self._map_args(), layout, self.intercept_, int(self.n_first_),
-                           seg_all, lo, hi, self.segment_pairs_, local_a, local_b,
-                           self.segment_classes_, to_label.astype(np.int64), codes)
-                if evaluated is not None:
-                    evaluated[:] = local_a.size
-                return codes, None
-            every = np.arange(m.shape[0], dtype=np.int64)
-            # the terms that do not depend on the preceding classes: every token at once
-            base = np.empty((every.size, local_a.size))
-            decide(*csr, every, np.full((every.size, self.history_), -1, dtype=np.int64),
-                   *self._map_args(), layout, self.intercept_, int(self.n_first_), seg_all,
-                   lo, hi, self.segment_pairs_, BASE_TERMS, base)
+        seg_all = self._segments(X)
+        csr, spec, votes, layout = _csr(X.matrix), self._spec(), self._votes(), self._layout()
+        n = X.matrix.shape[0]
+        if not probabilities:  # the whole greedy pass compiled
+            codes = np.empty(n, dtype=np.int64)
+            greedy_tag(csr, np.asarray(X.offsets, dtype=np.int64), spec, layout, self.intercept_,
+                       votes, seg_all, codes)
+            return codes, None
+        probs = np.zeros((n, L))
+        every = np.arange(n, dtype=np.int64)
+        # the terms that do not depend on the preceding classes: every token at once
+        base = np.empty((n, local_a.size))
+        decide(csr, every, np.full((n, self.history_), -1, dtype=np.int64), spec, layout,
+               self.intercept_, votes, seg_all, BASE_TERMS, base)
 
         def step(rows, prev):
-            if self._explicit():
-                seg = seg_all[rows]
-                dec = base[rows]
-                decide(*csr, rows, np.ascontiguousarray(prev[:, :self.history_]),
-                       *self._map_args(), layout, self.intercept_, int(self.n_first_), seg, lo,
-                       hi, self.segment_pairs_, PC_TERMS, dec)
-                pair_index = self.segment_pairs_[seg]
-                classes = self.segment_classes_[seg]
-            else:
-                M = self._augment(m[rows], prev[:, :self.history_])
-                if probabilities:
-                    dec = self._kernel_vote(M, want_dec=True)[1]
-                else:
-                    winners, _, n_eval = self._kernel_vote(M)
-                    if evaluated is not None:
-                        evaluated[rows] = n_eval
-                    dec = None
-                pair_index = self.segment_pairs_[np.zeros(rows.size, dtype=np.int64)]
-                classes = np.broadcast_to(self.segment_classes_[0], (rows.size, k_loc))
+            seg = seg_all[rows]
+            dec = base[rows]
+            decide(csr, rows, np.ascontiguousarray(prev[:, :self.history_]), spec, layout,
+                   self.intercept_, votes, seg, PC_TERMS, dec)
+            p = self._probabilities(dec, self.segment_pairs_[seg], local_a, local_b, k_loc)
             out = np.zeros((rows.size, L))
-            if probabilities:
-                p = self._probabilities(dec, pair_index, local_a, local_b, k_loc)
-                np.add.at(out, (np.arange(rows.size)[:, None], to_label[classes]), p)
-                probs[rows] = out
-                return out
-            if dec is not None:
-                winners = classes[np.arange(rows.size), vote(dec, local_a, local_b, k_loc)]
-                if evaluated is not None:
-                    evaluated[rows] = local_a.size
-            out[np.arange(rows.size), to_label[winners]] = 1.0
+            np.add.at(out, (np.arange(rows.size)[:, None], to_label[self.segment_classes_[seg]]),
+                      p)
+            probs[rows] = out
             return out
 
         codes = greedy_decode(step, X.offsets, L, history=max(self.history_, 1))
@@ -1023,21 +831,3 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             repair_iob2_codes(codes, X.offsets, self.classes_)].tolist()
         offs = X.offsets.tolist()
         return LabelSequences([labels[a:b] for a, b in zip(offs[:-1], offs[1:])])
-
-    def pairs_evaluated(self, X):
-        """Binary SVMs evaluated per token by greedy prediction (what fast winner finding saves).
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-
-        Returns
-        -------
-        ndarray of int64, shape (n_tokens,)
-            At most the number of pairs of a token's vote (every pair of it
-            with ``fast_winner=False`` and with ``kernel="poly2"``).
-        """
-        X = self._check(X)
-        evaluated = np.zeros(X.matrix.shape[0], dtype=np.int64)
-        self._run(X, False, evaluated)
-        return evaluated

@@ -1,37 +1,43 @@
-"""Compiled training kernel of the explicit degree-2 route: a dual coordinate descent SVM.
+"""Compiled kernels of the pairwise SVMs: dual coordinate descent, the degree-2 map, the vote.
 
-The binary SVMs of :class:`~skbioner.models.PairwiseSVMTagger` with
-``kernel="poly2"`` are linear SVMs over the explicit degree-2 map of the
-features.  They are trained here by dual coordinate descent with shrinking
-(Hsieh, Chang, Lin, Keerthi & Sundararajan 2008; liblinear's
-``solve_l2r_l1l2_svc`` with the hinge loss), directly on the rows of one
-shared CSR matrix (a pair reads its tokens' rows by index: no copy per
-pair), without holding the GIL, so pairs train in parallel threads.
-
-Kept apart from the estimator so that the tests can compare the solver with
-liblinear and with a slow pure-Python oracle
-(``tests/models/test_pairwise_svm.py``).
+The binary SVMs of :class:`~skbioner.models.PairwiseSVMTagger` are linear
+SVMs over the explicit degree-2 map of the features, trained here by dual
+coordinate descent with shrinking (Hsieh, Chang, Lin, Keerthi & Sundararajan
+2008; liblinear's ``solve_l2r_l1l2_svc`` with the hinge loss) directly on
+the rows of one shared CSR matrix (a pair reads its tokens' rows by index),
+without holding the GIL, so pairs train in parallel threads; prediction adds
+stored weights by mapped column without writing the map out; the pairwise
+coupling of probabilities.  Kept apart from the estimator so that the tests
+can compare each kernel with liblinear or a slow pure-Python oracle.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
+
+from ..features._hashing import splitmix64
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _next(state):
-    """xorshift64*: the next pseudo-random 64-bit value (``state`` is a 1-element array)."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return x * np.uint64(2685821657736338717)
+    """The splitmix64 generator: the next pseudo-random 64-bit value (``state``: 1 element)."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    return splitmix64(state[0])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _value(data, indices, q, scale):
+    """Entry ``q``'s value: stored, or implied by its column (``data`` of size 0)."""
+    if data.shape[0]:
+        return np.float64(data[q])
+    return scale[1] if indices[q] < scale[0] else scale[2]
 
 
 @njit(cache=True, nogil=True)
-def dcd_svm(indptr, indices, data, rows, positive, C, eps, max_epochs, seed, bias, w):
+def dcd_svm(csr, rows, positive, C, eps, max_epochs, seed, bias, w):
     """Train a soft-margin linear SVM (hinge loss) on ``rows`` of a CSR matrix.
 
     Minimises ``0.5 |w|^2 + C sum_i max(0, 1 - y_i (w . x_i + w_b * bias))``
@@ -40,8 +46,12 @@ def dcd_svm(indptr, indices, data, rows, positive, C, eps, max_epochs, seed, bia
 
     Parameters
     ----------
-    indptr, indices, data : ndarray
-        CSR arrays of the feature rows (any column order, no duplicates).
+    csr : tuple
+        ``(indptr, indices, data, scale)``: CSR arrays of the feature rows
+        (any column order); ``data`` of size 0 reads the values from the
+        columns, ``scale = (n_lin, s_lin, s_quad)``: ``s_lin`` below column
+        ``n_lin``, ``s_quad`` from it on (the map of binary features, half the
+        memory).
     rows : ndarray of int64
         The training rows.
     positive : ndarray of bool
@@ -65,6 +75,7 @@ def dcd_svm(indptr, indices, data, rows, positive, C, eps, max_epochs, seed, bia
     alpha : ndarray of float64
         The dual variables (``alpha > 0``: support vectors).
     """
+    indptr, indices, data, scale = csr
     n = rows.shape[0]
     nb = w.shape[0] - 1
     alpha = np.zeros(n)
@@ -74,14 +85,15 @@ def dcd_svm(indptr, indices, data, rows, positive, C, eps, max_epochs, seed, bia
         r = rows[k]
         s = bias * bias
         for q in range(indptr[r], indptr[r + 1]):
-            s += data[q] * data[q]
+            v = _value(data, indices, q, scale)
+            s += v * v
         qd[k] = s
         y[k] = 1.0 if positive[k] else -1.0
     index = np.arange(n)
     active = n
     gmax_old = np.inf
     gmin_old = -np.inf
-    state = np.array([np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(1)])
+    state = np.array([np.uint64(seed)])
     epoch = 0
     while epoch < max_epochs:
         gmax = -np.inf
@@ -96,7 +108,7 @@ def dcd_svm(indptr, indices, data, rows, positive, C, eps, max_epochs, seed, bia
             a, b = indptr[r], indptr[r + 1]
             g = w[nb] * bias
             for q in range(a, b):
-                g += w[indices[q]] * data[q]
+                g += w[indices[q]] * _value(data, indices, q, scale)
             g = y[k] * g - 1.0
             pg = 0.0
             if alpha[k] == 0.0:
@@ -125,7 +137,7 @@ def dcd_svm(indptr, indices, data, rows, positive, C, eps, max_epochs, seed, bia
                 alpha[k] = new
                 d = (new - old) * y[k]
                 for q in range(a, b):
-                    w[indices[q]] += d * data[q]
+                    w[indices[q]] += d * _value(data, indices, q, scale)
                 w[nb] += d * bias
             s += 1
         epoch += 1
@@ -149,16 +161,21 @@ CONJ_NONE, CONJ_PC, CONJ_ALL = 0, 1, 2
 
 @njit(cache=True, nogil=True, inline="always")
 def _pair_hash(i, j, n_hash):
-    """Column (in ``[0, n_hash)``) of the product of features ``i < j``."""
-    h = np.uint64(i) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= np.uint64(j) * np.uint64(0xC2B2AE3D27D4EB4F)
-    h ^= h >> np.uint64(29)
-    return np.int64(h % np.uint64(n_hash))
+    """Column (in ``[0, n_hash)``) of the product of features ``i < j`` (< 2**32 each)."""
+    return np.int64(splitmix64((np.uint64(i) << np.uint64(32)) | np.uint64(j))
+                    % np.uint64(n_hash))
+
+
+#: the map of a fitted model (a record for the compiled functions): ``n_base`` features,
+#: ``history`` preceding classes of ``n_labels`` labels, products ``mode`` (none of label ``skip``),
+#: ``n_hash`` hashed product columns, scales of the features and of the products
+MapSpec = namedtuple("MapSpec", "n_base n_labels history mode skip n_hash s_lin s_quad")
 
 
 @njit(cache=True, nogil=True)
-def _augmented(indptr, indices, data, t, prev_t, n_base, n_labels, cols, vals):
+def _augmented(csr, t, prev_t, spec, cols, vals):
     """Active columns of token ``t`` with its preceding-class indicators; returns their count."""
+    indptr, indices, data = csr
     m = 0
     for q in range(indptr[t], indptr[t + 1]):
         cols[m] = indices[q]
@@ -166,49 +183,55 @@ def _augmented(indptr, indices, data, t, prev_t, n_base, n_labels, cols, vals):
         m += 1
     for j in range(prev_t.shape[0]):
         if prev_t[j] >= 0:
-            cols[m] = n_base + j * n_labels + prev_t[j]
+            cols[m] = spec.n_base + j * spec.n_labels + prev_t[j]
             vals[m] = 1.0
             m += 1
     return m
 
 
 @njit(cache=True, nogil=True)
-def _emit(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash, s_lin, s_quad,
-          cols, vals, out_idx, out_val, q):
+def _emit(csr, t, prev_t, spec, cols, vals, out_idx, out_val, q):
     """Write the mapped entries of token ``t`` from ``out_*[q]`` on (``out_idx`` of size 0:
-    count only); returns the next free position."""
+    count only; ``out_val`` of size 0: no values); returns the next free position."""
+    indptr, indices, data = csr
     write = out_idx.shape[0] > 0
-    m = _augmented(indptr, indices, data, t, prev_t, n_base, n_labels, cols, vals)
+    values = out_val.shape[0] > 0
+    s_lin, s_quad = spec.s_lin, spec.s_quad
+    m = _augmented(csr, t, prev_t, spec, cols, vals)
     for u in range(m):
         if write:
             out_idx[q] = cols[u]
-            out_val[q] = s_lin * vals[u]
+            if values:
+                out_val[q] = s_lin * vals[u]
         q += 1
-    if mode == CONJ_NONE:
+    if spec.mode == CONJ_NONE:
         return q
     H = prev_t.shape[0]
-    n_lin = n_base + H * n_labels
-    if mode == CONJ_PC:
+    n_labels = spec.n_labels
+    n_lin = spec.n_base + H * n_labels
+    if spec.mode == CONJ_PC:
         a, b = indptr[t], indptr[t + 1]
         stride = H * n_labels
         for j in range(H):
             lab = prev_t[j]
-            if lab < 0 or lab == skip:
+            if lab < 0 or lab == spec.skip:
                 continue
             block = n_lin + j * n_labels + lab
             for r in range(a, b):
                 if write:
                     out_idx[q] = block + indices[r] * stride
-                    out_val[q] = s_quad * data[r]
+                    if values:
+                        out_val[q] = s_quad * data[r]
                 q += 1
-        pcpc = n_lin + H * n_labels * n_base
+        pcpc = n_lin + H * n_labels * spec.n_base
         k = 0
         for j in range(H):
             for j2 in range(j + 1, H):
                 if prev_t[j] >= 0 and prev_t[j2] >= 0:
                     if write:
                         out_idx[q] = pcpc + (k * n_labels + prev_t[j]) * n_labels + prev_t[j2]
-                        out_val[q] = s_quad
+                        if values:
+                            out_val[q] = s_quad
                     q += 1
                 k += 1
         return q
@@ -220,8 +243,9 @@ def _emit(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash
             if i > j:
                 i, j = j, i
             if write:
-                out_idx[q] = n_lin + _pair_hash(i, j, n_hash)
-                out_val[q] = s_quad * vals[u] * vals[v]
+                out_idx[q] = n_lin + _pair_hash(i, j, spec.n_hash)
+                if values:
+                    out_val[q] = s_quad * vals[u] * vals[v]
             q += 1
     return q
 
@@ -238,8 +262,7 @@ def n_mapped(n_base, n_labels, history, mode, n_hash):
 
 
 @njit(cache=True, nogil=True)
-def expand(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_hash, s_lin,
-           s_quad):
+def expand(csr, rows, prev, spec, values):
     """The explicit degree-2 map of feature ``rows`` with their preceding classes.
 
     Column layout (``n_lin = n_base + H * n_labels``): the features
@@ -255,23 +278,26 @@ def expand(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
 
     Parameters
     ----------
-    indptr, indices, data : ndarray
-        CSR arrays of the feature rows.
+    csr : tuple of ndarray
+        ``(indptr, indices, data)`` of the feature rows.
     rows : ndarray of int64
         Rows to map, in output order.
     prev : ndarray of int64, shape (len(rows), H)
         Preceding labels of each row (-1: none).
-    n_base, n_labels, mode, n_hash : int
-    s_lin, s_quad : float
+    spec : MapSpec
+    values : bool
+        Write the values (False: binary features, the values are implied by
+        the columns, see :func:`dcd_svm`).
 
     Returns
     -------
     out_ptr : ndarray of int64
-    out_idx : ndarray of int64
+    out_idx : ndarray of int32
     out_val : ndarray of float32
         CSR arrays of the mapped rows (duplicate columns from hash collisions
-        not summed).
+        not summed; ``out_val`` of size 0 without ``values``).
     """
+    indptr = csr[0]
     n = rows.shape[0]
     best = 0
     for k in range(n):
@@ -280,17 +306,15 @@ def expand(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
             best = d
     cols = np.empty(best + prev.shape[1], dtype=np.int64)
     vals = np.empty(best + prev.shape[1])
-    none_i = np.empty(0, dtype=np.int64)
+    none_i = np.empty(0, dtype=np.int32)
     none_v = np.empty(0, dtype=np.float32)
     ptr = np.zeros(n + 1, dtype=np.int64)
     for k in range(n):
-        ptr[k + 1] = _emit(indptr, indices, data, rows[k], prev[k], n_base, n_labels, mode,
-                           skip, n_hash, s_lin, s_quad, cols, vals, none_i, none_v, ptr[k])
-    out_idx = np.empty(ptr[n], dtype=np.int64)
-    out_val = np.empty(ptr[n], dtype=np.float32)
+        ptr[k + 1] = _emit(csr, rows[k], prev[k], spec, cols, vals, none_i, none_v, ptr[k])
+    out_idx = np.empty(ptr[n], dtype=np.int32)
+    out_val = np.empty(ptr[n] if values else 0, dtype=np.float32)
     for k in range(n):
-        _emit(indptr, indices, data, rows[k], prev[k], n_base, n_labels, mode, skip, n_hash, s_lin,
-              s_quad, cols, vals, out_idx, out_val, ptr[k])
+        _emit(csr, rows[k], prev[k], spec, cols, vals, out_idx, out_val, ptr[k])
     return ptr, out_idx, out_val
 
 
@@ -473,11 +497,12 @@ def _feature_terms(indptr, indices, data, t, s_lin, feature_row, feature_dense, 
 
 
 @njit(cache=True, nogil=True)
-def _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash, s_lin,
-           s_quad, weights, n_first, lo, hi, base, pcs, cols, vals, acc):
+def _terms(csr, t, prev_t, spec, weights, n_first, lo, hi, base, pcs, cols, vals, acc):
     """Add token ``t``'s terms into ``acc``: those without (``base``) and with (``pcs``) the
     preceding classes ``prev_t`` (-1: none) -- the map of :func:`expand` times the weights."""
+    indptr, indices, data = csr
     H = prev_t.shape[0]
+    n_base, n_labels, s_lin, s_quad = spec.n_base, spec.n_labels, spec.s_lin, spec.s_quad
     n_lin = n_base + H * n_labels
     stride = H * n_labels
     a, b = indptr[t], indptr[t + 1]
@@ -492,10 +517,10 @@ def _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_has
             if prev_t[j] >= 0:
                 _add_column(n_base + j * n_labels + prev_t[j], s_lin, weights, n_first, lo,
                             hi, acc)
-    if mode == CONJ_PC and pcs:
+    if spec.mode == CONJ_PC and pcs:
         for j in range(H):
             lab = prev_t[j]
-            if lab < 0 or lab == skip:
+            if lab < 0 or lab == spec.skip:
                 continue
             block = n_lin + j * n_labels + lab
             if lo < hi:
@@ -514,9 +539,9 @@ def _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_has
                     _add_column(pcpc + (i * n_labels + prev_t[j]) * n_labels + prev_t[j2],
                                 s_quad, weights, n_first, lo, hi, acc)
                 i += 1
-    elif mode == CONJ_ALL:
+    elif spec.mode == CONJ_ALL:
         # base x base products with the base terms, products with a pc column with the pc's
-        m = _augmented(indptr, indices, data, t, prev_t, n_base, n_labels, cols, vals)
+        m = _augmented(csr, t, prev_t, spec, cols, vals)
         nb = b - a
         for u in range(m):
             for v in range(u + 1, m):
@@ -526,7 +551,7 @@ def _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_has
                 cj = cols[v]
                 if ci > cj:
                     ci, cj = cj, ci
-                _add_column(n_lin + _pair_hash(ci, cj, n_hash), s_quad * vals[u] * vals[v],
+                _add_column(n_lin + _pair_hash(ci, cj, spec.n_hash), s_quad * vals[u] * vals[v],
                             weights, n_first, lo, hi, acc)
 
 
@@ -540,55 +565,59 @@ def _scratch(indptr, rows, H):
     return np.empty(best + H, dtype=np.int64), np.empty(best + H)
 
 
+#: the vote of a fitted model (a record for the compiled functions): segment ``s``
+#: needs the pairs ``p < n_first`` and ``seg_lo[s] <= p < seg_hi[s]``, its local pair ``i`` is
+#: ``local_pairs[s, i]`` between local classes ``local_a[i]`` and ``local_b[i]`` (``b`` wins
+#: where the decision is > 0), its local class ``c`` the internal class
+#: ``seg_classes[s, c]``, whose output label is ``to_label[...]``
+Votes = namedtuple("Votes", "n_first seg_lo seg_hi local_pairs local_a local_b seg_classes "
+                            "to_label")
+
+
 @njit(cache=True, nogil=True)
-def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_hash, s_lin, s_quad,
-           weights, intercept, n_first, seg, seg_lo, seg_hi, local_pairs, which, out):
+def decide(csr, rows, prev, spec, weights, intercept, votes, seg, which, out):
     """Decision values of the pairs each token needs, without writing the map out.
 
-    Token ``rows[k]`` needs the pairs ``p < n_first`` and those of its
-    segment ``seg_lo[seg[k]] <= p < seg_hi[seg[k]]``; ``out[k, i]`` receives
-    the decision value of pair ``local_pairs[seg[k], i]``.  The terms of the
-    features alone (and their products) do not depend on the preceding
-    classes: ``which=BASE_TERMS`` writes them with the intercept,
-    ``which=PC_TERMS`` adds the terms of the preceding classes to ``out``,
-    ``which=ALL_TERMS`` writes both (:func:`greedy_tag` adds them up in the
-    order of ``BASE_TERMS`` then ``PC_TERMS``).
+    Token ``rows[k]`` of segment ``seg[k]`` needs the pairs of that segment
+    (:data:`Votes`); ``out[k, i]`` receives the decision value of its local
+    pair ``i``.  The terms of the features alone (and their products) do not
+    depend on the preceding classes: ``which=BASE_TERMS`` writes them with
+    the intercept, ``which=PC_TERMS`` adds the terms of the preceding classes
+    to ``out``, ``which=ALL_TERMS`` writes both (:func:`greedy_tag` adds them
+    up in the order of ``BASE_TERMS`` then ``PC_TERMS``).
 
     Parameters
     ----------
-    indptr, indices, data : ndarray
-        CSR arrays of the feature rows (all tokens).
+    csr : tuple of ndarray
+        ``(indptr, indices, data)`` of the feature rows (all tokens).
     rows : ndarray of int64
     prev : ndarray of int64, shape (len(rows), H)
         Preceding labels (-1: none); not read with ``BASE_TERMS``.
-    n_base, n_labels, mode, n_hash : int
-    s_lin, s_quad : float
-        The map (see :func:`expand`).
+    spec : MapSpec
     weights : tuple of ndarray
         The weights by mapped column, :func:`pack_weights`.
     intercept : ndarray of float64, shape (n_pairs,)
-    n_first : int
-    seg, seg_lo, seg_hi : ndarray of int64
-    local_pairs : ndarray of int64, shape (n_segments, n_local)
+    votes : Votes
+    seg : ndarray of int64, shape (len(rows),)
     which : int
     out : ndarray of float64, shape (len(rows), n_local)
     """
     n = rows.shape[0]
     H = prev.shape[1]
+    n_first = votes.n_first
     acc = np.zeros(intercept.shape[0])
-    cols, vals = _scratch(indptr, rows, H)
+    cols, vals = _scratch(csr[0], rows, H)
     none = np.full(H, -1, dtype=np.int64)
     base = which != PC_TERMS
     pcs = which != BASE_TERMS
     for k in range(n):
         s = seg[k]
-        lo = seg_lo[s]
-        hi = seg_hi[s]
-        _terms(indptr, indices, data, rows[k], prev[k] if pcs else none, n_base, n_labels, mode,
-               skip, n_hash, s_lin, s_quad, weights, n_first, lo, hi, base, pcs, cols, vals,
-               acc)
-        for i in range(local_pairs.shape[1]):
-            p = local_pairs[s, i]
+        lo = votes.seg_lo[s]
+        hi = votes.seg_hi[s]
+        _terms(csr, rows[k], prev[k] if pcs else none, spec, weights, n_first, lo, hi, base,
+               pcs, cols, vals, acc)
+        for i in range(votes.local_pairs.shape[1]):
+            p = votes.local_pairs[s, i]
             if base:
                 out[k, i] = acc[p] + intercept[p]
             else:
@@ -602,46 +631,38 @@ def decide(indptr, indices, data, rows, prev, n_base, n_labels, mode, skip, n_ha
 
 
 @njit(cache=True, nogil=True)
-def greedy_tag(indptr, indices, data, offsets, history, n_base, n_labels, mode, skip, n_hash,
-               s_lin, s_quad, weights, intercept, n_first, seg, seg_lo, seg_hi, local_pairs,
-               local_a, local_b, seg_classes, to_label, out):
+def greedy_tag(csr, offsets, spec, weights, intercept, votes, seg, out):
     """Greedy left-to-right tagging: each token's pairwise vote, with the labels predicted
-    for its ``history`` preceding tokens as the preceding classes.
+    for its ``H`` preceding tokens as the preceding classes.
 
     One compiled pass over the sentences: the same decision values as
-    :func:`decide` (``BASE_TERMS`` then ``PC_TERMS``), the vote of
-    :func:`vote` (ties to the lower local class) among the classes of the
-    token's segment, ``out[t] = to_label[winner]``.
+    :func:`decide` (``BASE_TERMS`` then ``PC_TERMS``), the majority vote (ties to the
+    lower local class) among the classes of the token's segment,
+    ``out[t] = to_label[winner]``.
 
     Parameters
     ----------
-    indptr, indices, data : ndarray
-        CSR arrays of the feature rows.
+    csr : tuple of ndarray
+        ``(indptr, indices, data)`` of the feature rows.
     offsets : ndarray of int64, shape (n_sentences + 1,)
-    history : int
-        Preceding labels fed back (``H`` of the map).
-    n_base, n_labels, mode, skip, n_hash, s_lin, s_quad, weights, intercept, n_first
-        As :func:`decide`.
-    seg, seg_lo, seg_hi, local_pairs : ndarray of int64
-        As :func:`decide` (``seg``: one per token).
-    local_a, local_b : ndarray of int64
-        The local classes of each local pair (``pair_b`` wins where the
-        decision is > 0).
-    seg_classes : ndarray of int64, shape (n_segments, n_local_classes)
-        Internal class of each local class of each segment.
-    to_label : ndarray of int64
-        Output label (index into the labels) of each internal class.
+    spec, weights, intercept, votes
+        As :func:`decide`; ``spec.history`` labels are fed back.
+    seg : ndarray of int64, shape (n_tokens,)
     out : ndarray of int64, shape (n_tokens,)
         The label codes (written).
     """
+    indptr = csr[0]
+    history = spec.history
     n = indptr.shape[0] - 1
     every = np.arange(n, dtype=np.int64)
     cols, vals = _scratch(indptr, every, history)
     acc = np.zeros(intercept.shape[0])
+    n_first = votes.n_first
+    local_pairs, local_a, local_b = votes.local_pairs, votes.local_a, votes.local_b
     n_local = local_pairs.shape[1]
-    k_loc = seg_classes.shape[1]
+    k_loc = votes.seg_classes.shape[1]
     dec = np.empty(n_local)
-    votes = np.zeros(k_loc, dtype=np.int64)
+    tally = np.zeros(k_loc, dtype=np.int64)
     prev_t = np.full(history, -1, dtype=np.int64)
     for sent in range(offsets.shape[0] - 1):
         first = offsets[sent]
@@ -649,60 +670,88 @@ def greedy_tag(indptr, indices, data, offsets, history, n_base, n_labels, mode, 
             for j in range(history):
                 prev_t[j] = out[t - 1 - j] if t - 1 - j >= first else -1
             s = seg[t]
-            lo = seg_lo[s]
-            hi = seg_hi[s]
-            _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash,
-                   s_lin, s_quad, weights, n_first, lo, hi, True, False, cols, vals, acc)
-            for i in range(n_local):
-                p = local_pairs[s, i]
-                dec[i] = acc[p] + intercept[p]
-            for p in range(n_first):
-                acc[p] = 0.0
-            for p in range(lo, hi):
-                acc[p] = 0.0
-            _terms(indptr, indices, data, t, prev_t, n_base, n_labels, mode, skip, n_hash,
-                   s_lin, s_quad, weights, n_first, lo, hi, False, True, cols, vals, acc)
-            for i in range(n_local):
-                dec[i] += acc[local_pairs[s, i]]
-            for p in range(n_first):
-                acc[p] = 0.0
-            for p in range(lo, hi):
-                acc[p] = 0.0
+            lo = votes.seg_lo[s]
+            hi = votes.seg_hi[s]
+            for part in range(2):  # BASE_TERMS, then PC_TERMS
+                _terms(csr, t, prev_t, spec, weights, n_first, lo, hi, part == 0, part == 1,
+                       cols, vals, acc)
+                for i in range(n_local):
+                    p = local_pairs[s, i]
+                    if part == 0:
+                        dec[i] = acc[p] + intercept[p]
+                    else:
+                        dec[i] += acc[p]
+                for p in range(n_first):
+                    acc[p] = 0.0
+                for p in range(lo, hi):
+                    acc[p] = 0.0
             for c in range(k_loc):
-                votes[c] = 0
+                tally[c] = 0
             for i in range(n_local):
                 if dec[i] > 0.0:
-                    votes[local_b[i]] += 1
+                    tally[local_b[i]] += 1
                 else:
-                    votes[local_a[i]] += 1
+                    tally[local_a[i]] += 1
             best = 0
             for c in range(1, k_loc):
-                if votes[c] > votes[best]:
+                if tally[c] > tally[best]:
                     best = c
-            out[t] = to_label[seg_classes[s, best]]
+            out[t] = votes.to_label[votes.seg_classes[s, best]]
     return out
 
 
 @njit(cache=True, nogil=True)
-def vote(dec, pair_a, pair_b, n_classes):
-    """Majority vote of pairwise decisions (class ``pair_b`` wins where ``dec > 0``).
+def couple_probabilities(R, pair_a, pair_b, n_classes, out):
+    """Pairwise coupling of Wu, Lin & Weng (2004), method 2 (libsvm's ``multiclass_probability``).
 
-    Ties go to the lower class.  Returns the winners (local class indices).
+    ``R[t, p]``: probability that ``pair_b[p]`` beats ``pair_a[p]`` for
+    token ``t``; ``out[t]`` receives the class probabilities.
     """
-    n = dec.shape[0]
-    out = np.empty(n, dtype=np.int64)
-    votes = np.zeros(n_classes, dtype=np.int64)
-    for k in range(n):
-        for c in range(n_classes):
-            votes[c] = 0
-        for i in range(pair_a.shape[0]):
-            if dec[k, i] > 0.0:
-                votes[pair_b[i]] += 1
-            else:
-                votes[pair_a[i]] += 1
-        best = 0
-        for c in range(1, n_classes):
-            if votes[c] > votes[best]:
-                best = c
-        out[k] = best
-    return out
+    k = n_classes
+    n_tok = R.shape[0]
+    r = np.zeros((k, k))
+    Q = np.zeros((k, k))
+    Qp = np.zeros(k)
+    p = np.zeros(k)
+    max_iter = max(100, k)
+    eps = 0.005 / k
+    for t in range(n_tok):
+        for i in range(k):
+            for j in range(k):
+                r[i, j] = 0.0
+        for q in range(pair_a.shape[0]):
+            x = min(max(R[t, q], 1e-7), 1.0 - 1e-7)
+            r[pair_b[q], pair_a[q]] = x
+            r[pair_a[q], pair_b[q]] = 1.0 - x
+        for i in range(k):
+            p[i] = 1.0 / k
+            Q[i, i] = 0.0
+            for j in range(i):
+                Q[i, i] += r[j, i] * r[j, i]
+                Q[i, j] = Q[j, i]
+            for j in range(i + 1, k):
+                Q[i, i] += r[j, i] * r[j, i]
+                Q[i, j] = -r[j, i] * r[i, j]
+        for _ in range(max_iter):
+            pQp = 0.0
+            for i in range(k):
+                Qp[i] = 0.0
+                for j in range(k):
+                    Qp[i] += Q[i, j] * p[j]
+                pQp += p[i] * Qp[i]
+            max_error = 0.0
+            for i in range(k):
+                err = abs(Qp[i] - pQp)
+                if err > max_error:
+                    max_error = err
+            if max_error < eps:
+                break
+            for i in range(k):
+                diff = (-Qp[i] + pQp) / Q[i, i]
+                p[i] += diff
+                pQp = (pQp + diff * (diff * Q[i, i] + 2 * Qp[i])) / (1 + diff) / (1 + diff)
+                for j in range(k):
+                    Qp[j] = (Qp[j] + diff * Q[i, j]) / (1 + diff)
+                    p[j] /= 1 + diff
+        for i in range(k):
+            out[t, i] = p[i]

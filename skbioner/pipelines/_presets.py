@@ -75,13 +75,12 @@ def _model(name):
         from ..models import PairwiseSVMTagger
 
         # Kazama et al. 2002: d=2, greedy with pc-1, pc-2; the degree-2 kernel as explicit
-        # features (kernel="poly2": minutes on a whole corpus, issue 26).  Chosen on the
+        # features (minutes on a whole corpus, issue 26).  Chosen on the
         # JNLPBA dev split (benchmarks/pairwise_svm.py dev, docs/lab/benchmarks.md): C, gamma,
         # the preceding-class conjunctions, greedy over Viterbi, and O not split (on 1,800
         # abstracts splitting O by POS cost 0.5 F1 and tagged 2.4x slower)
-        return PairwiseSVMTagger(kernel="poly2", degree=2, gamma=0.1, coef0=1.0, C=0.25,
-                                 conjunctions="pc", split_outside=None, n_jobs=2,
-                                 random_state=0)
+        return PairwiseSVMTagger(gamma=0.1, coef0=1.0, C=0.25, conjunctions="pc",
+                                 split_outside=None, n_jobs=2, random_state=0)
     raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
 
 

@@ -18,7 +18,8 @@ from skbioner.metrics import entity_f1_score
 from skbioner.models._cascaded import SegmentFeaturizer
 from skbioner.pipelines import make_tagger
 
-PINS = {"online-crf": 65.66, "cascaded": 65.59, "majority": 30.98}
+# cascaded: 65.59 until its internal folds kept whole documents (the one splitter)
+PINS = {"online-crf": 65.66, "cascaded": 66.14, "majority": 30.98}
 TOLERANCE = 0.15
 
 

@@ -17,8 +17,8 @@ from ._schemes import (
     segment_table,
     spans_to_labels,
     split_label,
-    transition_mask,
 )
+from ._transitions import transition_mask
 
 __all__ = [
     "LOSSLESS_SCHEMES",

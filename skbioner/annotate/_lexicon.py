@@ -226,6 +226,12 @@ def _cached(digest, types, compile_):
     return (keys, values, bits), kinds, masks
 
 
+def _names_per_type(masks, kinds):
+    """Distinct names of each type: the names whose mask has the type's bit (either half)."""
+    return {k: int(np.count_nonzero(masks & np.uint64((1 << i) | (1 << (i + 32)))))
+            for i, k in enumerate(kinds)}
+
+
 @lru_cache(maxsize=4)
 def _load(path: str, mtime_ns: int, size: int, types):
     """The names of ``types`` (None: all) of a lexicon file, compiled once per version of the
@@ -238,8 +244,7 @@ def _load(path: str, mtime_ns: int, size: int, types):
         return build_table(keys, masks), tuple(kinds), masks
 
     table, kinds, masks = _cached(digest, types, compile_)
-    counts = {k: int(np.count_nonzero(masks & np.uint64((1 << i) | (1 << (i + 32)))))
-              for i, k in enumerate(kinds)}
+    counts = _names_per_type(masks, kinds)
     return table, kinds, counts, digest
 
 
@@ -425,8 +430,7 @@ class LexiconMatcher(
         keys, masks, kinds = _keyed(entries)
         self.types_ = tuple(kinds)
         self.annotation_names_ = (self.column,)
-        self.n_names_ = {t: int(np.count_nonzero(masks & np.uint64((1 << i) | (1 << (i + 32)))))
-                         for i, t in enumerate(kinds)}
+        self.n_names_ = _names_per_type(masks, kinds)
         joined = "\n".join(keys)
         self.lexicon_digest_ = hashlib.sha256(joined.encode() + masks.tobytes()).hexdigest()
         self._columns = np.arange(len(kinds), dtype=np.int64)

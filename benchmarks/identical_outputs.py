@@ -72,6 +72,8 @@ def _entities(model, X):
     from skbioner.base import split_pipeline
 
     head, final = split_pipeline(model)
+    if not hasattr(final, "predict_entities"):  # no probabilities (the pairwise SVM): labels only
+        return [[] for _ in X]
     return final.predict_entities(head.transform(X) if head is not None else X)
 
 

@@ -30,7 +30,7 @@ from numba import njit
 
 from ..schemes import segment_table
 from ._threads import run_blocks
-from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite, weights
+from ._viterbi import NEG, check_offsets, check_problem, csr_scores, weights
 
 __all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening_marginals",
            "segment_probabilities", "span_probabilities", "SegmentTable"]
@@ -376,11 +376,7 @@ def chain_marginals(scores, offsets, trans, start, end):
     log_z : ndarray of float64, shape (n_sentences,)
         Log partition function of each sentence (0 for an empty one).
     """
-    scores = finite(scores)
-    if scores.ndim != 2:
-        raise ValueError(f"scores must be 2D, got shape {scores.shape}")
-    offsets = check_offsets(offsets, scores.shape[0])
-    trans, start, end = _check_chain(scores.shape[1], trans, start, end)
+    scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     chain = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
     logz = np.zeros(offsets.size - 1)
@@ -559,9 +555,7 @@ def segment_probabilities(scores, offsets, trans, start, end, segments, table):
     -------
     ndarray of float64, shape (n_spans,)
     """
-    scores = finite(scores)
-    offsets = check_offsets(offsets, scores.shape[0])
-    trans, start, end = _check_chain(scores.shape[1], trans, start, end)
+    scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     n_sent = offsets.size - 1
     segments = np.asarray(segments, dtype=np.int64).reshape(-1, 4)
     sent, typ, s0, s1 = (np.ascontiguousarray(segments[:, j]) for j in range(4))
@@ -598,9 +592,7 @@ def opening_marginals(scores, offsets, trans, start, end, table):
     -------
     ndarray of float64, shape (n_tokens_total, n_labels)
     """
-    scores = finite(scores)
-    offsets = check_offsets(offsets, scores.shape[0])
-    trans, start, end = _check_chain(scores.shape[1], trans, start, end)
+    scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     out = np.zeros_like(scores)
     run_blocks(_opening_kernel, offsets, scores, offsets, _linear_chain(trans, start, end),
                table.boundary, out)

@@ -206,8 +206,8 @@ class ChainScores(NamedTuple):
 
 
 def _has_probabilities(model):
-    """Whether a chain has probabilities: not with label pairs (per-token transitions)."""
-    return getattr(model, "label_pairs", None) is None
+    """``available_if`` check of the probability methods (``model._probabilities_available``)."""
+    return model._probabilities_available()
 
 
 class ChainTaggerMixin(SequenceTaggerMixin):
@@ -224,6 +224,10 @@ class ChainTaggerMixin(SequenceTaggerMixin):
     depend on it.  A chain with label pairs (transitions that vary per
     token) has no probability methods.
     """
+
+    def _probabilities_available(self):
+        """Whether the chain has probabilities: not with label pairs (per-token transitions)."""
+        return getattr(self, "label_pairs", None) is None
 
     def _probability_problem(self, problem, scores):
         """The chain with its scores divided by the fitted temperature."""
@@ -328,7 +332,11 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         probabilities (the passive-aggressive chain), this is the Gibbs
         distribution of its scores at temperature 1: a ranking of
         alternatives more than a calibrated probability; see
-        ``docs/lab/benchmarks.md`` for how well it is calibrated.
+        ``docs/lab/benchmarks.md`` for how well it is calibrated.  A model
+        without probabilities (label pairs; a greedy
+        :class:`~skbioner.models.PairwiseSVMTagger`) does not have the
+        method, so callers that ask for confidences when a model has them
+        (``skbioner tag``) tag it without.
 
         Parameters
         ----------

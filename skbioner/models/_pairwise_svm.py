@@ -26,7 +26,6 @@ from collections import Counter
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
@@ -201,17 +200,6 @@ def _csr(matrix):
     """The CSR arrays of a feature matrix as the compiled functions read them."""
     return (matrix.indptr.astype(np.int64), matrix.indices.astype(np.int64),
             matrix.data.astype(np.float64))
-
-
-def _has_probabilities(est):
-    """``available_if`` check: decoding with the probabilities (``decoding="viterbi"``).
-
-    A model fitted with them and set to ``decoding="greedy"`` has them too, but
-    its entities would be the Viterbi path's, not those :meth:`predict` gives;
-    so it offers no confidences, as a model fitted greedy (a vote counts its
-    entities 1.0, as it counts the greedy preset's).
-    """
-    return est.decoding == "viterbi"
 
 
 class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
@@ -704,6 +692,16 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         couple_probabilities(R, local_a, local_b, k, out)
         return out
 
+    def _probabilities_available(self):
+        """Decoding with the probabilities (``decoding="viterbi"``).
+
+        A model fitted with them and set to ``decoding="greedy"`` has them too, but
+        its entities would be the Viterbi path's, not those :meth:`predict` gives;
+        so it offers no confidences, as a model fitted greedy (a vote counts its
+        entities 1.0, as it counts the greedy preset's).
+        """
+        return self.decoding == "viterbi"
+
     def _check(self, X):
         check_is_fitted(self, "intercept_")
         return check_features(X, type(self).__name__, self.n_features_in_)
@@ -742,60 +740,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
         codes = greedy_decode(step, X.offsets, L, history=max(self.history_, 1))
         return codes, probs
-
-    @available_if(_has_probabilities)
-    def predict_marginals(self, X):
-        """Pairwise-coupled class probabilities of every token (columns: ``classes_``).
-
-        Only on a model with probabilities (``decoding="viterbi"``): a greedy
-        model does not have the method, so callers that ask for confidences
-        when a model has them (``skbioner tag``) tag it without.
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-            Output of the featurizer.
-
-        Returns
-        -------
-        list of ndarray of shape (n_tokens, n_classes)
-        """
-        return super().predict_marginals(X)
-
-    @available_if(_has_probabilities)
-    def predict_entities(self, X):
-        """Entities with their probability (see :meth:`predict_marginals`).
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-            Output of the featurizer.
-
-        Returns
-        -------
-        list of list of (str, int, int, float)
-            Per sentence, ``(type, start, end, probability)`` (end excluded).
-        """
-        return super().predict_entities(X)
-
-    @available_if(_has_probabilities)
-    def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
-        """Temperature of the coupled probabilities (see :meth:`predict_marginals`).
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-            Output of the featurizer (held-out sentences).
-        y : list of list of str
-            Their IOB2 labels.
-        bounds : tuple of float, default=(0.01, 100.0)
-            The interval searched.
-
-        Returns
-        -------
-        self : PairwiseSVMTagger
-        """
-        return super().fit_temperature(X, y, bounds)
 
     def _require_probabilities(self):
         if self.prob_a_ is None:

@@ -32,7 +32,7 @@ from ..schemes import segment_table
 from ._threads import run_blocks
 from ._viterbi import NEG, check_offsets, check_problem, csr_scores, weights
 
-__all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening_marginals",
+__all__ = ["chain_marginals", "emission_scores", "opening_marginals",
            "segment_probabilities", "span_probabilities", "SegmentTable"]
 
 
@@ -382,35 +382,6 @@ def chain_marginals(scores, offsets, trans, start, end):
     logz = np.zeros(offsets.size - 1)
     run_blocks(_marginals_kernel, offsets, scores, offsets, chain, out, logz)
     return out, logz
-
-
-def chain_marginals_csr(matrix, offsets, coef, trans, start, end):
-    """:func:`chain_marginals` of the scores ``matrix @ coef`` (CSR features).
-
-    Parameters
-    ----------
-    matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
-        Feature rows of the stacked tokens.
-    offsets : ndarray of int, shape (n_sentences + 1,)
-        Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]``.
-    coef : ndarray of shape (n_features, n_labels)
-        Per-feature label weights.
-    trans : ndarray of shape (n_labels, n_labels)
-        ``trans[a, b]``: score of label ``b`` right after label ``a``;
-        ``-inf`` forbids the transition.
-    start, end : ndarray of shape (n_labels,)
-        Scores of beginning / ending a sentence with each label.
-
-    Returns
-    -------
-    marginals : ndarray of float64, shape (n_tokens_total, n_labels)
-        ``p(y_i = l)``; every row sums to 1.
-    log_z : ndarray of float64, shape (n_sentences,)
-        Log partition function of each sentence (0 for an empty one).
-    """
-    if matrix.format != "csr":
-        raise TypeError(f"matrix must be CSR, got {matrix.format!r}")
-    return chain_marginals(emission_scores(matrix, coef), offsets, trans, start, end)
 
 
 def emission_scores(matrix, coef):

@@ -23,10 +23,6 @@ import numpy as np
 
 __all__ = ["official_token_tallies", "OfficialTallies"]
 
-# tally columns (per token, 0/1) -------------------------------------------
-TALLIES = ("ans", "exact", "left", "right", "bexact", "bleft", "bright")
-
-
 @dataclass
 class OfficialTallies:
     """Per-token contributions of the official scorer.

@@ -110,22 +110,6 @@ def check_scheme(scheme: str) -> str:
     return name
 
 
-def has_o_class(scheme: str) -> bool:
-    """True for schemes (BI, IE, BIES) that label O runs as O-class segments.
-
-    Parameters
-    ----------
-    scheme : str
-        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
-
-    Returns
-    -------
-    bool
-        Whether ``scheme`` writes ``<prefix>-O`` labels instead of ``O``.
-    """
-    return check_scheme(scheme) in _O_CLASS
-
-
 def split_label(label: str) -> tuple[str, str | None]:
     """Split a label into ``(prefix, type)``; ``"O"`` gives ``("O", None)``.
 
@@ -533,25 +517,6 @@ def projection_table(source: str, target: str, types: Iterable[str]):
             lab = _project_label(lab, a, b)
         index[i] = where[lab]
     return src_labels, dst_labels, index
-
-
-def projection_map(source: str, target: str, types: Iterable[str]) -> dict[str, str]:
-    """:func:`projection_table` as a ``{source_label: target_label}`` dict.
-
-    Parameters
-    ----------
-    source, target : str
-        Scheme names, as in :func:`projection_table`.
-    types : iterable of str
-        Entity types.
-
-    Returns
-    -------
-    dict of str -> str
-        The ``target`` label each ``source`` label projects to.
-    """
-    src, dst, index = projection_table(source, target, types)
-    return {s: dst[j] for s, j in zip(src, index, strict=True)}
 
 
 # --------------------------------------------------------------------------

@@ -318,44 +318,6 @@ class ChainWeights:
     def _arrays(self):
         return (self.W, self.T, self.start, self.end)
 
-    def block_scores(self, cols, matrix, acc=None, t=0):
-        """Token scores of the main labels summed block by block (the unfolded model).
-
-        ``(matrix @ W)[:, cols].sum(axis=2)`` with the (averaged) unfolded
-        weights; equal to ``matrix @ fold(cols).W`` up to rounding, which is
-        what the folding tests check.
-
-        Parameters
-        ----------
-        cols : ndarray of int, shape (n_labels, n_blocks)
-            :attr:`LabelSpace.cols`.
-        matrix : sparse matrix or ndarray of shape (n_tokens, n_features)
-            Feature rows of the tokens.
-        acc : ChainWeights, optional
-            Averaging accumulator (see :mod:`._passive_aggressive`).
-        t : int, default=0
-            Number of updates the accumulator covers (0: no averaging).
-
-        Returns
-        -------
-        ndarray of float64, shape (n_tokens, n_labels)
-            Score of each main label at each token.
-        """
-        scale = 1.0 / t if acc is not None and t > 0 else 0.0
-        W = _minus(self.W, None if acc is None else acc.W, scale)
-        z = np.asarray(matrix @ W, dtype=np.float64)
-        return z[:, np.asarray(cols)].sum(axis=2)
-
-    def copy(self):
-        """A deep copy (every array copied).
-
-        Returns
-        -------
-        ChainWeights
-            Weights equal to ``self`` that share no memory with it.
-        """
-        return ChainWeights(self.W.copy(), self.T.copy(), self.start.copy(), self.end.copy())
-
 
 def _arrays_or_none(weights):
     return (None,) * 4 if weights is None else weights._arrays()

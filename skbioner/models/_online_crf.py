@@ -627,37 +627,3 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         if self.scheme is None:
             return token_accuracy_score(y, pred)
         return entity_f1_score(y, pred, mode="spans")
-
-    def predict_unfolded(self, X):
-        """Predict with the per-scheme weight blocks summed on the fly.
-
-        Identical to :meth:`predict` (which uses the folded weights); kept to
-        test the folding.  Needs the training state (``warm_start=True`` or
-        :meth:`partial_fit`).  With ``early_stopping`` it uses the last
-        epoch's weights, whereas :meth:`predict` uses the best epoch's.
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "coef_")
-        self._check_trainable()
-        if hasattr(self, "pair_coef_"):
-            raise ValueError("predict_unfolded is for models without label_pairs")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
-        space, w = self.label_space_, self._w
-        acc = self._acc if self.average else None
-        scores = w.block_scores(space.cols, X.matrix, acc=acc, t=self.t_)
-        small = ChainWeights(w.W[:0], w.T, w.start, w.end).fold(
-            space.cols, acc=None if acc is None else ChainWeights(acc.W[:0], acc.T, acc.start,
-                                                                   acc.end), t=self.t_)
-        trans, start, end = small.T, small.start, small.end
-        if self.constrained:
-            mstart, mtrans, mend = space.mask()
-            trans, start, end = trans + mtrans, start + mstart, end + mend
-        problem = ChainScores(X.offsets, trans, start, end, scores=scores)
-        return space.decode(problem.paths(), X.offsets, well_formed=self.constrained)

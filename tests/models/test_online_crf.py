@@ -208,7 +208,17 @@ def test_folded_and_unfolded_predictions_are_identical(rng):
     m = OnlinePACRF(scheme="BIES", extra_schemes=("IOBES", "IOB2", "IO"), max_iter=3,
                     tol=None, random_state=0, warm_start=True).fit(X, y)
     assert m.coef_.shape == (30, len(m.label_space_.labels))
-    assert m.predict(X) == m.predict_unfolded(X)
+    # the unfolded chain: every block's columns of the averaged weights summed per main label
+    space, avg = m.label_space_, m._w.averaged(m._acc, m.t_)
+    cols = space.cols
+    scores = np.asarray(X.matrix @ avg.W)[:, cols].sum(axis=2)
+    trans = sum(avg.T[np.ix_(cols[:, k], cols[:, k])] for k in range(cols.shape[1]))
+    start, end = avg.start[cols].sum(axis=1), avg.end[cols].sum(axis=1)
+    assert np.allclose(X.matrix @ m.coef_, scores) and np.allclose(m.transition_, trans)
+    assert np.allclose(m.start_, start) and np.allclose(m.end_, end)
+    mstart, mtrans, mend = space.mask()
+    paths = viterbi_batch(scores, X.offsets, trans + mtrans, start + mstart, end + mend)
+    assert m.predict(X) == space.decode(paths, X.offsets, well_formed=True)
 
 
 def test_learns_a_separable_problem(rng):

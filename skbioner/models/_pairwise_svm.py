@@ -535,10 +535,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     def _mapped(self, X, rows, prev):
         """The explicit map of token ``rows``: CSR arrays, the values left out (implied by
         the columns) when the features are binary."""
-        m = X.matrix
-        binary = bool(np.all(m.data == 1))
-        ptr, idx, val = expand(_csr(m), rows, prev, self._spec(), not binary)
-        return ptr, idx, val
+        return expand(_csr(X.matrix), rows, prev, self._spec(), not np.all(X.matrix.data == 1))
 
     def _n_mapped(self):
         return n_mapped(int(self.n_features_in_), len(self.classes_), self.history_,
@@ -684,14 +681,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
     # -- prediction -------------------------------------------------------------
 
-    def _probabilities(self, dec, pair_index, local_a, local_b, k):
-        """Coupled probabilities of the local classes from local decision values."""
-        R = 1.0 / (1.0 + np.exp(np.clip(dec * self.prob_a_[pair_index] + self.prob_b_[pair_index],
-                                        -500, 500)))
-        out = np.empty((dec.shape[0], k))
-        couple_probabilities(R, local_a, local_b, k, out)
-        return out
-
     def _probabilities_available(self):
         """Decoding with the probabilities (``decoding="viterbi"``).
 
@@ -731,7 +720,11 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             dec = base[rows]
             decide(csr, rows, np.ascontiguousarray(prev[:, :self.history_]), spec, layout,
                    self.intercept_, votes, seg, PC_TERMS, dec)
-            p = self._probabilities(dec, self.segment_pairs_[seg], local_a, local_b, k_loc)
+            pair = self.segment_pairs_[seg]  # the local pairs' sigmoids, coupled
+            R = 1.0 / (1.0 + np.exp(np.clip(dec * self.prob_a_[pair] + self.prob_b_[pair],
+                                            -500, 500)))
+            p = np.empty((rows.size, k_loc))
+            couple_probabilities(R, local_a, local_b, k_loc, p)
             out = np.zeros((rows.size, L))
             np.add.at(out, (np.arange(rows.size)[:, None], to_label[self.segment_classes_[seg]]),
                       p)
@@ -741,15 +734,12 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         codes = greedy_decode(step, X.offsets, L, history=max(self.history_, 1))
         return codes, probs
 
-    def _require_probabilities(self):
-        if self.prob_a_ is None:
-            raise ValueError("decoding='viterbi', predict_marginals and predict_entities need "
-                             "the probabilities that a model fitted with decoding='viterbi' has")
-
     def _chain_scores(self, X):
         """The chain of the coupled probabilities: log-probabilities and the IOB2 mask."""
         X = self._check(X)
-        self._require_probabilities()
+        if self.prob_a_ is None:
+            raise ValueError("decoding='viterbi', predict_marginals and predict_entities need "
+                             "the probabilities that a model fitted with decoding='viterbi' has")
         _, probs = self._run(X, True)
         start, trans, end = self.label_space_.mask()
         return ChainScores(X.offsets, trans, start, end,

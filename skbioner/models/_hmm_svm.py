@@ -345,8 +345,6 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         X = check_features(X, type(self).__name__, self.n_features_in_)
         scores = self._lexical(X) - self.prior_weight * self.log_prior_
         w = float(self.transition_weight)
-        trans, start, end = w * self.log_transition_, w * self.log_start_, w * self.log_end_
-        if self.constrained:
-            mstart, mtrans, mend = self.label_space_.mask()
-            trans, start, end = trans + mtrans, start + mstart, end + mend
+        trans, start, end = self.label_space_.masked(
+            w * self.log_transition_, w * self.log_start_, w * self.log_end_, self.constrained)
         return ChainScores(X.offsets, trans, start, end, scores=np.ascontiguousarray(scores))

@@ -173,19 +173,26 @@ class LabelSpace:
             The labels of each sentence.
         """
         offsets = np.asarray(offsets)
-        if self.scheme is None:
-            flat = np.asarray(self.labels, dtype=object)[codes].tolist()
-            return [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
-        try:
-            if not well_formed:
-                raise ValueError
-            _, dst, index = projection_table(self.scheme, to_scheme, self.types)
-        except ValueError:
-            labels = np.asarray(self.labels, dtype=object)[codes]
-            return [convert(list(labels[a:b]), self.scheme, to_scheme)
-                    for a, b in zip(offsets[:-1], offsets[1:])]
-        flat = np.asarray(dst, dtype=object)[index[codes]].tolist()
+        labels = self.labels
+        if self.scheme is not None:
+            try:
+                if not well_formed:
+                    raise ValueError
+                _, labels, index = projection_table(self.scheme, to_scheme, self.types)
+                codes = index[codes]
+            except ValueError:
+                labels = np.asarray(self.labels, dtype=object)[codes]
+                return [convert(list(labels[a:b]), self.scheme, to_scheme)
+                        for a, b in zip(offsets[:-1], offsets[1:])]
+        flat = np.asarray(labels, dtype=object)[codes].tolist()
         return [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+
+    def masked(self, trans, start, end, constrained=True):
+        """``trans``, ``start`` and ``end`` plus :meth:`mask` (as given if not ``constrained``)."""
+        if not constrained:
+            return trans, start, end
+        mstart, mtrans, mend = self.mask()
+        return trans + mtrans, start + mstart, end + mend
 
     def mask(self):
         """Additive mask of the main scheme's forbidden transitions: 0, or

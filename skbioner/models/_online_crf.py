@@ -274,11 +274,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
 
     def _epoch(self, matrix, offsets, codes, order):
         space = self.label_space_
-        if self.constrained:
-            mstart, mtrans, mend = space.mask()
-        else:
-            L = space.n_labels
-            mstart, mtrans, mend = np.zeros(L), np.zeros((L, L)), np.zeros(L)
+        L = space.n_labels
+        mtrans, mstart, mend = space.masked(np.zeros((L, L)), np.zeros(L), np.zeros(L),
+                                            self.constrained)
         w, acc = self._w, self._acc
         pairs = pairs_acc = None
         if self.label_pairs is not None:
@@ -446,10 +444,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     on_epoch(epoch + 1)
                 if self.tol is not None or self.early_stopping:
                     tol = self.tol if self.tol is not None else 0.0
-                    if monitored < best - tol:
-                        no_change = 0
-                    else:
-                        no_change += 1
+                    no_change = 0 if monitored < best - tol else no_change + 1
                     if monitored < best:
                         best = monitored
                         if self.early_stopping:
@@ -612,10 +607,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         check_is_fitted(self, "coef_")
         X = check_features(X, type(self).__name__, self.n_features_in_)
         coef = self.coef_.toarray() if sp.issparse(self.coef_) else self.coef_
-        trans, start, end = self.transition_, self.start_, self.end_
-        if self.constrained:
-            mstart, mtrans, mend = self.label_space_.mask()
-            trans, start, end = trans + mtrans, start + mstart, end + mend
+        trans, start, end = self.label_space_.masked(self.transition_, self.start_, self.end_,
+                                                     self.constrained)
         pairs = self._label_pairs(self.pair_coef_) if hasattr(self, "pair_coef_") else None
         return ChainScores(X.offsets, trans, start, end, matrix=X.matrix, coef=coef, pairs=pairs)
 

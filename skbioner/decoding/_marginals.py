@@ -167,19 +167,33 @@ def _scaled_forward_backward(scores, chain, lat):
 
 
 @njit(cache=True, nogil=True)
-def _marginals_kernel(lo, hi, scores, offsets, chain, out, logz):
+def _marginals_kernel(lo, hi, scores, offsets, chain, boundary, out, logz):
+    """Token marginals into ``out`` and ``log Z`` into ``logz``; with a ``boundary`` table
+    (not of size 0) the opening marginals instead, ``p(y_t = s)`` with a segment starting
+    at ``t`` (0 for a sentence that no label sequence is allowed)."""
     L = scores.shape[1]
+    opening = boundary.shape[0] > 0
+    etrans = chain.etrans
     for i in range(lo, hi):
         a, b = offsets[i], offsets[i + 1]
         n = b - a
         if n == 0:
-            logz[i] = 0.0
             continue
         lat = _lattice(n, L)
+        E, M, A, B, C = lat
         logz[i] = _scaled_forward_backward(scores[a:b], chain, lat)
+        if opening and logz[i] <= NEG:
+            continue
         for t in range(n):
             for s in range(L):
-                out[a + t, s] = lat.A[t, s] * lat.B[t, s]
+                if t == 0 or not opening:
+                    out[a + t, s] = A[t, s] * B[t, s]
+                    continue
+                acc = 0.0
+                for p in range(L):
+                    if boundary[p, s]:
+                        acc += A[t - 1, p] * etrans[p, s]
+                out[a + t, s] = acc * E[t, s] * B[t, s] / C[t]
 
 
 @njit(cache=True, nogil=True)
@@ -276,31 +290,6 @@ def _spans_kernel(lo, hi, scores, offsets, chain, spans, cands, inside, boundary
 
 
 @njit(cache=True, nogil=True)
-def _opening_kernel(lo, hi, scores, offsets, chain, boundary, out):
-    L = scores.shape[1]
-    etrans = chain.etrans
-    for i in range(lo, hi):
-        a, b = offsets[i], offsets[i + 1]
-        n = b - a
-        if n == 0:
-            continue
-        lat = _lattice(n, L)
-        E, M, A, B, C = lat
-        z = _scaled_forward_backward(scores[a:b], chain, lat)
-        if z <= NEG:
-            continue
-        for s in range(L):
-            out[a, s] = A[0, s] * B[0, s]
-        for t in range(1, n):
-            for s in range(L):
-                acc = 0.0
-                for p in range(L):
-                    if boundary[p, s]:
-                        acc += A[t - 1, p] * etrans[p, s]
-                out[a + t, s] = acc * E[t, s] * B[t, s] / C[t]
-
-
-@njit(cache=True, nogil=True)
 def _segments_kernel(codes, offsets, label_type, boundary, out):
     """Entity segments of coded label sequences; ``out`` None counts them.
 
@@ -380,7 +369,8 @@ def chain_marginals(scores, offsets, trans, start, end):
     chain = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
     logz = np.zeros(offsets.size - 1)
-    run_blocks(_marginals_kernel, offsets, scores, offsets, chain, out, logz)
+    run_blocks(_marginals_kernel, offsets, scores, offsets, chain, np.zeros((0, 0), dtype=bool),
+               out, logz)
     return out, logz
 
 
@@ -565,6 +555,6 @@ def opening_marginals(scores, offsets, trans, start, end, table):
     """
     scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     out = np.zeros_like(scores)
-    run_blocks(_opening_kernel, offsets, scores, offsets, _linear_chain(trans, start, end),
-               table.boundary, out)
+    run_blocks(_marginals_kernel, offsets, scores, offsets, _linear_chain(trans, start, end),
+               np.ascontiguousarray(table.boundary, dtype=bool), out, np.zeros(offsets.size - 1))
     return out

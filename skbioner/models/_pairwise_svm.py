@@ -448,12 +448,9 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         if self.segment_classes_.shape[0] == 1:
             return np.zeros(n, dtype=np.int64)
         pos = self._pos_column(X)
-        seg_of = {}
-        is_out = [c == "O" or c.startswith("O-") for c in self.internal_classes_]
-        outs = [c for c, o in zip(self.internal_classes_, is_out) if o]
+        outs = [c for c in self.internal_classes_ if c == "O" or c.startswith("O-")]
         fallback = outs.index("O-*") if "O-*" in outs else 0
-        for s, c in enumerate(outs):
-            seg_of[c[2:]] = s
+        seg_of = {c[2:]: s for s, c in enumerate(outs)}
         values, inverse = np.unique(pos.astype(str), return_inverse=True)
         table = np.asarray([seg_of.get(v, fallback) for v in values], dtype=np.int64)
         return table[inverse.ravel()]

@@ -18,7 +18,13 @@ from ..features import SentenceFeatures
 from ..metrics import entity_f1_score
 from ..model_selection import document_splits
 from ..schemes import labels_to_spans, spans_to_labels
-from ._base import best_temperature, check_features, check_targets, iob2_classes
+from ._base import (
+    best_temperature,
+    check_features,
+    check_fitted_features,
+    check_targets,
+    iob2_classes,
+)
 from ._online_crf import OnlinePACRF
 
 __all__ = ["CascadedNER", "SegmentFeaturizer"]
@@ -408,8 +414,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         ``(type, start, end, p)`` (``p`` the segment's probability with
         ``confidence=True``, else None).
         """
-        check_is_fitted(self, "classifier_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "classifier_")
         if confidence:
             segments = self.segmenter_.predict_entities(X)
         else:

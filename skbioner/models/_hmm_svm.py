@@ -26,12 +26,18 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..model_selection import document_folds
 from ..schemes import SCHEMES, scheme_labels
-from ._base import ChainScores, ChainTaggerMixin, check_features, check_targets, label_types
+from ._base import (
+    ChainScores,
+    ChainTaggerMixin,
+    check_features,
+    check_fitted_features,
+    check_targets,
+    label_types,
+)
 from ._linear_chain import LabelSpace
 
 __all__ = ["HMMSVMTagger", "platt_fit"]
@@ -328,8 +334,7 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         ndarray of shape (n_tokens, n_labels)
             Columns in the order of ``label_space_.labels``.
         """
-        check_is_fitted(self, "coef_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "coef_")
         return self._lexical(X)
 
     def _lexical(self, X):
@@ -341,8 +346,7 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         return np.maximum(log_p, np.log(_EPS))
 
     def _chain_scores(self, X):
-        check_is_fitted(self, "coef_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "coef_")
         scores = self._lexical(X) - self.prior_weight * self.log_prior_
         w = float(self.transition_weight)
         trans, start, end = self.label_space_.masked(

@@ -26,6 +26,7 @@ from ._base import (
     ChainTaggerMixin,
     best_temperature,
     check_features,
+    check_fitted_features,
     check_targets,
     label_types,
 )
@@ -272,7 +273,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ training
 
-    def _epoch(self, matrix, offsets, codes, order):
+    def _epoch(self, matrix, offsets, codes, order, number):
+        """One pass over the sentences ``order``; the record of epoch ``number`` in ``history_``."""
         space = self.label_space_
         L = space.n_labels
         mtrans, mstart, mend = space.masked(np.zeros((L, L)), np.zeros(L), np.zeros(L),
@@ -290,7 +292,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                    bool(self.loss_augmented)),
             Masks(mstart, mtrans, mend), pairs, pairs_acc)
         self.t_ = int(t)
-        return loss, s_err, t_err
+        return {"epoch": number, "loss": loss, "sentence_errors": int(s_err),
+                "token_errors": int(t_err)}
 
     def _finalize(self):
         """Average (optionally) and fold the weights used for prediction."""
@@ -425,10 +428,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             for epoch in range(self.max_iter):
                 t0 = time.perf_counter()
                 order = rs.permutation(train_idx) if self.shuffle else train_idx
-                loss, s_err, t_err = self._epoch(matrix, offsets, codes, order)
+                record = self._epoch(matrix, offsets, codes, order, epoch + 1)
                 self.n_iter_ = epoch + 1
-                record = {"epoch": epoch + 1, "loss": loss, "sentence_errors": int(s_err),
-                          "token_errors": int(t_err)}
                 if val_idx is not None:
                     self._finalize()
                     sub = X[val_idx]
@@ -436,7 +437,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     record[self._validation_key] = score
                     monitored = 1.0 - score
                 else:
-                    monitored = loss / max(len(train_idx), 1)
+                    monitored = record["loss"] / max(len(train_idx), 1)
                 record["seconds"] = time.perf_counter() - t0
                 self.history_.append(record)
                 self._report_epoch(record, bar)
@@ -453,7 +454,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     if no_change >= self.n_iter_no_change:
                         converged = True
                         break
-                if s_err == 0:
+                if record["sentence_errors"] == 0:
                     converged = True
                     break
         if best_state is not None:
@@ -542,10 +543,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         n = len(offsets) - 1
         order = rs.permutation(n) if self.shuffle else np.arange(n)
         t0 = time.perf_counter()
-        loss, s_err, t_err = self._epoch(matrix, offsets, codes, order)
-        self.history_.append({"epoch": len(self.history_) + 1, "loss": loss,
-                              "sentence_errors": int(s_err), "token_errors": int(t_err),
-                              "seconds": time.perf_counter() - t0})
+        record = self._epoch(matrix, offsets, codes, order, len(self.history_) + 1)
+        self.history_.append({**record, "seconds": time.perf_counter() - t0})
         self._finalize()
         return self
 
@@ -604,8 +603,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     # ------------------------------------------------------------------ prediction
 
     def _chain_scores(self, X):
-        check_is_fitted(self, "coef_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "coef_")
         coef = self.coef_.toarray() if sp.issparse(self.coef_) else self.coef_
         trans, start, end = self.label_space_.masked(self.transition_, self.start_, self.end_,
                                                      self.constrained)

@@ -27,7 +27,6 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences
@@ -37,6 +36,7 @@ from ._base import (
     ChainScores,
     ChainTaggerMixin,
     check_features,
+    check_fitted_features,
     check_targets,
     iob2_classes,
     label_types,
@@ -688,10 +688,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         """
         return self.decoding == "viterbi"
 
-    def _check(self, X):
-        check_is_fitted(self, "intercept_")
-        return check_features(X, type(self).__name__, self.n_features_in_)
-
     def _run(self, X, probabilities):
         """Greedy pass over ``X``: IOB2 label codes, and label probabilities if asked."""
         to_label = self.internal_to_label_
@@ -733,7 +729,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
     def _chain_scores(self, X):
         """The chain of the coupled probabilities: log-probabilities and the IOB2 mask."""
-        X = self._check(X)
+        X = check_fitted_features(self, X, "intercept_")
         if self.prob_a_ is None:
             raise ValueError("decoding='viterbi', predict_marginals and predict_entities need "
                              "the probabilities that a model fitted with decoding='viterbi' has")
@@ -755,7 +751,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         """
         if self.decoding == "viterbi":
             return super().predict(X)
-        X = self._check(X)
+        X = check_fitted_features(self, X, "intercept_")
         codes, _ = self._run(X, False)
         # the vote may put I-t after O: repaired to B-t as the scheme reads it
         labels = np.asarray(self.classes_, dtype=object)[

@@ -430,9 +430,8 @@ class SegmentTable:
         for k, t in enumerate(self.types):
             members = np.flatnonzero(self.label_type == k)
             self.cands[k, :members.size] = members
-            inner = [j for j in members if self.labels[j] in ("I-" + t,)]
-            if inner:
-                self.inside[k] = inner[0]
+            if "I-" + t in self.labels:  # a label of type t
+                self.inside[k] = self.labels.index("I-" + t)
         self.boundary = boundary
 
     def segments(self, codes, offsets):

@@ -71,16 +71,10 @@ def _official_sentence_counts(y_true, y_pred):
     n_tok = len(t.ref)
     sent_of_token = np.repeat(np.arange(n_sent), np.diff(t.sentence_offsets))
     counts = np.zeros((n_sent, n_cls + 1, 5), dtype=np.int64)
-    columns = [
-        (t.ref, t.ref_class),
-        (t.hits["ans"], t.ans_class),
-        (t.hits["exact"], t.ans_class),
-        (t.hits["left"], t.ans_class),
-        (t.hits["right"], t.ans_class),
-    ]
-    for j, (flag, cls) in enumerate(columns):
-        if n_tok == 0:
-            continue
+    # gold entities under their class; answers and hits under the answer's (as the script)
+    flags = [t.ref] + [t.hits[k] for k in ("ans", "exact", "left", "right")]
+    for j, flag in enumerate(flags if n_tok else []):
+        cls = t.ref_class if j == 0 else t.ans_class
         np.add.at(counts[:, :, j], (sent_of_token[flag], cls[flag]), 1)
     counts[:, n_cls, :] = counts[:, :n_cls, :].sum(axis=1)
     tagging = {

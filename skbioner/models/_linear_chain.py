@@ -293,8 +293,8 @@ class ChainWeights:
             block = _minus(self.W[rows], None if acc is None else acc.W[rows], scale)
             for k in range(cols.shape[1]):
                 W[rows] += block[:, cols[:, k]]
-        T, start, end = (_minus(x, a, scale)
-                         for x, a in zip(self._arrays()[1:], _arrays_or_none(acc)[1:]))
+        T, start, end = (_minus(getattr(self, n), None if acc is None else getattr(acc, n), scale)
+                         for n in ("T", "start", "end"))
         Tf, sf, ef = np.zeros((L, L)), np.zeros(L), np.zeros(L)
         for k in range(cols.shape[1]):
             c = cols[:, k]
@@ -302,32 +302,6 @@ class ChainWeights:
             sf += start[c]
             ef += end[c]
         return ChainWeights(W, Tf, sf, ef)
-
-    def averaged(self, acc=None, t=0):
-        """Unfolded float64 weights, averaged (``self - acc / t``) when ``acc`` is given.
-
-        Parameters
-        ----------
-        acc : ChainWeights, optional
-            Averaging accumulator (see :mod:`._passive_aggressive`).
-        t : int, default=0
-            Number of updates the accumulator covers (0: no averaging).
-
-        Returns
-        -------
-        ChainWeights
-            New float64 weights with the same shapes as ``self``.
-        """
-        scale = 1.0 / t if acc is not None and t > 0 else 0.0
-        return ChainWeights(*(_minus(x, None if acc is None else a, scale)
-                              for x, a in zip(self._arrays(), _arrays_or_none(acc))))
-
-    def _arrays(self):
-        return (self.W, self.T, self.start, self.end)
-
-
-def _arrays_or_none(weights):
-    return (None,) * 4 if weights is None else weights._arrays()
 
 
 def _minus(x, acc, scale):

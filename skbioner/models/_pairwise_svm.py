@@ -436,11 +436,10 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             seg_classes = [np.sort(np.append(ent, o)) for o in outs]
             self.segment_range_ = np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
         self.segment_classes_ = np.asarray(seg_classes, dtype=np.int64)
-        k = self.segment_classes_.shape[1]
-        local = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        local = self._local_pairs()[:2]
         self.segment_pairs_ = np.asarray(
-            [[index[(int(c[i]), int(c[j]))] for i, j in local] for c in seg_classes],
-            dtype=np.int64).reshape(len(seg_classes), len(local))
+            [[index[(int(c[i]), int(c[j]))] for i, j in zip(*local)] for c in seg_classes],
+            dtype=np.int64).reshape(len(seg_classes), local[0].size)
 
     def _segments(self, X):
         """Vote segment of every token of ``X`` (the outside class of its part of speech)."""

@@ -6,7 +6,9 @@ import os
 import warnings
 from dataclasses import dataclass, field, replace
 
+from ..schemes import check_scheme, is_valid_label
 from ._entity import entity_report
+from ._spans import character_span_report
 
 __all__ = ["read_label_blocks", "evaluate_files", "evaluate_span_files"]
 
@@ -85,7 +87,7 @@ def read_label_blocks(path, sep="\t"):
 def _read_blocks(path, sep="\t") -> _Blocks:
     """:func:`read_label_blocks`, keeping the tokens and the lines the script misreads."""
     from ..io import CorpusFormatError
-    from ..io._decode import read_bytes
+    from ..io._decode import check_controls, read_bytes
 
     path = os.fspath(path)
     try:
@@ -99,8 +101,6 @@ def _read_blocks(path, sep="\t") -> _Blocks:
         raise ScoringInputError(
             f"{path}:{line}: bytes that are not UTF-8 at byte offset {exc.start}"
         ) from None
-    from ..io._decode import check_controls
-
     try:  # a NUL in a label would be scored as a class of its own ('prot\x00ein')
         check_controls(text, os.fsdecode(path), "\t" if sep == "auto" else sep)
     except CorpusFormatError as exc:
@@ -202,8 +202,6 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
             f"{pred_path}: {len(pred.labels)} sentences, but {gold_path} has {len(gold.labels)}"
         )
     if mode == "spans":
-        from ..schemes import check_scheme
-
         scheme = check_scheme(scheme)
         for blocks in (gold, pred):
             _check_labels(blocks, scheme)
@@ -221,8 +219,6 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
 
 def _invalid(blocks, scheme):
     """``(line, label)`` of every label of ``blocks`` that ``scheme`` does not write."""
-    from ..schemes import is_valid_label
-
     bad = {lab for labels in blocks.labels for lab in labels if not is_valid_label(lab, scheme)}
     return [(blocks.line(i, j), lab) for i, labels in enumerate(blocks.labels)
             for j, lab in enumerate(labels) if lab in bad] if bad else []
@@ -336,7 +332,6 @@ def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format
     """
     from ..io import CorpusFormatError
     from ..io._corpus import read_spans
-    from ._spans import character_span_report
 
     try:
         gold = read_spans(gold_path, gold_format, sep=sep)

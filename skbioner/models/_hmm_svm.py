@@ -17,6 +17,7 @@ also gives marginals and entity probabilities.
 
 from __future__ import annotations
 
+import sys
 import time
 import warnings
 
@@ -316,8 +317,6 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.log_end_ = np.log((ends + a) / out)
         self.log_start_ = np.log((starts + a) / (starts.sum() + a * L))
         if self.verbose:
-            import sys
-
             print(f"{type(self).__name__}: " + ", ".join(
                 f"{k} {v:.1f} s" for k, v in timing.items()), file=sys.stderr)
         return self

@@ -622,10 +622,9 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     def _fit_sigmoids(self, X, matrix, z, seeds, prev):
         """Platt sigmoids of the pairs from models trained without the held-out documents."""
         train, held = holdout_split(X, float(self.validation_fraction))
-        tok = np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in train]
-                             or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
-        hold = np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in held]
-                              or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+        tok, hold = (np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in part]
+                                    or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+                     for part in (train, held))  # their token rows
         if hold.size == 0 or tok.size == 0:
             raise ValueError("decoding='viterbi' fits the Platt sigmoids on held-out documents: "
                              f"validation_fraction={self.validation_fraction} leaves none")

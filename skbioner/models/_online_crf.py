@@ -383,10 +383,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
 
     def _fit(self, X, y, on_epoch=None):
         """``fit``'s work; ``on_epoch(n)`` is called after each epoch ``n`` of the training."""
-        self._check_extra_schemes()
-        X = check_features(X, type(self).__name__)
+        X, y = self._check_training_data(X, y)
         matrix, offsets = X.matrix, X.offsets
-        y = check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
         types = label_types(y, self.scheme)
         if self.calibrate and self.label_pairs is not None:
             raise ValueError("calibrate=True needs the chain's probabilities, which a model "
@@ -522,10 +520,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         self : OnlinePACRF
         """
         self._validate_params()
-        self._check_extra_schemes()
-        X = check_features(X, type(self).__name__)
+        X, y = self._check_training_data(X, y)
         matrix, offsets = X.matrix, X.offsets
-        y = check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
         self._check_trainable()
         if not hasattr(self, "_w"):
             if classes is None:
@@ -596,9 +592,12 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                 "warm_start=True to keep the training state"
             )
 
-    def _check_extra_schemes(self):
+    def _check_training_data(self, X, y):
+        """``X`` and ``y`` checked for training (after ``extra_schemes``)."""
         if isinstance(self.extra_schemes, str):
             raise ValueError("extra_schemes must be a tuple of scheme names, not a string")
+        X = check_features(X, type(self).__name__)
+        return X, check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
 
     # ------------------------------------------------------------------ prediction
 

@@ -8,11 +8,10 @@ predicted labels as features), token marginals (forward-backward) and
 entity-span probabilities.
 """
 
-from ._greedy import greedy_decode, history_rows
+from ._greedy import greedy_decode
 from ._marginals import (
     SegmentTable,
     chain_marginals,
-    chain_marginals_csr,
     emission_scores,
     opening_marginals,
     segment_probabilities,
@@ -24,10 +23,8 @@ __all__ = [
     "NEG",
     "SegmentTable",
     "chain_marginals",
-    "chain_marginals_csr",
     "emission_scores",
     "greedy_decode",
-    "history_rows",
     "opening_marginals",
     "segment_probabilities",
     "sequence_score",

@@ -14,37 +14,7 @@ import numpy as np
 
 from ._viterbi import _check_chain, check_offsets
 
-__all__ = ["greedy_decode", "history_rows"]
-
-
-def history_rows(offsets):
-    """Per-position batches of the stacked sentences, longest sentences first.
-
-    Parameters
-    ----------
-    offsets : array-like of int, shape (n_sentences + 1,)
-        Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]``.
-
-    Returns
-    -------
-    steps : list of ndarray of int64
-        ``steps[t]``: the rows of the tokens at position ``t`` of every
-        sentence longer than ``t``.
-    last : ndarray of bool, shape (n_tokens,)
-        Whether each row is the last token of its sentence.
-    """
-    offsets = np.asarray(offsets, dtype=np.int64)
-    lengths = np.diff(offsets)
-    order = np.argsort(-lengths, kind="stable")
-    starts = offsets[:-1][order]
-    lens = lengths[order]
-    max_len = int(lens[0]) if lens.size else 0
-    # alive[t] = number of sentences longer than t (lens is non-increasing)
-    alive = lens.size - np.searchsorted(lens[::-1], np.arange(max_len), side="right")
-    steps = [starts[: alive[t]] + t for t in range(max_len)]
-    last = np.zeros(int(offsets[-1]), dtype=bool)
-    last[offsets[1:][lengths > 0] - 1] = True
-    return steps, last
+__all__ = ["greedy_decode"]
 
 
 def greedy_decode(step, offsets, n_labels, *, start=None, trans=None, end=None, history=2):
@@ -82,10 +52,17 @@ def greedy_decode(step, offsets, n_labels, *, start=None, trans=None, end=None, 
         zeros if start is None else start,
         zeros if end is None else end,
     )
-    n_tok = int(offsets[-1])
-    out = np.full(n_tok, -1, dtype=np.int64)
-    steps, last = history_rows(offsets)
-    for t, rows in enumerate(steps):
+    out = np.full(int(offsets[-1]), -1, dtype=np.int64)
+    # the rows of position t of every sentence longer than t, longest sentences first
+    lengths = np.diff(offsets)
+    order = np.argsort(-lengths, kind="stable")
+    starts, lens = offsets[:-1][order], lengths[order]
+    alive = lens.size - np.searchsorted(lens[::-1], np.arange(lens[0] if lens.size else 0),
+                                        side="right")  # sentences longer than t
+    last = np.zeros(out.size, dtype=bool)
+    last[offsets[1:][lengths > 0] - 1] = True
+    for t, n_alive in enumerate(alive.tolist()):
+        rows = starts[:n_alive] + t
         prev = np.full((rows.size, history), -1, dtype=np.int64)
         for j in range(min(t, history)):
             prev[:, j] = out[rows - 1 - j]

@@ -30,9 +30,9 @@ from numba import njit
 
 from ..schemes import segment_table
 from ._threads import run_blocks
-from ._viterbi import NEG, _check_chain, check_offsets, csr_scores, finite, weights
+from ._viterbi import NEG, check_offsets, check_problem, csr_scores, weights
 
-__all__ = ["chain_marginals", "chain_marginals_csr", "emission_scores", "opening_marginals",
+__all__ = ["chain_marginals", "emission_scores", "opening_marginals",
            "segment_probabilities", "span_probabilities", "SegmentTable"]
 
 
@@ -167,19 +167,33 @@ def _scaled_forward_backward(scores, chain, lat):
 
 
 @njit(cache=True, nogil=True)
-def _marginals_kernel(lo, hi, scores, offsets, chain, out, logz):
+def _marginals_kernel(lo, hi, scores, offsets, chain, boundary, out, logz):
+    """Token marginals into ``out`` and ``log Z`` into ``logz``; with a ``boundary`` table
+    (not of size 0) the opening marginals instead, ``p(y_t = s)`` with a segment starting
+    at ``t`` (0 for a sentence that no label sequence is allowed)."""
     L = scores.shape[1]
+    opening = boundary.shape[0] > 0
+    etrans = chain.etrans
     for i in range(lo, hi):
         a, b = offsets[i], offsets[i + 1]
         n = b - a
         if n == 0:
-            logz[i] = 0.0
             continue
         lat = _lattice(n, L)
+        E, M, A, B, C = lat
         logz[i] = _scaled_forward_backward(scores[a:b], chain, lat)
+        if opening and logz[i] <= NEG:
+            continue
         for t in range(n):
             for s in range(L):
-                out[a + t, s] = lat.A[t, s] * lat.B[t, s]
+                if t == 0 or not opening:
+                    out[a + t, s] = A[t, s] * B[t, s]
+                    continue
+                acc = 0.0
+                for p in range(L):
+                    if boundary[p, s]:
+                        acc += A[t - 1, p] * etrans[p, s]
+                out[a + t, s] = acc * E[t, s] * B[t, s] / C[t]
 
 
 @njit(cache=True, nogil=True)
@@ -276,31 +290,6 @@ def _spans_kernel(lo, hi, scores, offsets, chain, spans, cands, inside, boundary
 
 
 @njit(cache=True, nogil=True)
-def _opening_kernel(lo, hi, scores, offsets, chain, boundary, out):
-    L = scores.shape[1]
-    etrans = chain.etrans
-    for i in range(lo, hi):
-        a, b = offsets[i], offsets[i + 1]
-        n = b - a
-        if n == 0:
-            continue
-        lat = _lattice(n, L)
-        E, M, A, B, C = lat
-        z = _scaled_forward_backward(scores[a:b], chain, lat)
-        if z <= NEG:
-            continue
-        for s in range(L):
-            out[a, s] = A[0, s] * B[0, s]
-        for t in range(1, n):
-            for s in range(L):
-                acc = 0.0
-                for p in range(L):
-                    if boundary[p, s]:
-                        acc += A[t - 1, p] * etrans[p, s]
-                out[a + t, s] = acc * E[t, s] * B[t, s] / C[t]
-
-
-@njit(cache=True, nogil=True)
 def _segments_kernel(codes, offsets, label_type, boundary, out):
     """Entity segments of coded label sequences; ``out`` None counts them.
 
@@ -376,45 +365,13 @@ def chain_marginals(scores, offsets, trans, start, end):
     log_z : ndarray of float64, shape (n_sentences,)
         Log partition function of each sentence (0 for an empty one).
     """
-    scores = finite(scores)
-    if scores.ndim != 2:
-        raise ValueError(f"scores must be 2D, got shape {scores.shape}")
-    offsets = check_offsets(offsets, scores.shape[0])
-    trans, start, end = _check_chain(scores.shape[1], trans, start, end)
+    scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     chain = _linear_chain(trans, start, end)
     out = np.zeros_like(scores)
     logz = np.zeros(offsets.size - 1)
-    run_blocks(_marginals_kernel, offsets, scores, offsets, chain, out, logz)
+    run_blocks(_marginals_kernel, offsets, scores, offsets, chain, np.zeros((0, 0), dtype=bool),
+               out, logz)
     return out, logz
-
-
-def chain_marginals_csr(matrix, offsets, coef, trans, start, end):
-    """:func:`chain_marginals` of the scores ``matrix @ coef`` (CSR features).
-
-    Parameters
-    ----------
-    matrix : scipy.sparse.csr_matrix of shape (n_tokens_total, n_features)
-        Feature rows of the stacked tokens.
-    offsets : ndarray of int, shape (n_sentences + 1,)
-        Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]``.
-    coef : ndarray of shape (n_features, n_labels)
-        Per-feature label weights.
-    trans : ndarray of shape (n_labels, n_labels)
-        ``trans[a, b]``: score of label ``b`` right after label ``a``;
-        ``-inf`` forbids the transition.
-    start, end : ndarray of shape (n_labels,)
-        Scores of beginning / ending a sentence with each label.
-
-    Returns
-    -------
-    marginals : ndarray of float64, shape (n_tokens_total, n_labels)
-        ``p(y_i = l)``; every row sums to 1.
-    log_z : ndarray of float64, shape (n_sentences,)
-        Log partition function of each sentence (0 for an empty one).
-    """
-    if matrix.format != "csr":
-        raise TypeError(f"matrix must be CSR, got {matrix.format!r}")
-    return chain_marginals(emission_scores(matrix, coef), offsets, trans, start, end)
 
 
 def emission_scores(matrix, coef):
@@ -473,9 +430,8 @@ class SegmentTable:
         for k, t in enumerate(self.types):
             members = np.flatnonzero(self.label_type == k)
             self.cands[k, :members.size] = members
-            inner = [j for j in members if self.labels[j] in ("I-" + t,)]
-            if inner:
-                self.inside[k] = inner[0]
+            if "I-" + t in self.labels:  # a label of type t
+                self.inside[k] = self.labels.index("I-" + t)
         self.boundary = boundary
 
     def segments(self, codes, offsets):
@@ -559,9 +515,7 @@ def segment_probabilities(scores, offsets, trans, start, end, segments, table):
     -------
     ndarray of float64, shape (n_spans,)
     """
-    scores = finite(scores)
-    offsets = check_offsets(offsets, scores.shape[0])
-    trans, start, end = _check_chain(scores.shape[1], trans, start, end)
+    scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     n_sent = offsets.size - 1
     segments = np.asarray(segments, dtype=np.int64).reshape(-1, 4)
     sent, typ, s0, s1 = (np.ascontiguousarray(segments[:, j]) for j in range(4))
@@ -598,10 +552,8 @@ def opening_marginals(scores, offsets, trans, start, end, table):
     -------
     ndarray of float64, shape (n_tokens_total, n_labels)
     """
-    scores = finite(scores)
-    offsets = check_offsets(offsets, scores.shape[0])
-    trans, start, end = _check_chain(scores.shape[1], trans, start, end)
+    scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     out = np.zeros_like(scores)
-    run_blocks(_opening_kernel, offsets, scores, offsets, _linear_chain(trans, start, end),
-               table.boundary, out)
+    run_blocks(_marginals_kernel, offsets, scores, offsets, _linear_chain(trans, start, end),
+               np.ascontiguousarray(table.boundary, dtype=bool), out, np.zeros(offsets.size - 1))
     return out

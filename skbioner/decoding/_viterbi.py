@@ -247,14 +247,22 @@ def finite(x):
 
 def _check_chain(n_labels, trans, start, end):
     trans, start, end = finite(trans), finite(start), finite(end)
-    if trans.shape != (n_labels, n_labels) or start.shape != (n_labels,) or end.shape != (
-        n_labels,
-    ):
+    if trans.shape != (n_labels, n_labels) or {start.shape, end.shape} != {(n_labels,)}:
         raise ValueError(
             f"chain shapes do not match {n_labels} labels: trans {trans.shape}, "
             f"start {start.shape}, end {end.shape}"
         )
     return trans, start, end
+
+
+def check_problem(scores, offsets, trans, start, end):
+    """A batch's chain checked at once: 2D :func:`finite` scores, offsets over their rows,
+    and transitions, start and end of as many labels."""
+    scores = finite(scores)
+    if scores.ndim != 2:
+        raise ValueError(f"scores must be 2D, got shape {scores.shape}")
+    offsets = check_offsets(offsets, scores.shape[0])
+    return (scores, offsets, *_check_chain(scores.shape[1], trans, start, end))
 
 
 def check_offsets(offsets, n_rows):
@@ -320,11 +328,7 @@ def viterbi_batch(scores, offsets, trans, start, end, *, return_scores=False):
     best : ndarray of float64, shape (n_sentences,)
         Only with ``return_scores=True``.
     """
-    scores = finite(scores)
-    if scores.ndim != 2:
-        raise ValueError(f"scores must be 2D, got shape {scores.shape}")
-    offsets = check_offsets(offsets, scores.shape[0])
-    trans, start, end = _check_chain(scores.shape[1], trans, start, end)
+    scores, offsets, trans, start, end = check_problem(scores, offsets, trans, start, end)
     out = np.zeros(len(scores), dtype=np.int32)
     best = np.zeros(offsets.size - 1)
     run_blocks(_viterbi_dense_kernel, offsets, scores, offsets, trans, start, end, out, best)

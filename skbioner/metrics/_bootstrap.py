@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._entity import _MATCH_COL, _f1_from_total, sentence_counts
+from ._entity import _MATCH_COL, _f1, sentence_counts
 
 __all__ = ["paired_bootstrap", "BootstrapResult"]
 
@@ -88,14 +88,7 @@ def paired_bootstrap(y_true, y_pred_a, y_pred_b, *, match="exact", mode="officia
     if n == 0:
         raise ValueError("no sentences to resample")
 
-    def f1(tot):  # tot: (..., 3) -> F1 with columns n_gold, n_pred, tp
-        full = np.zeros(tot.shape[:-1] + (5,))
-        full[..., 0], full[..., 1] = tot[..., 0], tot[..., 1]
-        full[..., _MATCH_COL[match]] = tot[..., 2]
-        return _f1_from_total(full, match)
-
-    total = units.sum(axis=0)
-    f1_a, f1_b = float(f1(total[0])), float(f1(total[1]))
+    f1_a, f1_b = (float(_f1(*tot)) for tot in units.sum(axis=0))  # n_gold, n_pred, tp
     delta = f1_a - f1_b
     deltas = np.empty(n_resamples)
     flat = units.reshape(n, -1)
@@ -103,7 +96,7 @@ def paired_bootstrap(y_true, y_pred_a, y_pred_b, *, match="exact", mode="officia
         b = min(batch_size, n_resamples - start)
         weights = rs.multinomial(n, np.full(n, 1.0 / n), size=b).astype(np.float64)
         rep = (weights @ flat).reshape(b, 2, 3)
-        deltas[start:start + b] = f1(rep[:, 0]) - f1(rep[:, 1])
+        deltas[start:start + b] = _f1(*rep[:, 0].T) - _f1(*rep[:, 1].T)
     extreme = np.abs(deltas - delta) >= abs(delta) - 1e-12
     p_value = (1 + int(extreme.sum())) / (n_resamples + 1)
     lo, hi = np.percentile(deltas, [2.5, 97.5])

@@ -71,16 +71,10 @@ def _official_sentence_counts(y_true, y_pred):
     n_tok = len(t.ref)
     sent_of_token = np.repeat(np.arange(n_sent), np.diff(t.sentence_offsets))
     counts = np.zeros((n_sent, n_cls + 1, 5), dtype=np.int64)
-    columns = [
-        (t.ref, t.ref_class),
-        (t.hits["ans"], t.ans_class),
-        (t.hits["exact"], t.ans_class),
-        (t.hits["left"], t.ans_class),
-        (t.hits["right"], t.ans_class),
-    ]
-    for j, (flag, cls) in enumerate(columns):
-        if n_tok == 0:
-            continue
+    # gold entities under their class; answers and hits under the answer's (as the script)
+    flags = [t.ref] + [t.hits[k] for k in ("ans", "exact", "left", "right")]
+    for j, flag in enumerate(flags if n_tok else []):
+        cls = t.ref_class if j == 0 else t.ans_class
         np.add.at(counts[:, :, j], (sent_of_token[flag], cls[flag]), 1)
     counts[:, n_cls, :] = counts[:, :n_cls, :].sum(axis=1)
     tagging = {
@@ -115,12 +109,9 @@ def _span_sentence_counts(y_true, y_pred, scheme):
             counts[i, cid[c], 3] += (c, s) in gold_left
             counts[i, cid[c], 4] += (c, e) in gold_right
     counts[:, n_cls, :] = counts[:, :n_cls, :].sum(axis=1)
-    n_tok = sum(len(t) for t in y_true)
-    correct = sum(a == b for t, p in zip(y_true, y_pred, strict=True) for a, b in zip(t, p))
-    tagging = {"tags": n_tok, "correct_tags": correct, "correct_iob": None}
-    tagging["correct_iob"] = sum(
-        a[:1] == b[:1] for t, p in zip(y_true, y_pred, strict=True) for a, b in zip(t, p)
-    )
+    pairs = [(a, b) for t, p in zip(y_true, y_pred, strict=True) for a, b in zip(t, p)]
+    tagging = {"tags": len(pairs), "correct_tags": sum(a == b for a, b in pairs),
+               "correct_iob": sum(a[:1] == b[:1] for a, b in pairs)}
     return counts, classes, tagging
 
 
@@ -171,8 +162,8 @@ def entity_report(y_true, y_pred, *, mode="official", scheme="IOB2") -> EntityRe
 _MATCH_COL = {"exact": 2, "left": 3, "right": 4}
 
 
-def _f1_from_total(total, match):
-    n_gold, n_pred, tp = total[..., 0], total[..., 1], total[..., _MATCH_COL[match]]
+def _f1(n_gold, n_pred, tp):
+    """F1 of counts (arrays), as the official scorer computes it (0 when undefined)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(n_pred > 0, tp / np.maximum(n_pred, 1), 0.0)
         r = np.where(n_gold > 0, tp / np.maximum(n_gold, 1), 0.0)
@@ -209,13 +200,13 @@ def entity_f1_score(y_true, y_pred, *, match="exact", mode="official", scheme="I
     if average not in ("micro", "macro"):
         raise ValueError(f"average must be 'micro' or 'macro', got {average!r}")
     counts, classes, _ = sentence_counts(y_true, y_pred, mode=mode, scheme=scheme)
-    total = counts.sum(axis=0)
+    total = counts.sum(axis=0)[:, [0, 1, _MATCH_COL[match]]]  # n_gold, n_pred, tp
     if average == "micro":
-        return float(_f1_from_total(total[-1], match))
+        return float(_f1(*total[-1]))
     gold = [k for k in range(len(classes)) if total[k, 0] > 0]
     if not gold:
         return 0.0
-    return float(np.mean(_f1_from_total(total[gold], match)))
+    return float(np.mean(_f1(*total[gold].T)))
 
 
 def token_accuracy_score(y_true, y_pred):

@@ -6,7 +6,9 @@ import os
 import warnings
 from dataclasses import dataclass, field, replace
 
+from ..schemes import check_scheme, is_valid_label
 from ._entity import entity_report
+from ._spans import character_span_report
 
 __all__ = ["read_label_blocks", "evaluate_files", "evaluate_span_files"]
 
@@ -85,7 +87,7 @@ def read_label_blocks(path, sep="\t"):
 def _read_blocks(path, sep="\t") -> _Blocks:
     """:func:`read_label_blocks`, keeping the tokens and the lines the script misreads."""
     from ..io import CorpusFormatError
-    from ..io._decode import read_bytes
+    from ..io._decode import check_controls, read_bytes
 
     path = os.fspath(path)
     try:
@@ -99,8 +101,6 @@ def _read_blocks(path, sep="\t") -> _Blocks:
         raise ScoringInputError(
             f"{path}:{line}: bytes that are not UTF-8 at byte offset {exc.start}"
         ) from None
-    from ..io._decode import check_controls
-
     try:  # a NUL in a label would be scored as a class of its own ('prot\x00ein')
         check_controls(text, os.fsdecode(path), "\t" if sep == "auto" else sep)
     except CorpusFormatError as exc:
@@ -202,8 +202,6 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
             f"{pred_path}: {len(pred.labels)} sentences, but {gold_path} has {len(gold.labels)}"
         )
     if mode == "spans":
-        from ..schemes import check_scheme
-
         scheme = check_scheme(scheme)
         for blocks in (gold, pred):
             _check_labels(blocks, scheme)
@@ -219,19 +217,18 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
     return entity_report(gold.labels, pred.labels, mode=mode, scheme=scheme)
 
 
-def _check_labels(blocks, scheme):
-    from ..schemes import is_valid_label
+def _invalid(blocks, scheme):
+    """``(line, label)`` of every label of ``blocks`` that ``scheme`` does not write."""
+    bad = {lab for labels in blocks.labels for lab in labels if not is_valid_label(lab, scheme)}
+    return [(blocks.line(i, j), lab) for i, labels in enumerate(blocks.labels)
+            for j, lab in enumerate(labels) if lab in bad] if bad else []
 
-    valid = set()
-    for i, labels in enumerate(blocks.labels):
-        for j, label in enumerate(labels):
-            if label not in valid:
-                if not is_valid_label(label, scheme):
-                    raise ScoringInputError(
-                        f"{blocks.path}:{blocks.line(i, j)}: label {label!r} is not a valid "
-                        f"{scheme} label"
-                    )
-                valid.add(label)
+
+def _check_labels(blocks, scheme):
+    bad = _invalid(blocks, scheme)
+    if bad:
+        raise ScoringInputError(f"{blocks.path}:{bad[0][0]}: label {bad[0][1]!r} is not a valid "
+                                f"{scheme} label")
 
 
 def _named(path, lines, what):
@@ -243,8 +240,6 @@ def _named(path, lines, what):
 
 def _overlooked(gold, pred):
     """Warnings for what the official counts take as it is (see :func:`evaluate_files`)."""
-    from ..schemes import is_valid_label
-
     out = []
     mismatches = [(i, j) for i, (g, p) in enumerate(zip(gold.tokens, pred.tokens))
                   for j in range(len(g)) if g[j] != p[j]] if gold.tokens != pred.tokens else []
@@ -264,15 +259,11 @@ def _overlooked(gold, pred):
                               "line ends in a carriage return (\\r): the official script keeps "
                               "it in the label"))
     skip = set(pred.one_field) | set(pred.carriage_returns)  # already reported
-    bad, starts, valid = [], {"B": 0, "I": 0, "E": 0, "S": 0}, set()
-    for i, labels in enumerate(pred.labels):
+    bad = [(line, label) for line, label in _invalid(pred, "IOB2") if line not in skip]
+    starts = {"B": 0, "I": 0, "E": 0, "S": 0}
+    for labels in pred.labels:
         before = "O"
-        for j, label in enumerate(labels):
-            if label not in valid:
-                if is_valid_label(label, "IOB2"):
-                    valid.add(label)
-                elif pred.line(i, j) not in skip:
-                    bad.append((pred.line(i, j), label))
+        for label in labels:
             prefix = label[:1]
             if prefix in ("E", "S") and label[1:2] == "-":
                 starts[prefix] += 1
@@ -341,7 +332,6 @@ def evaluate_span_files(gold_path, pred_path, *, gold_format="auto", pred_format
     """
     from ..io import CorpusFormatError
     from ..io._corpus import read_spans
-    from ._spans import character_span_report
 
     try:
         gold = read_spans(gold_path, gold_format, sep=sep)

@@ -23,10 +23,6 @@ import numpy as np
 
 __all__ = ["official_token_tallies", "OfficialTallies"]
 
-# tally columns (per token, 0/1) -------------------------------------------
-TALLIES = ("ans", "exact", "left", "right", "bexact", "bleft", "bright")
-
-
 @dataclass
 class OfficialTallies:
     """Per-token contributions of the official scorer.
@@ -67,16 +63,6 @@ class OfficialTallies:
     sentence_offsets: np.ndarray
 
 
-def _label_table(labels: Sequence[str]):
-    """Per distinct label: first char, rest-after-first-char, class."""
-    first, rest, cls = [], [], []
-    for lab in labels:
-        first.append(lab[:1])
-        rest.append(lab[1:])
-        cls.append(lab[2:] if lab[1:2] == "-" else "")
-    return first, rest, cls
-
-
 def official_token_tallies(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]]):
     """Compute the official scorer's per-token tallies for gold and answer.
 
@@ -113,11 +99,13 @@ def official_token_tallies(y_true: Sequence[Sequence[str]], y_pred: Sequence[Seq
     t_code = np.fromiter((code[x] for x in flat_true), dtype=np.int64, count=n)
     p_code = np.fromiter((code[x] for x in flat_pred), dtype=np.int64, count=n)
 
-    first, rest, cls = _label_table(vocab)
+    # per distinct label: its first character, the rest, and its class (text after "X-")
+    rest = [lab[1:] for lab in vocab]
+    cls = [lab[2:] if lab[1:2] == "-" else "" for lab in vocab]
     rest_ids = {r: i for i, r in enumerate(sorted(set(rest)))}
     classes = sorted(set(cls))
     cls_ids = {c: i for i, c in enumerate(classes)}
-    lab_first = np.array([ord(f) if f else 0 for f in first], dtype=np.int64)
+    lab_first = np.array([ord(lab[0]) if lab else 0 for lab in vocab], dtype=np.int64)
     lab_rest = np.array([rest_ids[r] for r in rest], dtype=np.int64)
     lab_cls = np.array([cls_ids[c] for c in cls], dtype=np.int64)
 

@@ -79,17 +79,9 @@ class ClassScore:
         p, r, f = _prf(tp, self.n_gold, self.n_pred)
         return MatchScore(tp, p, r, f)
 
-    @property
-    def exact(self) -> MatchScore:
-        return self["exact"]
-
-    @property
-    def left(self) -> MatchScore:
-        return self["left"]
-
-    @property
-    def right(self) -> MatchScore:
-        return self["right"]
+    exact = property(lambda self: self["exact"], doc="The :class:`MatchScore` of ``exact``.")
+    left = property(lambda self: self["left"], doc="The :class:`MatchScore` of ``left``.")
+    right = property(lambda self: self["right"], doc="The :class:`MatchScore` of ``right``.")
 
     def to_dict(self):
         """The counts and the scores of every matching criterion as a plain dict.

@@ -9,13 +9,12 @@ from ._report import MATCHES, ClassScore, EntityReport
 __all__ = ["character_span_report", "character_span_scores"]
 
 
+_AGREE = {"exact": slice(0, 3), "left": slice(0, 2), "right": slice(0, 3, 2)}
+
+
 def _keys(spans, match):
     """The multiset of what must agree under ``match``: type and both ends, or one."""
-    if match == "exact":
-        return Counter((t, s, e) for t, s, e in spans)
-    if match == "left":
-        return Counter((t, s) for t, s, _ in spans)
-    return Counter((t, e) for t, _, e in spans)
+    return Counter(span[_AGREE[match]] for span in spans)
 
 
 def character_span_report(gold, pred) -> EntityReport:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
 
 from ..base import LabelSequences, SequenceTaggerMixin, final_estimator
 from ..decoding import (
@@ -31,8 +32,8 @@ from ..decoding import (
 from ..features import SentenceFeatures
 from ..schemes import check_label_sequences, scheme_labels
 
-__all__ = ["check_features", "check_targets", "label_types", "ChainScores", "ChainTaggerMixin",
-           "LikelihoodTerms", "best_temperature"]
+__all__ = ["check_features", "check_fitted_features", "check_targets", "label_types",
+           "ChainScores", "ChainTaggerMixin", "LikelihoodTerms", "best_temperature"]
 
 
 def check_features(X, who, n_features=None) -> SentenceFeatures:
@@ -86,22 +87,15 @@ def check_features(X, who, n_features=None) -> SentenceFeatures:
     return X
 
 
-def check_targets(y, lengths, scheme="IOB2"):
-    """:func:`skbioner.schemes.check_label_sequences` of ``y`` against ``X``'s lengths.
+#: ``check_targets(y, lengths, scheme="IOB2")``: ``y`` against ``X``'s sentence lengths
+#: (IOB2 labels, or any non-empty strings with ``scheme=None``)
+check_targets = check_label_sequences
 
-    Parameters
-    ----------
-    y : list of list of str
-    lengths : ndarray of int
-        Number of tokens of each sentence of ``X``.
-    scheme : "IOB2" or None
-        None: plain labels (any non-empty string).
 
-    Returns
-    -------
-    list of list of str
-    """
-    return check_label_sequences(y, lengths, scheme)
+def check_fitted_features(model, X, attribute):
+    """:func:`check_features` of ``X`` for ``model``, which must be fitted (have ``attribute``)."""
+    check_is_fitted(model, attribute)
+    return check_features(X, type(model).__name__, model.n_features_in_)
 
 
 def densified(model):
@@ -206,8 +200,8 @@ class ChainScores(NamedTuple):
 
 
 def _has_probabilities(model):
-    """Whether a chain has probabilities: not with label pairs (per-token transitions)."""
-    return getattr(model, "label_pairs", None) is None
+    """``available_if`` check of the probability methods (``model._probabilities_available``)."""
+    return model._probabilities_available()
 
 
 class ChainTaggerMixin(SequenceTaggerMixin):
@@ -224,6 +218,10 @@ class ChainTaggerMixin(SequenceTaggerMixin):
     depend on it.  A chain with label pairs (transitions that vary per
     token) has no probability methods.
     """
+
+    def _probabilities_available(self):
+        """Whether the chain has probabilities: not with label pairs (per-token transitions)."""
+        return getattr(self, "label_pairs", None) is None
 
     def _probability_problem(self, problem, scores):
         """The chain with its scores divided by the fitted temperature."""
@@ -328,7 +326,11 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         probabilities (the passive-aggressive chain), this is the Gibbs
         distribution of its scores at temperature 1: a ranking of
         alternatives more than a calibrated probability; see
-        ``docs/lab/benchmarks.md`` for how well it is calibrated.
+        ``docs/lab/benchmarks.md`` for how well it is calibrated.  A model
+        without probabilities (label pairs; a greedy
+        :class:`~skbioner.models.PairwiseSVMTagger`) does not have the
+        method, so callers that ask for confidences when a model has them
+        (``skbioner tag``) tag it without.
 
         Parameters
         ----------

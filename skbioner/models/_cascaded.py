@@ -18,7 +18,13 @@ from ..features import SentenceFeatures
 from ..metrics import entity_f1_score
 from ..model_selection import document_splits
 from ..schemes import labels_to_spans, spans_to_labels
-from ._base import best_temperature, check_features, check_targets, iob2_classes
+from ._base import (
+    best_temperature,
+    check_features,
+    check_fitted_features,
+    check_targets,
+    iob2_classes,
+)
 from ._online_crf import OnlinePACRF
 
 __all__ = ["CascadedNER", "SegmentFeaturizer"]
@@ -78,42 +84,26 @@ class SegmentFeaturizer:
         member_rows = np.repeat(np.arange(n_seg), lens)
         member_cols = (np.arange(lens.sum()) - np.repeat(np.cumsum(lens) - lens, lens)
                        + np.repeat(starts, lens))
-        M = sp.csr_matrix((np.ones(len(member_rows), dtype=np.float32),
-                           (member_rows, member_cols)), shape=(n_seg, n_tok))
-        H = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), ends - 1)),
-                          shape=(n_seg, n_tok))
-        B = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), starts)),
-                          shape=(n_seg, n_tok))
-        bag = M @ matrix
+
+        def ones(rows, cols, width):  # a 0/1 matrix of n_seg rows
+            return sp.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                                 shape=(n_seg, width))
+
+        seg = np.arange(n_seg)
+        bag = ones(member_rows, member_cols, n_tok) @ matrix
         bag.data = np.minimum(bag.data, 1.0)  # presence, not counts
         bucket = np.searchsorted(_LENGTH_BUCKETS, lens, side="right") - 1
-        L = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), bucket)),
-                          shape=(n_seg, len(_LENGTH_BUCKETS)))
-        K = sp.csr_matrix((np.ones(n_seg, dtype=np.float32), (np.arange(n_seg), kinds)),
-                          shape=(n_seg, len(self.types)))
-        parts = {"bag": bag, "head": H @ matrix, "first": B @ matrix, "length": L, "type": K}
+        parts = {"bag": bag, "head": ones(seg, ends - 1, n_tok) @ matrix,
+                 "first": ones(seg, starts, n_tok) @ matrix,
+                 "length": ones(seg, bucket, len(_LENGTH_BUCKETS)),
+                 "type": ones(seg, kinds, len(self.types))}
         X = sp.hstack([parts[b] for b in self.blocks], format="csr", dtype=np.float32)
         return X, seg_offsets
 
     def fit_transform(self, matrix, spans_per_sentence, offsets):
-        """Keep the columns active on these (training) segments and return their rows.
+        """Keep the columns active on these (training) segments; then :meth:`transform`.
 
-        Parameters
-        ----------
-        matrix : scipy.sparse.csr_matrix of shape (n_tokens, n_features)
-            Token feature rows of all sentences, stacked.
-        spans_per_sentence : list of list of (str, int, int)
-            Candidate segments ``(type, start, end)`` of each sentence
-            (token offsets within the sentence, half-open).
-        offsets : ndarray of int, shape (n_sentences + 1,)
-            Sentence ``i`` occupies rows ``offsets[i]:offsets[i + 1]`` of ``matrix``.
-
-        Returns
-        -------
-        X : scipy.sparse.csr_matrix of shape (n_segments, n_columns)
-            One row per segment, sentences in order.
-        segment_offsets : ndarray of int64, shape (n_sentences + 1,)
-            Sentence ``i``'s segments are rows ``segment_offsets[i]:segment_offsets[i + 1]``.
+        Parameters and return values are those of :meth:`transform`.
         """
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
         self.n_raw_ = X.shape[1]
@@ -399,11 +389,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         -------
         self
         """
-        check_is_fitted(self, "classifier_")
-        for est in (self.segmenter_, self.classifier_):
-            if hasattr(est, "sparsify"):
-                est.sparsify()
-        return self
+        return self._each_stage("sparsify")
 
     def densify(self):
         """Store both stages' weights as dense arrays again (after :meth:`sparsify`).
@@ -412,10 +398,13 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         -------
         self
         """
+        return self._each_stage("densify")
+
+    def _each_stage(self, method):
         check_is_fitted(self, "classifier_")
         for est in (self.segmenter_, self.classifier_):
-            if hasattr(est, "densify"):
-                est.densify()
+            if hasattr(est, method):
+                getattr(est, method)()
         return self
 
     def _stages(self, X, confidence=False):
@@ -425,8 +414,7 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         ``(type, start, end, p)`` (``p`` the segment's probability with
         ``confidence=True``, else None).
         """
-        check_is_fitted(self, "classifier_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "classifier_")
         if confidence:
             segments = self.segmenter_.predict_entities(X)
         else:

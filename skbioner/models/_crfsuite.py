@@ -12,13 +12,12 @@ from collections import OrderedDict
 import numpy as np
 import pycrfsuite
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
 
 from .._progress import progress_bar
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import SCHEMES, check_scheme, convert, labels_to_spans, scheme_labels
-from ._base import check_features, check_targets, iob2_classes
+from ._base import check_features, check_fitted_features, check_targets, iob2_classes
 
 __all__ = ["CRFsuiteTagger"]
 
@@ -365,8 +364,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         list of list of str
         """
-        check_is_fitted(self, "model_bytes_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "model_bytes_")
         matrix, offsets = _canonical(X.matrix), X.offsets
         tagger = self._tagger()
         scheme = self.scheme_

@@ -17,6 +17,7 @@ also gives marginals and entity probabilities.
 
 from __future__ import annotations
 
+import sys
 import time
 import warnings
 
@@ -26,12 +27,18 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..model_selection import document_folds
 from ..schemes import SCHEMES, scheme_labels
-from ._base import ChainScores, ChainTaggerMixin, check_features, check_targets, label_types
+from ._base import (
+    ChainScores,
+    ChainTaggerMixin,
+    check_features,
+    check_fitted_features,
+    check_targets,
+    label_types,
+)
 from ._linear_chain import LabelSpace
 
 __all__ = ["HMMSVMTagger", "platt_fit"]
@@ -310,8 +317,6 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.log_end_ = np.log((ends + a) / out)
         self.log_start_ = np.log((starts + a) / (starts.sum() + a * L))
         if self.verbose:
-            import sys
-
             print(f"{type(self).__name__}: " + ", ".join(
                 f"{k} {v:.1f} s" for k, v in timing.items()), file=sys.stderr)
         return self
@@ -328,8 +333,7 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         ndarray of shape (n_tokens, n_labels)
             Columns in the order of ``label_space_.labels``.
         """
-        check_is_fitted(self, "coef_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "coef_")
         return self._lexical(X)
 
     def _lexical(self, X):
@@ -341,12 +345,9 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         return np.maximum(log_p, np.log(_EPS))
 
     def _chain_scores(self, X):
-        check_is_fitted(self, "coef_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "coef_")
         scores = self._lexical(X) - self.prior_weight * self.log_prior_
         w = float(self.transition_weight)
-        trans, start, end = w * self.log_transition_, w * self.log_start_, w * self.log_end_
-        if self.constrained:
-            mstart, mtrans, mend = self.label_space_.mask()
-            trans, start, end = trans + mtrans, start + mstart, end + mend
+        trans, start, end = self.label_space_.masked(
+            w * self.log_transition_, w * self.log_start_, w * self.log_end_, self.constrained)
         return ChainScores(X.offsets, trans, start, end, scores=np.ascontiguousarray(scores))

@@ -173,19 +173,26 @@ class LabelSpace:
             The labels of each sentence.
         """
         offsets = np.asarray(offsets)
-        if self.scheme is None:
-            flat = np.asarray(self.labels, dtype=object)[codes].tolist()
-            return [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
-        try:
-            if not well_formed:
-                raise ValueError
-            _, dst, index = projection_table(self.scheme, to_scheme, self.types)
-        except ValueError:
-            labels = np.asarray(self.labels, dtype=object)[codes]
-            return [convert(list(labels[a:b]), self.scheme, to_scheme)
-                    for a, b in zip(offsets[:-1], offsets[1:])]
-        flat = np.asarray(dst, dtype=object)[index[codes]].tolist()
+        labels = self.labels
+        if self.scheme is not None:
+            try:
+                if not well_formed:
+                    raise ValueError
+                _, labels, index = projection_table(self.scheme, to_scheme, self.types)
+                codes = index[codes]
+            except ValueError:
+                labels = np.asarray(self.labels, dtype=object)[codes]
+                return [convert(list(labels[a:b]), self.scheme, to_scheme)
+                        for a, b in zip(offsets[:-1], offsets[1:])]
+        flat = np.asarray(labels, dtype=object)[codes].tolist()
         return [flat[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+
+    def masked(self, trans, start, end, constrained=True):
+        """``trans``, ``start`` and ``end`` plus :meth:`mask` (as given if not ``constrained``)."""
+        if not constrained:
+            return trans, start, end
+        mstart, mtrans, mend = self.mask()
+        return trans + mtrans, start + mstart, end + mend
 
     def mask(self):
         """Additive mask of the main scheme's forbidden transitions: 0, or
@@ -286,8 +293,8 @@ class ChainWeights:
             block = _minus(self.W[rows], None if acc is None else acc.W[rows], scale)
             for k in range(cols.shape[1]):
                 W[rows] += block[:, cols[:, k]]
-        T, start, end = (_minus(x, a, scale)
-                         for x, a in zip(self._arrays()[1:], _arrays_or_none(acc)[1:]))
+        T, start, end = (_minus(getattr(self, n), None if acc is None else getattr(acc, n), scale)
+                         for n in ("T", "start", "end"))
         Tf, sf, ef = np.zeros((L, L)), np.zeros(L), np.zeros(L)
         for k in range(cols.shape[1]):
             c = cols[:, k]
@@ -295,70 +302,6 @@ class ChainWeights:
             sf += start[c]
             ef += end[c]
         return ChainWeights(W, Tf, sf, ef)
-
-    def averaged(self, acc=None, t=0):
-        """Unfolded float64 weights, averaged (``self - acc / t``) when ``acc`` is given.
-
-        Parameters
-        ----------
-        acc : ChainWeights, optional
-            Averaging accumulator (see :mod:`._passive_aggressive`).
-        t : int, default=0
-            Number of updates the accumulator covers (0: no averaging).
-
-        Returns
-        -------
-        ChainWeights
-            New float64 weights with the same shapes as ``self``.
-        """
-        scale = 1.0 / t if acc is not None and t > 0 else 0.0
-        return ChainWeights(*(_minus(x, None if acc is None else a, scale)
-                              for x, a in zip(self._arrays(), _arrays_or_none(acc))))
-
-    def _arrays(self):
-        return (self.W, self.T, self.start, self.end)
-
-    def block_scores(self, cols, matrix, acc=None, t=0):
-        """Token scores of the main labels summed block by block (the unfolded model).
-
-        ``(matrix @ W)[:, cols].sum(axis=2)`` with the (averaged) unfolded
-        weights; equal to ``matrix @ fold(cols).W`` up to rounding, which is
-        what the folding tests check.
-
-        Parameters
-        ----------
-        cols : ndarray of int, shape (n_labels, n_blocks)
-            :attr:`LabelSpace.cols`.
-        matrix : sparse matrix or ndarray of shape (n_tokens, n_features)
-            Feature rows of the tokens.
-        acc : ChainWeights, optional
-            Averaging accumulator (see :mod:`._passive_aggressive`).
-        t : int, default=0
-            Number of updates the accumulator covers (0: no averaging).
-
-        Returns
-        -------
-        ndarray of float64, shape (n_tokens, n_labels)
-            Score of each main label at each token.
-        """
-        scale = 1.0 / t if acc is not None and t > 0 else 0.0
-        W = _minus(self.W, None if acc is None else acc.W, scale)
-        z = np.asarray(matrix @ W, dtype=np.float64)
-        return z[:, np.asarray(cols)].sum(axis=2)
-
-    def copy(self):
-        """A deep copy (every array copied).
-
-        Returns
-        -------
-        ChainWeights
-            Weights equal to ``self`` that share no memory with it.
-        """
-        return ChainWeights(self.W.copy(), self.T.copy(), self.start.copy(), self.end.copy())
-
-
-def _arrays_or_none(weights):
-    return (None,) * 4 if weights is None else weights._arrays()
 
 
 def _minus(x, acc, scale):

@@ -26,6 +26,7 @@ from ._base import (
     ChainTaggerMixin,
     best_temperature,
     check_features,
+    check_fitted_features,
     check_targets,
     label_types,
 )
@@ -272,13 +273,12 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ training
 
-    def _epoch(self, matrix, offsets, codes, order):
+    def _epoch(self, matrix, offsets, codes, order, number):
+        """One pass over the sentences ``order``; the record of epoch ``number`` in ``history_``."""
         space = self.label_space_
-        if self.constrained:
-            mstart, mtrans, mend = space.mask()
-        else:
-            L = space.n_labels
-            mstart, mtrans, mend = np.zeros(L), np.zeros((L, L)), np.zeros(L)
+        L = space.n_labels
+        mtrans, mstart, mend = space.masked(np.zeros((L, L)), np.zeros(L), np.zeros(L),
+                                            self.constrained)
         w, acc = self._w, self._acc
         pairs = pairs_acc = None
         if self.label_pairs is not None:
@@ -292,7 +292,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                    bool(self.loss_augmented)),
             Masks(mstart, mtrans, mend), pairs, pairs_acc)
         self.t_ = int(t)
-        return loss, s_err, t_err
+        return {"epoch": number, "loss": loss, "sentence_errors": int(s_err),
+                "token_errors": int(t_err)}
 
     def _finalize(self):
         """Average (optionally) and fold the weights used for prediction."""
@@ -382,10 +383,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
 
     def _fit(self, X, y, on_epoch=None):
         """``fit``'s work; ``on_epoch(n)`` is called after each epoch ``n`` of the training."""
-        self._check_extra_schemes()
-        X = check_features(X, type(self).__name__)
+        X, y = self._check_training_data(X, y)
         matrix, offsets = X.matrix, X.offsets
-        y = check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
         types = label_types(y, self.scheme)
         if self.calibrate and self.label_pairs is not None:
             raise ValueError("calibrate=True needs the chain's probabilities, which a model "
@@ -427,10 +426,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
             for epoch in range(self.max_iter):
                 t0 = time.perf_counter()
                 order = rs.permutation(train_idx) if self.shuffle else train_idx
-                loss, s_err, t_err = self._epoch(matrix, offsets, codes, order)
+                record = self._epoch(matrix, offsets, codes, order, epoch + 1)
                 self.n_iter_ = epoch + 1
-                record = {"epoch": epoch + 1, "loss": loss, "sentence_errors": int(s_err),
-                          "token_errors": int(t_err)}
                 if val_idx is not None:
                     self._finalize()
                     sub = X[val_idx]
@@ -438,7 +435,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     record[self._validation_key] = score
                     monitored = 1.0 - score
                 else:
-                    monitored = loss / max(len(train_idx), 1)
+                    monitored = record["loss"] / max(len(train_idx), 1)
                 record["seconds"] = time.perf_counter() - t0
                 self.history_.append(record)
                 self._report_epoch(record, bar)
@@ -446,10 +443,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     on_epoch(epoch + 1)
                 if self.tol is not None or self.early_stopping:
                     tol = self.tol if self.tol is not None else 0.0
-                    if monitored < best - tol:
-                        no_change = 0
-                    else:
-                        no_change += 1
+                    no_change = 0 if monitored < best - tol else no_change + 1
                     if monitored < best:
                         best = monitored
                         if self.early_stopping:
@@ -458,7 +452,7 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                     if no_change >= self.n_iter_no_change:
                         converged = True
                         break
-                if s_err == 0:
+                if record["sentence_errors"] == 0:
                     converged = True
                     break
         if best_state is not None:
@@ -526,10 +520,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         self : OnlinePACRF
         """
         self._validate_params()
-        self._check_extra_schemes()
-        X = check_features(X, type(self).__name__)
+        X, y = self._check_training_data(X, y)
         matrix, offsets = X.matrix, X.offsets
-        y = check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
         self._check_trainable()
         if not hasattr(self, "_w"):
             if classes is None:
@@ -547,10 +539,8 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         n = len(offsets) - 1
         order = rs.permutation(n) if self.shuffle else np.arange(n)
         t0 = time.perf_counter()
-        loss, s_err, t_err = self._epoch(matrix, offsets, codes, order)
-        self.history_.append({"epoch": len(self.history_) + 1, "loss": loss,
-                              "sentence_errors": int(s_err), "token_errors": int(t_err),
-                              "seconds": time.perf_counter() - t0})
+        record = self._epoch(matrix, offsets, codes, order, len(self.history_) + 1)
+        self.history_.append({**record, "seconds": time.perf_counter() - t0})
         self._finalize()
         return self
 
@@ -602,20 +592,20 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                 "warm_start=True to keep the training state"
             )
 
-    def _check_extra_schemes(self):
+    def _check_training_data(self, X, y):
+        """``X`` and ``y`` checked for training (after ``extra_schemes``)."""
         if isinstance(self.extra_schemes, str):
             raise ValueError("extra_schemes must be a tuple of scheme names, not a string")
+        X = check_features(X, type(self).__name__)
+        return X, check_targets(y, X.lengths, None if self.scheme is None else "IOB2")
 
     # ------------------------------------------------------------------ prediction
 
     def _chain_scores(self, X):
-        check_is_fitted(self, "coef_")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
+        X = check_fitted_features(self, X, "coef_")
         coef = self.coef_.toarray() if sp.issparse(self.coef_) else self.coef_
-        trans, start, end = self.transition_, self.start_, self.end_
-        if self.constrained:
-            mstart, mtrans, mend = self.label_space_.mask()
-            trans, start, end = trans + mtrans, start + mstart, end + mend
+        trans, start, end = self.label_space_.masked(self.transition_, self.start_, self.end_,
+                                                     self.constrained)
         pairs = self._label_pairs(self.pair_coef_) if hasattr(self, "pair_coef_") else None
         return ChainScores(X.offsets, trans, start, end, matrix=X.matrix, coef=coef, pairs=pairs)
 
@@ -627,37 +617,3 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
         if self.scheme is None:
             return token_accuracy_score(y, pred)
         return entity_f1_score(y, pred, mode="spans")
-
-    def predict_unfolded(self, X):
-        """Predict with the per-scheme weight blocks summed on the fly.
-
-        Identical to :meth:`predict` (which uses the folded weights); kept to
-        test the folding.  Needs the training state (``warm_start=True`` or
-        :meth:`partial_fit`).  With ``early_stopping`` it uses the last
-        epoch's weights, whereas :meth:`predict` uses the best epoch's.
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "coef_")
-        self._check_trainable()
-        if hasattr(self, "pair_coef_"):
-            raise ValueError("predict_unfolded is for models without label_pairs")
-        X = check_features(X, type(self).__name__, self.n_features_in_)
-        space, w = self.label_space_, self._w
-        acc = self._acc if self.average else None
-        scores = w.block_scores(space.cols, X.matrix, acc=acc, t=self.t_)
-        small = ChainWeights(w.W[:0], w.T, w.start, w.end).fold(
-            space.cols, acc=None if acc is None else ChainWeights(acc.W[:0], acc.T, acc.start,
-                                                                   acc.end), t=self.t_)
-        trans, start, end = small.T, small.start, small.end
-        if self.constrained:
-            mstart, mtrans, mend = space.mask()
-            trans, start, end = trans + mtrans, start + mstart, end + mend
-        problem = ChainScores(X.offsets, trans, start, end, scores=scores)
-        return space.decode(problem.paths(), X.offsets, well_formed=self.constrained)

@@ -26,9 +26,7 @@ from collections import Counter
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted
 
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences
@@ -38,6 +36,7 @@ from ._base import (
     ChainScores,
     ChainTaggerMixin,
     check_features,
+    check_fitted_features,
     check_targets,
     iob2_classes,
     label_types,
@@ -201,17 +200,6 @@ def _csr(matrix):
     """The CSR arrays of a feature matrix as the compiled functions read them."""
     return (matrix.indptr.astype(np.int64), matrix.indices.astype(np.int64),
             matrix.data.astype(np.float64))
-
-
-def _has_probabilities(est):
-    """``available_if`` check: decoding with the probabilities (``decoding="viterbi"``).
-
-    A model fitted with them and set to ``decoding="greedy"`` has them too, but
-    its entities would be the Viterbi path's, not those :meth:`predict` gives;
-    so it offers no confidences, as a model fitted greedy (a vote counts its
-    entities 1.0, as it counts the greedy preset's).
-    """
-    return est.decoding == "viterbi"
 
 
 class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
@@ -448,11 +436,10 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             seg_classes = [np.sort(np.append(ent, o)) for o in outs]
             self.segment_range_ = np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
         self.segment_classes_ = np.asarray(seg_classes, dtype=np.int64)
-        k = self.segment_classes_.shape[1]
-        local = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        local = self._local_pairs()[:2]
         self.segment_pairs_ = np.asarray(
-            [[index[(int(c[i]), int(c[j]))] for i, j in local] for c in seg_classes],
-            dtype=np.int64).reshape(len(seg_classes), len(local))
+            [[index[(int(c[i]), int(c[j]))] for i, j in zip(*local)] for c in seg_classes],
+            dtype=np.int64).reshape(len(seg_classes), local[0].size)
 
     def _segments(self, X):
         """Vote segment of every token of ``X`` (the outside class of its part of speech)."""
@@ -460,12 +447,9 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         if self.segment_classes_.shape[0] == 1:
             return np.zeros(n, dtype=np.int64)
         pos = self._pos_column(X)
-        seg_of = {}
-        is_out = [c == "O" or c.startswith("O-") for c in self.internal_classes_]
-        outs = [c for c, o in zip(self.internal_classes_, is_out) if o]
+        outs = [c for c in self.internal_classes_ if c == "O" or c.startswith("O-")]
         fallback = outs.index("O-*") if "O-*" in outs else 0
-        for s, c in enumerate(outs):
-            seg_of[c[2:]] = s
+        seg_of = {c[2:]: s for s, c in enumerate(outs)}
         values, inverse = np.unique(pos.astype(str), return_inverse=True)
         table = np.asarray([seg_of.get(v, fallback) for v in values], dtype=np.int64)
         return table[inverse.ravel()]
@@ -547,10 +531,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     def _mapped(self, X, rows, prev):
         """The explicit map of token ``rows``: CSR arrays, the values left out (implied by
         the columns) when the features are binary."""
-        m = X.matrix
-        binary = bool(np.all(m.data == 1))
-        ptr, idx, val = expand(_csr(m), rows, prev, self._spec(), not binary)
-        return ptr, idx, val
+        return expand(_csr(X.matrix), rows, prev, self._spec(), not np.all(X.matrix.data == 1))
 
     def _n_mapped(self):
         return n_mapped(int(self.n_features_in_), len(self.classes_), self.history_,
@@ -641,10 +622,9 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
     def _fit_sigmoids(self, X, matrix, z, seeds, prev):
         """Platt sigmoids of the pairs from models trained without the held-out documents."""
         train, held = holdout_split(X, float(self.validation_fraction))
-        tok = np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in train]
-                             or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
-        hold = np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in held]
-                              or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+        tok, hold = (np.concatenate([np.arange(X.offsets[i], X.offsets[i + 1]) for i in part]
+                                    or [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+                     for part in (train, held))  # their token rows
         if hold.size == 0 or tok.size == 0:
             raise ValueError("decoding='viterbi' fits the Platt sigmoids on held-out documents: "
                              f"validation_fraction={self.validation_fraction} leaves none")
@@ -696,17 +676,15 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
     # -- prediction -------------------------------------------------------------
 
-    def _probabilities(self, dec, pair_index, local_a, local_b, k):
-        """Coupled probabilities of the local classes from local decision values."""
-        R = 1.0 / (1.0 + np.exp(np.clip(dec * self.prob_a_[pair_index] + self.prob_b_[pair_index],
-                                        -500, 500)))
-        out = np.empty((dec.shape[0], k))
-        couple_probabilities(R, local_a, local_b, k, out)
-        return out
+    def _probabilities_available(self):
+        """Decoding with the probabilities (``decoding="viterbi"``).
 
-    def _check(self, X):
-        check_is_fitted(self, "intercept_")
-        return check_features(X, type(self).__name__, self.n_features_in_)
+        A model fitted with them and set to ``decoding="greedy"`` has them too, but
+        its entities would be the Viterbi path's, not those :meth:`predict` gives;
+        so it offers no confidences, as a model fitted greedy (a vote counts its
+        entities 1.0, as it counts the greedy preset's).
+        """
+        return self.decoding == "viterbi"
 
     def _run(self, X, probabilities):
         """Greedy pass over ``X``: IOB2 label codes, and label probabilities if asked."""
@@ -733,7 +711,11 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             dec = base[rows]
             decide(csr, rows, np.ascontiguousarray(prev[:, :self.history_]), spec, layout,
                    self.intercept_, votes, seg, PC_TERMS, dec)
-            p = self._probabilities(dec, self.segment_pairs_[seg], local_a, local_b, k_loc)
+            pair = self.segment_pairs_[seg]  # the local pairs' sigmoids, coupled
+            R = 1.0 / (1.0 + np.exp(np.clip(dec * self.prob_a_[pair] + self.prob_b_[pair],
+                                            -500, 500)))
+            p = np.empty((rows.size, k_loc))
+            couple_probabilities(R, local_a, local_b, k_loc, p)
             out = np.zeros((rows.size, L))
             np.add.at(out, (np.arange(rows.size)[:, None], to_label[self.segment_classes_[seg]]),
                       p)
@@ -743,69 +725,12 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         codes = greedy_decode(step, X.offsets, L, history=max(self.history_, 1))
         return codes, probs
 
-    @available_if(_has_probabilities)
-    def predict_marginals(self, X):
-        """Pairwise-coupled class probabilities of every token (columns: ``classes_``).
-
-        Only on a model with probabilities (``decoding="viterbi"``): a greedy
-        model does not have the method, so callers that ask for confidences
-        when a model has them (``skbioner tag``) tag it without.
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-            Output of the featurizer.
-
-        Returns
-        -------
-        list of ndarray of shape (n_tokens, n_classes)
-        """
-        return super().predict_marginals(X)
-
-    @available_if(_has_probabilities)
-    def predict_entities(self, X):
-        """Entities with their probability (see :meth:`predict_marginals`).
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-            Output of the featurizer.
-
-        Returns
-        -------
-        list of list of (str, int, int, float)
-            Per sentence, ``(type, start, end, probability)`` (end excluded).
-        """
-        return super().predict_entities(X)
-
-    @available_if(_has_probabilities)
-    def fit_temperature(self, X, y, bounds=(0.01, 100.0)):
-        """Temperature of the coupled probabilities (see :meth:`predict_marginals`).
-
-        Parameters
-        ----------
-        X : SentenceFeatures
-            Output of the featurizer (held-out sentences).
-        y : list of list of str
-            Their IOB2 labels.
-        bounds : tuple of float, default=(0.01, 100.0)
-            The interval searched.
-
-        Returns
-        -------
-        self : PairwiseSVMTagger
-        """
-        return super().fit_temperature(X, y, bounds)
-
-    def _require_probabilities(self):
+    def _chain_scores(self, X):
+        """The chain of the coupled probabilities: log-probabilities and the IOB2 mask."""
+        X = check_fitted_features(self, X, "intercept_")
         if self.prob_a_ is None:
             raise ValueError("decoding='viterbi', predict_marginals and predict_entities need "
                              "the probabilities that a model fitted with decoding='viterbi' has")
-
-    def _chain_scores(self, X):
-        """The chain of the coupled probabilities: log-probabilities and the IOB2 mask."""
-        X = self._check(X)
-        self._require_probabilities()
         _, probs = self._run(X, True)
         start, trans, end = self.label_space_.mask()
         return ChainScores(X.offsets, trans, start, end,
@@ -824,7 +749,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         """
         if self.decoding == "viterbi":
             return super().predict(X)
-        X = self._check(X)
+        X = check_fitted_features(self, X, "intercept_")
         codes, _ = self._run(X, False)
         # the vote may put I-t after O: repaired to B-t as the scheme reads it
         labels = np.asarray(self.classes_, dtype=object)[

@@ -262,6 +262,17 @@ def n_mapped(n_base, n_labels, history, mode, n_hash):
 
 
 @njit(cache=True, nogil=True)
+def _scratch(indptr, rows, H):
+    """Work arrays for the active columns of any of ``rows`` and ``H`` preceding classes."""
+    best = 0
+    for k in range(rows.shape[0]):
+        d = indptr[rows[k] + 1] - indptr[rows[k]]
+        if d > best:
+            best = d
+    return np.empty(best + H, dtype=np.int64), np.empty(best + H)
+
+
+@njit(cache=True, nogil=True)
 def expand(csr, rows, prev, spec, values):
     """The explicit degree-2 map of feature ``rows`` with their preceding classes.
 
@@ -297,15 +308,8 @@ def expand(csr, rows, prev, spec, values):
         CSR arrays of the mapped rows (duplicate columns from hash collisions
         not summed; ``out_val`` of size 0 without ``values``).
     """
-    indptr = csr[0]
     n = rows.shape[0]
-    best = 0
-    for k in range(n):
-        d = indptr[rows[k] + 1] - indptr[rows[k]]
-        if d > best:
-            best = d
-    cols = np.empty(best + prev.shape[1], dtype=np.int64)
-    vals = np.empty(best + prev.shape[1])
+    cols, vals = _scratch(csr[0], rows, prev.shape[1])
     none_i = np.empty(0, dtype=np.int32)
     none_v = np.empty(0, dtype=np.float32)
     ptr = np.zeros(n + 1, dtype=np.int64)
@@ -555,16 +559,6 @@ def _terms(csr, t, prev_t, spec, weights, n_first, lo, hi, base, pcs, cols, vals
                             weights, n_first, lo, hi, acc)
 
 
-@njit(cache=True, nogil=True)
-def _scratch(indptr, rows, H):
-    best = 0
-    for k in range(rows.shape[0]):
-        d = indptr[rows[k] + 1] - indptr[rows[k]]
-        if d > best:
-            best = d
-    return np.empty(best + H, dtype=np.int64), np.empty(best + H)
-
-
 #: the vote of a fitted model (a record for the compiled functions): segment ``s``
 #: needs the pairs ``p < n_first`` and ``seg_lo[s] <= p < seg_hi[s]``, its local pair ``i`` is
 #: ``local_pairs[s, i]`` between local classes ``local_a[i]`` and ``local_b[i]`` (``b`` wins
@@ -572,6 +566,25 @@ def _scratch(indptr, rows, H):
 #: ``seg_classes[s, c]``, whose output label is ``to_label[...]``
 Votes = namedtuple("Votes", "n_first seg_lo seg_hi local_pairs local_a local_b seg_classes "
                             "to_label")
+
+
+@njit(cache=True, nogil=True)
+def _decisions(csr, t, prev_t, spec, weights, intercept, votes, s, base, pcs, cols, vals, acc,
+               dec):
+    """Token ``t`` of segment ``s``: its terms (:func:`_terms`) into the decisions ``dec`` of
+    its local pairs (written with the intercept with ``base``, else added); ``acc`` left zero."""
+    lo, hi = votes.seg_lo[s], votes.seg_hi[s]
+    _terms(csr, t, prev_t, spec, weights, votes.n_first, lo, hi, base, pcs, cols, vals, acc)
+    for i in range(votes.local_pairs.shape[1]):
+        p = votes.local_pairs[s, i]
+        if base:
+            dec[i] = acc[p] + intercept[p]
+        else:
+            dec[i] += acc[p]
+    for p in range(votes.n_first):  # reset what was touched
+        acc[p] = 0.0
+    for p in range(lo, hi):
+        acc[p] = 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -602,31 +615,15 @@ def decide(csr, rows, prev, spec, weights, intercept, votes, seg, which, out):
     which : int
     out : ndarray of float64, shape (len(rows), n_local)
     """
-    n = rows.shape[0]
     H = prev.shape[1]
-    n_first = votes.n_first
     acc = np.zeros(intercept.shape[0])
     cols, vals = _scratch(csr[0], rows, H)
     none = np.full(H, -1, dtype=np.int64)
     base = which != PC_TERMS
     pcs = which != BASE_TERMS
-    for k in range(n):
-        s = seg[k]
-        lo = votes.seg_lo[s]
-        hi = votes.seg_hi[s]
-        _terms(csr, rows[k], prev[k] if pcs else none, spec, weights, n_first, lo, hi, base,
-               pcs, cols, vals, acc)
-        for i in range(votes.local_pairs.shape[1]):
-            p = votes.local_pairs[s, i]
-            if base:
-                out[k, i] = acc[p] + intercept[p]
-            else:
-                out[k, i] += acc[p]
-        # reset what was touched
-        for p in range(n_first):
-            acc[p] = 0.0
-        for p in range(lo, hi):
-            acc[p] = 0.0
+    for k in range(rows.shape[0]):
+        _decisions(csr, rows[k], prev[k] if pcs else none, spec, weights, intercept, votes,
+                   seg[k], base, pcs, cols, vals, acc, out[k])
     return out
 
 
@@ -657,9 +654,8 @@ def greedy_tag(csr, offsets, spec, weights, intercept, votes, seg, out):
     every = np.arange(n, dtype=np.int64)
     cols, vals = _scratch(indptr, every, history)
     acc = np.zeros(intercept.shape[0])
-    n_first = votes.n_first
-    local_pairs, local_a, local_b = votes.local_pairs, votes.local_a, votes.local_b
-    n_local = local_pairs.shape[1]
+    local_a, local_b = votes.local_a, votes.local_b
+    n_local = votes.local_pairs.shape[1]
     k_loc = votes.seg_classes.shape[1]
     dec = np.empty(n_local)
     tally = np.zeros(k_loc, dtype=np.int64)
@@ -670,21 +666,9 @@ def greedy_tag(csr, offsets, spec, weights, intercept, votes, seg, out):
             for j in range(history):
                 prev_t[j] = out[t - 1 - j] if t - 1 - j >= first else -1
             s = seg[t]
-            lo = votes.seg_lo[s]
-            hi = votes.seg_hi[s]
             for part in range(2):  # BASE_TERMS, then PC_TERMS
-                _terms(csr, t, prev_t, spec, weights, n_first, lo, hi, part == 0, part == 1,
-                       cols, vals, acc)
-                for i in range(n_local):
-                    p = local_pairs[s, i]
-                    if part == 0:
-                        dec[i] = acc[p] + intercept[p]
-                    else:
-                        dec[i] += acc[p]
-                for p in range(n_first):
-                    acc[p] = 0.0
-                for p in range(lo, hi):
-                    acc[p] = 0.0
+                _decisions(csr, t, prev_t, spec, weights, intercept, votes, s, part == 0,
+                           part == 1, cols, vals, acc, dec)
             for c in range(k_loc):
                 tally[c] = 0
             for i in range(n_local):

@@ -372,11 +372,8 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         """
         check_is_fitted(self, "cut_tagger_")
         X = check_sentences(X)
-        if offsets is None:
-            pieces, owners = recut(X, None)
-            piece_off = None
-        else:
-            pieces, owners, piece_off = recut(X, None, offsets)
+        pieces, owners, piece_off = ((*recut(X, None), None) if offsets is None
+                                     else recut(X, None, offsets))
         todo = [k for k, own in enumerate(owners) if own is not None]  # a - or / inside
         labels = self.cut_tagger_.predict([pieces[k] for k in todo]) if todo else []
         bounds = _unglued([pieces[k] for k in todo], [owners[k] for k in todo])

@@ -78,18 +78,19 @@ def check_label_sequences(y, lengths=None, scheme="IOB2", *, name="y", unit="tok
     if scheme is not None:
         scheme = check_scheme(scheme)
     distinct = set(chain.from_iterable(y))
+
+    def first(bad):  # sentence and token of the first label in ``bad``
+        i = next(i for i, labels in enumerate(y) if bad.intersection(labels))
+        return i, next(j for j, lab in enumerate(y[i]) if lab in bad)
+
     typed = {lab for lab in distinct if not isinstance(lab, str)}
     if typed:
-        i = next(i for i, labels in enumerate(y) if typed.intersection(labels))
-        j = next(j for j, lab in enumerate(y[i]) if lab in typed)
+        i, j = first(typed)
         raise TypeError(f"{name}[{i}][{j}] is {type(y[i][j]).__name__}, not str")
-    if scheme is None:
-        wrong = {lab for lab in distinct if not lab}
-    else:
-        wrong = {lab for lab in distinct if not is_valid_label(lab, scheme)}
+    wrong = {lab for lab in distinct if (not lab if scheme is None
+                                         else not is_valid_label(lab, scheme))}
     if wrong:
-        i = next(i for i, labels in enumerate(y) if wrong.intersection(labels))
-        j = next(j for j, lab in enumerate(y[i]) if lab in wrong)
+        i, j = first(wrong)
         what = f"labels must be non-empty strings, got {y[i][j]!r}" if scheme is None else (
             f"label {y[i][j]!r} at token {j} is not a valid {scheme} label")
         raise ValueError(f"{name}[{i}]: {what}")

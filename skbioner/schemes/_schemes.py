@@ -110,22 +110,6 @@ def check_scheme(scheme: str) -> str:
     return name
 
 
-def has_o_class(scheme: str) -> bool:
-    """True for schemes (BI, IE, BIES) that label O runs as O-class segments.
-
-    Parameters
-    ----------
-    scheme : str
-        A scheme name (see :data:`SCHEMES`; case-insensitive, ``"BIO"`` means IOB2).
-
-    Returns
-    -------
-    bool
-        Whether ``scheme`` writes ``<prefix>-O`` labels instead of ``O``.
-    """
-    return check_scheme(scheme) in _O_CLASS
-
-
 def split_label(label: str) -> tuple[str, str | None]:
     """Split a label into ``(prefix, type)``; ``"O"`` gives ``("O", None)``.
 
@@ -375,29 +359,15 @@ def spans_to_labels(spans: Iterable[tuple[str, int, int]], n_tokens: int, scheme
             if e - s > 1:
                 labels[s + 1 : e] = ["I-" + t] * (e - s - 1)
         return labels
-    prev_end, prev_type = -1, None
     for k, (t, s, e) in enumerate(segs):
-        n = e - s
-        if scheme in ("IO",):
-            body = ["I"] * n
-        elif scheme in ("IOB2", "BI"):
-            body = ["B"] + ["I"] * (n - 1)
-        elif scheme in ("IOE2", "IE"):
-            body = ["I"] * (n - 1) + ["E"]
-        elif scheme in ("IOBES", "BIES"):
-            body = ["S"] if n == 1 else ["B"] + ["I"] * (n - 2) + ["E"]
-        elif scheme == "IOB1":
-            body = ["I"] * n
-            if prev_end == s and prev_type == t:
-                body[0] = "B"
-        else:  # IOE1
-            body = ["I"] * n
-            nxt = segs[k + 1] if k + 1 < len(segs) else None
-            if nxt is not None and nxt[1] == e and nxt[0] == t:
-                body[-1] = "E"
-        for i, p in enumerate(body):
-            labels[s + i] = f"{p}-{t}"
-        prev_end, prev_type = e, t
+        body = ["I"] * (e - s)  # marked where the scheme marks: IOB1 / IOE1 only beside a twin
+        if scheme in ("IOE2", "IE", "IOBES", "BIES") or (
+                scheme == "IOE1" and k + 1 < len(segs) and segs[k + 1][:2] == (t, e)):
+            body[-1] = "E"
+        if scheme in ("IOB2", "BI", "IOBES", "BIES") or (
+                scheme == "IOB1" and k > 0 and (segs[k - 1][0], segs[k - 1][2]) == (t, s)):
+            body[0] = "S" if e - s == 1 and scheme in ("IOBES", "BIES") else "B"
+        labels[s:e] = [f"{p}-{t}" for p in body]
     return labels
 
 
@@ -533,25 +503,6 @@ def projection_table(source: str, target: str, types: Iterable[str]):
             lab = _project_label(lab, a, b)
         index[i] = where[lab]
     return src_labels, dst_labels, index
-
-
-def projection_map(source: str, target: str, types: Iterable[str]) -> dict[str, str]:
-    """:func:`projection_table` as a ``{source_label: target_label}`` dict.
-
-    Parameters
-    ----------
-    source, target : str
-        Scheme names, as in :func:`projection_table`.
-    types : iterable of str
-        Entity types.
-
-    Returns
-    -------
-    dict of str -> str
-        The ``target`` label each ``source`` label projects to.
-    """
-    src, dst, index = projection_table(source, target, types)
-    return {s: dst[j] for s, j in zip(src, index, strict=True)}
 
 
 # --------------------------------------------------------------------------

@@ -37,41 +37,22 @@ def transition_mask(scheme: str, labels: Sequence[str]):
     scheme = check_scheme(scheme)
     check_label_sequences([labels], scheme=scheme, name="labels")
     parsed = [split_label(lab) for lab in labels]
-    n = len(labels)
-    start = np.ones(n, dtype=bool)
-    end = np.ones(n, dtype=bool)
-    trans = np.ones((n, n), dtype=bool)
-    for i, (p, t) in enumerate(parsed):
-        start[i] = _ok(scheme, ("O", None), (p, t), first=True)
-        end[i] = _ok(scheme, (p, t), ("O", None), last=True)
-        for j, (q, u) in enumerate(parsed):
-            trans[i, j] = _ok(scheme, (p, t), (q, u))
+    start = np.array([_ok(scheme, ("O", None), lab) for lab in parsed], dtype=bool)
+    end = np.array([_ok(scheme, lab, ("S", None)) for lab in parsed], dtype=bool)
+    trans = np.array([[_ok(scheme, a, b) for b in parsed] for a in parsed],
+                     dtype=bool).reshape(len(parsed), len(parsed))
     return start, trans, end
 
 
-def _ok(scheme, a, b, first=False, last=False) -> bool:
-    """Whether label b may follow label a in a well-formed sequence."""
+def _ok(scheme, a, b) -> bool:
+    """Whether label ``b`` may follow label ``a`` (``(prefix, type)``) in a well-formed sequence.
+
+    A sentence starts after an imaginary ``("O", None)`` and ends before an
+    imaginary ``("S", None)``: an outside token, and a segment of no type.
+    """
     (p, t), (q, u) = a, b
-    if first:
-        # an imaginary outside token before the sentence
-        if scheme in ("IOB2", "BI"):
-            return q != "I"
-        if scheme in ("IOBES", "BIES"):
-            return q in ("B", "S", "O")
-        if scheme == "IOB1":
-            return q != "B"
-        if scheme == "IE":
-            return True
-        return True
-    if last:
-        if scheme in ("IOE2", "IE"):
-            return p != "I"
-        if scheme in ("IOBES", "BIES"):
-            return p in ("E", "S", "O")
-        if scheme == "IOE1":
-            return p != "E"
-        return True
     same = t is not None and t == u
+    o_run = t == O_TYPE and u == O_TYPE  # O runs are one segment
     if scheme == "IO":
         return True
     if scheme == "IOB2":
@@ -82,19 +63,10 @@ def _ok(scheme, a, b, first=False, last=False) -> bool:
         return p != "I" or (same and q in ("I", "E"))
     if scheme == "IOE1":
         return p != "E" or same
-    if scheme == "IOBES":
-        if p in ("B", "I"):
-            return same and q in ("I", "E")
-        return q in ("B", "S", "O")
     if scheme == "BI":
-        if q == "I":
-            return same
-        return not (t == O_TYPE and u == O_TYPE)  # O runs are one segment
-    if scheme == "IE":
-        if p == "I":
-            return same and q in ("I", "E")
-        return not (t == O_TYPE and u == O_TYPE)
-    # BIES
-    if p in ("B", "I"):
+        return same if q == "I" else not o_run
+    if p in ("B", "I"):  # IOBES, IE, BIES: inside a segment
         return same and q in ("I", "E")
-    return q in ("B", "S") and not (t == O_TYPE and u == O_TYPE)
+    if scheme == "IOBES":
+        return q in ("B", "S", "O")
+    return (scheme == "IE" or q in ("B", "S")) and not o_run  # IE, BIES

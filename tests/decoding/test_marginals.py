@@ -8,7 +8,7 @@ import pytest
 from skbioner.decoding import (
     SegmentTable,
     chain_marginals,
-    chain_marginals_csr,
+    emission_scores,
     sequence_score,
     span_probabilities,
 )
@@ -76,7 +76,7 @@ def test_several_sentences_and_csr_scores(rng):
     X = sp.random(7, 10, density=0.4, format="csr", random_state=0, dtype=np.float32)
     coef = rng.normal(size=(10, len(labels)))
     trans = rng.normal(size=(len(labels),) * 2) + mt
-    marg, lz = chain_marginals_csr(X, offsets, coef, trans, ms, me)
+    marg, lz = chain_marginals(emission_scores(X, coef), offsets, trans, ms, me)
     dense = np.asarray(X @ coef, dtype=np.float64)
     for a, b, z in zip(offsets[:-1], offsets[1:], lz):
         if b > a:

@@ -15,7 +15,7 @@ from skbioner.decoding import viterbi, viterbi_batch
 from skbioner.features import SentenceFeatures, TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
 from skbioner.models import OnlinePACRF
-from skbioner.models._linear_chain import LabelSpace
+from skbioner.models._linear_chain import ChainWeights, LabelSpace
 from tests.models.toy import toy_sentences
 
 
@@ -39,6 +39,13 @@ def random_problem(rng, n_sent=12, n_feat=15, types=("A", "B")):
     offsets = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
     X = SentenceFeatures(sp.csr_matrix(np.vstack(rows), dtype=np.float32), offsets)
     return X, labels, rows
+
+
+def averaged(m):
+    """The unfolded averaged weights ``w - acc / t`` of a model that kept its training state."""
+    return ChainWeights(*(np.asarray(getattr(m._w, n), float)
+                          - np.asarray(getattr(m._acc, n), float) / m.t_
+                          for n in ("W", "T", "start", "end")))
 
 
 def reference_pa(X_rows, y, space, C, variant, cost, loss_augmented, epochs, label_pairs=None):
@@ -132,7 +139,7 @@ def test_kernel_matches_reference(rng, scheme, extra, variant, cost, aug):
                     warm_start=True).fit(X, y)
     space = LabelSpace.build(scheme, ["A", "B"], extra)
     W, T, S, E = reference_pa(rows, y, space, 0.5, variant, cost, aug, epochs=2)
-    avg = m._w.averaged(m._acc, m.t_)
+    avg = averaged(m)
     assert np.allclose(avg.W, W)
     assert np.allclose(avg.T, T)
     assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
@@ -150,7 +157,7 @@ def test_kernel_matches_reference_where_the_pa1_cap_binds(rng):
                         loss_augmented=False, max_iter=2, tol=None, shuffle=False,
                         warm_start=True).fit(X, y)
         W, T, S, E = reference_pa(rows, y, space, C, "PA-I", "hamming", False, epochs=2)
-        avg = m._w.averaged(m._acc, m.t_)
+        avg = averaged(m)
         assert np.allclose(avg.W, W) and np.allclose(avg.T, T)
         assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
         fits[C] = W
@@ -168,7 +175,7 @@ def test_kernel_with_label_pairs_matches_reference(rng, scheme, extra, variant, 
     space = LabelSpace.build(scheme, ["A", "B"], extra)
     W, T, S, E, V = reference_pa(rows, y, space, 0.2, variant, "hamming", aug, epochs=2,
                                  label_pairs=k)
-    avg = m._w.averaged(m._acc, m.t_)
+    avg = averaged(m)
     assert np.allclose(avg.W, W) and np.allclose(avg.T, T)
     assert np.allclose(avg.start, S) and np.allclose(avg.end, E)
     dense = np.zeros_like(V)
@@ -208,7 +215,17 @@ def test_folded_and_unfolded_predictions_are_identical(rng):
     m = OnlinePACRF(scheme="BIES", extra_schemes=("IOBES", "IOB2", "IO"), max_iter=3,
                     tol=None, random_state=0, warm_start=True).fit(X, y)
     assert m.coef_.shape == (30, len(m.label_space_.labels))
-    assert m.predict(X) == m.predict_unfolded(X)
+    # the unfolded chain: every block's columns of the averaged weights summed per main label
+    space, avg = m.label_space_, averaged(m)
+    cols = space.cols
+    scores = np.asarray(X.matrix @ avg.W)[:, cols].sum(axis=2)
+    trans = sum(avg.T[np.ix_(cols[:, k], cols[:, k])] for k in range(cols.shape[1]))
+    start, end = avg.start[cols].sum(axis=1), avg.end[cols].sum(axis=1)
+    assert np.allclose(X.matrix @ m.coef_, scores) and np.allclose(m.transition_, trans)
+    assert np.allclose(m.start_, start) and np.allclose(m.end_, end)
+    mstart, mtrans, mend = space.mask()
+    paths = viterbi_batch(scores, X.offsets, trans + mtrans, start + mstart, end + mend)
+    assert m.predict(X) == space.decode(paths, X.offsets, well_formed=True)
 
 
 def test_learns_a_separable_problem(rng):

@@ -11,7 +11,6 @@ from skbioner.schemes import (
     convert,
     is_valid_label,
     labels_to_spans,
-    projection_map,
     projection_table,
     repair,
     scheme_labels,
@@ -202,7 +201,8 @@ def test_projection_commutes_with_conversion(src, dst, rng):
 
 
 def test_projection_examples():
-    m = projection_map("BIES", "IOB2", ["DNA"])
+    src, dst, index = projection_table("BIES", "IOB2", ["DNA"])
+    m = {s: dst[j] for s, j in zip(src, index, strict=True)}
     assert m == {
         "B-O": "O", "I-O": "O", "E-O": "O", "S-O": "O",
         "B-DNA": "B-DNA", "I-DNA": "I-DNA", "E-DNA": "I-DNA", "S-DNA": "B-DNA",

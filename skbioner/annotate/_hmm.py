@@ -389,11 +389,6 @@ class HMMStateClusterer(
         self.verbose = verbose
         self.unlabeled = unlabeled
 
-    # ------------------------------------------------------------------ checks
-
-    def _check_params(self):
-        self._validate_params()
-
     # ---------------------------------------------------------------- encoding
 
     @staticmethod
@@ -459,7 +454,7 @@ class HMMStateClusterer(
         -------
         self : HMMStateClusterer
         """
-        self._check_params()
+        self._validate_params()
         if self.unlabeled is not None:
             from ..io import read_tokenized
 
@@ -623,14 +618,15 @@ class HMMStateClusterer(
         list of ndarray of int32
             One array of states per sentence.
         """
-        check_is_fitted(self, "emissionprob_")
-        self._check_params()
-        sentences = check_sentences(X)
-        ids, offsets = self._encode(sentences)
-        states = self._states(ids, offsets)
+        sentences, states, offsets = self._decode(X)
         return [states[offsets[i]:offsets[i + 1]] for i in range(len(sentences))]
 
-    def _states(self, ids, offsets):
+    def _decode(self, X):
+        """``(sentences, state of every token, sentence offsets)`` by ``output``."""
+        check_is_fitted(self, "emissionprob_")
+        self._validate_params()
+        sentences = check_sentences(X)
+        ids, offsets = self._encode(sentences)
         if self.output == "viterbi":
             n = min(effective_n_jobs(self.n_jobs), numba.config.NUMBA_NUM_THREADS)
             before = numba.get_num_threads()
@@ -640,8 +636,9 @@ class HMMStateClusterer(
                                           self.emissionprob_.T)
             finally:
                 numba.set_num_threads(before)
-            return states
-        return self._forward_backward_all(ids, offsets, "argmax")[0]
+        else:
+            states = self._forward_backward_all(ids, offsets, "argmax")[0]
+        return sentences, states, offsets
 
     def transform(self, X):
         """Annotate every token with its HMM state.
@@ -658,11 +655,7 @@ class HMMStateClusterer(
             for every token; other columns are carried over (a column of
             the same name is replaced).  ``X`` is not modified.
         """
-        check_is_fitted(self, "emissionprob_")
-        self._check_params()
-        sentences = check_sentences(X)
-        ids, offsets = self._encode(sentences)
-        states = self._states(ids, offsets)
+        sentences, states, offsets = self._decode(X)
         names = np.array([f"h{s}" for s in range(self.transmat_.shape[0])], dtype=object)
         values = names[states].tolist()
         ann = self.annotation

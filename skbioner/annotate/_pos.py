@@ -33,7 +33,6 @@ from .._sentence import check_sentences
 from .._utils import gc_paused
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
-from ..features import TokenFeaturizer
 from ..model_selection import document_splits
 from ..models._base import densified
 
@@ -231,21 +230,6 @@ def _documents_of(X, keys, docs):
         if 1 < j - i <= _MAX_GAP + 1 and out[i] == out[j]:
             out[i + 1:j] = out[i]
     return out
-
-
-def _fold_of_sentences(X, CX, groups, folds):
-    """For each sentence of ``X``, the jackknife fold of the corpus document it comes from.
-
-    -1: not in the corpus (see :func:`_documents_of` for the matching).
-    """
-    keys, docs, names = _index_corpus(CX, groups)
-    doc_fold = np.full(len(names), -1, dtype=np.int64)
-    ordinal = {g: i for i, g in enumerate(names)}
-    for k, (_, held) in enumerate(folds):
-        for i in held:
-            doc_fold[ordinal[groups[i]]] = k
-    found = _documents_of(X, keys, docs)
-    return np.where(found >= 0, doc_fold[np.maximum(found, 0)], -1)
 
 
 def write_corpus_fingerprints(corpus, path):
@@ -511,21 +495,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "model_")
         X = check_sentences(X)
-        if not self._reads_words_only():
-            return self._annotate(X, self._tag(X, self._folds_of(X)))
-        # the tags of the words alone: an equivalent POS tagger of another member of a
-        # combination (NERBio with and without word classes) tags them once
-        tags = self._tag(X, self._folds_of(X))
-        return self._annotate(X, tags)
-
-    def _reads_words_only(self):
-        """Whether the tags depend on the words alone (the taggers' features read no column)."""
-        for model in [self.model_, *(getattr(self, "fold_models_", None) or ())]:
-            if not isinstance(model, Pipeline) or len(model.steps) != 2 \
-                    or not isinstance(model.steps[0][1], TokenFeaturizer) \
-                    or model.steps[0][1]._columns:
-                return False
-        return True
+        return self._annotate(X, self._tag(X, self._folds_of(X)))
 
     def fit_transform(self, X, y=None):
         """Fit, then annotate ``X`` (out of fold with ``jackknife``; see the class doc).

@@ -35,6 +35,7 @@ from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
 from ..model_selection import document_splits
 from ..models._base import densified
+from ._word_classes import _file_key
 
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL",
            "GENIA_POS_FINGERPRINTS", "write_corpus_fingerprints"]
@@ -269,20 +270,13 @@ _FOLD_CACHE = {}
 
 
 def _fold_cache_key(model, corpus, k):
-    if not isinstance(corpus, str | os.PathLike):
+    """The versions of the model and corpus files and ``k`` (None: not files, not cached)."""
+    if not isinstance(corpus, str | os.PathLike) or not isinstance(model, str | os.PathLike):
         return None
     try:
-        st = os.stat(corpus)
+        return (model if model == "genia" else _file_key(model), _file_key(corpus), k)
     except OSError:
         return None
-    if isinstance(model, str) and model == "genia":
-        model_key = "genia"
-    elif isinstance(model, str | os.PathLike):
-        mst = os.stat(model)
-        model_key = (os.path.realpath(model), mst.st_size, mst.st_mtime_ns)
-    else:
-        return None
-    return (model_key, os.path.realpath(corpus), st.st_size, st.st_mtime_ns, k)
 
 
 class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):

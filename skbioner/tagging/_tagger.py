@@ -388,22 +388,16 @@ def _ignore_ctrl_c_in_worker():
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+# a batch builds a few small objects per token, none of them cyclic garbage: the
+# collector's scans of the model's and the batch's objects would cost a third of
+# the tagging time
+@gc_paused()
 def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
     if isinstance(model, Models):
         docs = list(docs)
         each = [_tag_docs(m, docs, tokenizer, max_token_length, options) for m in model.models]
         return [merge_tagged(res, model.names) for res in zip(*each)]
-    # a batch builds a few small objects per token, none of them cyclic garbage: the
-    # collector's scans of the model's and the batch's objects would cost a third of
-    # the tagging time
-    # the equivalent annotators of a batch's tagger (a combination's members, a first pass
-    # and its second pass) annotate the batch's sentences once
-    with gc_paused():
-        return _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options)
-
-
-def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
-    results, sentences, owners = [], [], []
+    results, sentences = [], []
     prepared = []
     for doc in docs:
         if isinstance(doc, DocumentError):
@@ -431,7 +425,6 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
             prepared.append(DocumentError(doc.id, doc.source, "no token in the document"))
             continue
         prepared.append((doc, sents, offs))
-        owners.append(len(prepared) - 1)
         sentences.extend(sents)
     confidence, min_confidence = options
     if sentences and hasattr(model, "split_tokens"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import sys
 import threading
 import time
 import warnings
@@ -22,6 +21,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
+from .._progress import log
 from .._sentence import check_sentences
 from .._utils import gc_paused
 from .._validation import ColumnName, Integral, Interval, Real, StrOptions
@@ -500,13 +500,9 @@ class HMMStateClusterer(
                         a += b
                 start, trans, emit = self._m_step(*acc)
                 history.append(loglik)
-                if self.verbose:
-                    print(
-                        f"-- HMM iteration {it + 1}: log-likelihood {loglik:.6g} "
-                        f"({loglik / n_tokens:.5f} per token), {time.perf_counter() - t0:.2f} s "
-                        f"({time.process_time() - cpu0:.2f} s CPU)",
-                        file=sys.stderr,
-                    )
+                log(self, f"HMM iteration {it + 1}: log-likelihood {loglik:.6g} "
+                          f"({loglik / n_tokens:.5f} per token), {time.perf_counter() - t0:.2f} s "
+                          f"({time.process_time() - cpu0:.2f} s CPU)")
                 if (
                     self.tol is not None
                     and it > 0

@@ -391,26 +391,15 @@ class HMMStateClusterer(
 
     # ---------------------------------------------------------------- encoding
 
-    @staticmethod
-    def _observation_map(types, vocabulary):
-        """Observation id of each distinct word of ``types`` (shape class if not in vocabulary)."""
-        n_vocab = len(vocabulary)
-        get = vocabulary.get
-        out = {}
-        for w in types:
-            i = get(w)
-            out[w] = n_vocab + _SHAPE_INDEX[shape_class(w)] if i is None else i
-        return out
-
     def _encode(self, sentences, vocabulary=None):
         vocabulary = self.vocabulary_ if vocabulary is None else vocabulary
         lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        with gc_paused():
-            mapping = self._observation_map(
-                dict.fromkeys(chain.from_iterable(sentences)), vocabulary
-            )
+        n_vocab = len(vocabulary)
+        with gc_paused():  # a word outside the vocabulary is observed as its shape class
+            mapping = {w: n_vocab + _SHAPE_INDEX[shape_class(w)] if (i := vocabulary.get(w))
+                       is None else i for w in dict.fromkeys(chain.from_iterable(sentences))}
         ids = np.fromiter(
             map(mapping.__getitem__, chain.from_iterable(sentences)),
             dtype=np.int32,

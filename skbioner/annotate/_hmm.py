@@ -62,21 +62,6 @@ _BATCH_TOKENS = 1 << 16
 _DTYPE = np.float32
 
 
-class _Pool:
-    """Runs a function over round-robin groups of batches, in threads or inline."""
-
-    def __init__(self, n, executor):
-        self.n = n
-        self.executor = executor
-
-    def map_groups(self, func, batches):
-        n = max(1, min(self.n, len(batches)))
-        groups = [batches[k::n] for k in range(n)]
-        if self.executor is None or n == 1:
-            return [func(g) for g in groups]
-        return list(self.executor.map(func, groups))
-
-
 _BLAS_LOCK = threading.Lock()
 _BLAS_USERS = 0
 _BLAS_LIMITER = None
@@ -108,14 +93,15 @@ def _one_blas_thread():
 
 @contextlib.contextmanager
 def _workers(n_jobs, n_batches):
-    """A :class:`_Pool` of ``n_jobs`` threads with BLAS limited to one thread each."""
+    """``map_groups(func, batches)``: ``func`` over ``n`` round-robin groups of the batches,
+    in ``n`` threads (``n_jobs``, at most one per batch; inline for one), BLAS limited to one
+    thread each."""
     n = max(1, min(effective_n_jobs(n_jobs), n_batches))
-    with _one_blas_thread():
-        if n == 1:
-            yield _Pool(1, None)
-        else:
-            with ThreadPoolExecutor(n) as executor:
-                yield _Pool(n, executor)
+    with _one_blas_thread(), (ThreadPoolExecutor(n) if n > 1 else contextlib.nullcontext()) as pool:
+        def map_groups(func, batches):
+            groups = [batches[k::n] for k in range(n)]
+            return list(map(func, groups) if pool is None else pool.map(func, groups))
+        yield map_groups
 
 
 def shape_class(word: str) -> str:
@@ -476,12 +462,12 @@ class HMMStateClusterer(
                 loglik += forward_backward(batch, *params, stats=acc, dtype=_DTYPE)[0]
             return loglik, acc
 
-        with _workers(self.n_jobs, len(batches)) as pool:
+        with _workers(self.n_jobs, len(batches)) as map_groups:
             for it in range(self.max_iter):
                 t0, cpu0 = time.perf_counter(), time.process_time()
                 emit_t = np.ascontiguousarray(emit.T)
                 params = (start, trans, emit_t)
-                results = pool.map_groups(functools.partial(e_step, params=params), batches)
+                results = map_groups(functools.partial(e_step, params=params), batches)
                 loglik = sum(r[0] for r in results)
                 acc = results[0][1]
                 for _, other in results[1:]:
@@ -548,8 +534,8 @@ class HMMStateClusterer(
                     unpack_rows(batch, g.argmax(axis=1).astype(np.int32), offsets, out)
             return loglik
 
-        with _workers(self.n_jobs, len(batches)) as pool:
-            loglik = sum(pool.map_groups(run, batches))
+        with _workers(self.n_jobs, len(batches)) as map_groups:
+            loglik = sum(map_groups(run, batches))
         return out, loglik
 
     def posteriors(self, X):

@@ -8,7 +8,6 @@ import os
 import threading
 import time
 import warnings
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
 
@@ -28,6 +27,7 @@ from .._validation import ColumnName, Integral, Interval, Real, StrOptions
 from ..base import SentenceTransformerMixin
 from ..features._word_shape import GREEK_LETTERS
 from ._forward_backward import forward_backward, make_batches, unpack_rows, viterbi_paths
+from ._word_classes import count_corpus
 
 __all__ = ["HMMStateClusterer", "SHAPE_CLASSES", "shape_class"]
 
@@ -435,14 +435,10 @@ class HMMStateClusterer(
 
             X = read_tokenized(self.unlabeled)
         sentences = check_sentences(X)
-        with gc_paused():
-            counts = Counter(chain.from_iterable(sentences))
-        if not counts:
+        words = count_corpus(sentences, "none", 1)[0]  # most frequent first
+        if not words:
             raise ValueError("X has no tokens: the HMM needs at least one token to fit")
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        if self.max_vocab is not None:
-            ranked = ranked[: self.max_vocab]
-        vocabulary = {w: i for i, (w, _) in enumerate(ranked)}
+        vocabulary = {w: i for i, w in enumerate(words[:self.max_vocab])}
         ids, offsets = self._encode(sentences, vocabulary)
         n_obs = len(vocabulary) + len(SHAPE_CLASSES)
         obs_counts = np.bincount(ids, minlength=n_obs).astype(np.float64)
@@ -487,7 +483,7 @@ class HMMStateClusterer(
                     break
 
         self.vocabulary_ = vocabulary
-        self.observations_ = np.array([w for w, _ in ranked] + list(SHAPE_CLASSES), dtype=object)
+        self.observations_ = np.array([*vocabulary, *SHAPE_CLASSES], dtype=object)
         self.startprob_ = start
         self.transmat_ = trans
         self.emissionprob_ = emit

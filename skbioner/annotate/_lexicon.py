@@ -25,6 +25,7 @@ from .._sentence import Sentence, check_sentences
 from .._validation import Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
 from ..features._corpus import factorize
+from ..io._atomic import atomic_open
 from ..io._decode import text_lines
 from ..io._errors import CorpusFormatError
 from ..schemes import labels_to_spans
@@ -213,16 +214,10 @@ def _cached(digest, types, compile_):
         except (OSError, ValueError, KeyError, zipfile.BadZipFile):
             pass  # a damaged or foreign file: compiled again, and replaced
     (keys, values, bits), kinds, masks = compile_()
-    if path is not None:
-        tmp = f"{path}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "wb") as fh:
-                np.savez(fh, keys=keys, values=values, bits=bits, masks=masks,
-                         kinds=np.asarray(kinds, dtype=str))
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    if path is not None:  # a cache that cannot be written is no error
+        with contextlib.suppress(OSError, ValueError), atomic_open(path, "wb") as fh:
+            np.savez(fh, keys=keys, values=values, bits=bits, masks=masks,
+                     kinds=np.asarray(kinds, dtype=str))
     return (keys, values, bits), kinds, masks
 
 

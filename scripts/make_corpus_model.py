@@ -130,6 +130,8 @@ def main():
     seconds = time.perf_counter() - t0
     before = model.predict(X)
     compact(model)
+    for first in getattr(model.tagger_, "estimators_", ()):  # two passes: the first too
+        first.steps[-1][1].sparsify()
     changed = sum(a != b for a, b in zip(before, model.predict(X)))
     if changed:
         raise SystemExit(f"compacting changed the labels of {changed} training sentences")

@@ -109,9 +109,6 @@ class BrownClusterer(
         self.annotation = annotation
         self.verbose = verbose
 
-    def _annotations(self):
-        return self.columns_
-
     def fit(self, X, y=None):
         """Cluster the words of unlabeled sentences.
 

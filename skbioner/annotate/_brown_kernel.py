@@ -321,18 +321,6 @@ def _best_pair(active, L):
 
 
 @njit(cache=True, nogil=True)
-def _ami(active, Q):
-    total = 0.0
-    K = Q.shape[0]
-    for s in range(K):
-        if active[s]:
-            for t in range(K):
-                if active[t]:
-                    total += Q[s, t]
-    return total
-
-
-@njit(cache=True, nogil=True)
 def _run(counts, n_clusters, start, stop, st, progress):
     """Add words ``start..stop-1`` to the window, merging after each beyond ``n_clusters``.
 

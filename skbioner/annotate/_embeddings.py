@@ -117,9 +117,6 @@ class EmbeddingClusterer(
         self.random_state = random_state
         self.verbose = verbose
 
-    def _annotations(self):
-        return self.columns_
-
     def fit(self, X, y=None):
         """Embed the words of unlabeled sentences and cluster them.
 

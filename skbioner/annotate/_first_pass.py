@@ -9,8 +9,7 @@ pass: :func:`first_pass_columns` derives per-token columns from its labels
 and from the document-level steps of :mod:`skbioner.postprocess`, and a
 second tagger reads them through the featurizer (:func:`first_pass_groups`).
 :class:`~skbioner.ensemble.StackedTagger` trains the two passes (the first
-out of fold on the training data); ``FirstPassAnnotator`` reads the models
-saved before it did.
+out of fold on the training data).
 """
 
 from __future__ import annotations
@@ -19,13 +18,7 @@ from collections import Counter
 from itertools import chain, compress, count
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
 
-from .._sentence import check_sentences
-from .._utils import gc_paused
-from .._validation import HasMethods, Integral, Interval
-from ..base import SentenceTransformerMixin, labels_and_marginals
 from ..postprocess import (
     AbbreviationResolver,
     LabelledDocument,
@@ -76,74 +69,6 @@ def _confidence_bin(p, bins):
         if p >= edge:
             return str(k)
     return str(len(bins))
-
-
-class FirstPassAnnotator(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
-    """The first pass of a two-pass model saved before two passes were a ``StackedTagger``.
-
-    Two passes are trained as a one-member
-    :class:`~skbioner.ensemble.StackedTagger` (``make_tagger(...,
-    two_pass=True)``); this class only reads the models saved with it (the
-    bundled BC5CDR and BioNLP13CG models): :meth:`transform` adds the columns
-    of :func:`first_pass_columns` from its fitted first pass ``tagger_`` and
-    steps ``steps_``.  Fitting raises.
-    """
-
-    _parameter_constraints = {
-        "tagger": [HasMethods(["fit", "predict"])], "steps": [list, tuple, None],
-        "cv": [Interval(Integral, 2, None, closed="left")], "confidence": ["boolean"],
-        "confidence_bins": [tuple, list], "memory": ["boolean"], "doc_dictionary": ["boolean"],
-        "abbreviations": ["boolean"], "n_jobs": [Integral, None],
-    }
-
-    def __init__(self, tagger, steps=None, cv=5, confidence=True, confidence_bins=(0.9, 0.6),
-                 memory=True, doc_dictionary=False, abbreviations=True, n_jobs=None):
-        self.tagger = tagger
-        self.steps = steps
-        self.cv = cv
-        self.confidence = confidence
-        self.confidence_bins = confidence_bins
-        self.memory = memory
-        self.doc_dictionary = doc_dictionary
-        self.abbreviations = abbreviations
-        self.n_jobs = n_jobs
-
-    def fit(self, X, y=None):
-        """Raise: two passes are trained as a one-member ``StackedTagger``."""
-        raise TypeError("FirstPassAnnotator only reads saved models: train two passes with "
-                        "skbioner.ensemble.StackedTagger([(name, first_pass)], second_pass) "
-                        "or make_tagger(..., two_pass=True)")
-
-    def transform(self, X):
-        """Add the first-pass columns to every sentence.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of Sentence
-            New sentences with the columns :attr:`annotation_names_`.
-        """
-        check_is_fitted(self, "tagger_")
-        X = check_sentences(X)
-        # many small objects (labels, columns, sentences), no cyclic garbage: the
-        # collector's scans of the model's objects would cost a tenth of the time
-        with gc_paused():
-            want = PREFIX + "conf" in self.annotation_names_
-            labels, marginals, final = labels_and_marginals(self.tagger_, X, want)
-            labels = [list(lab) for lab in labels]
-            probabilities = None
-            if marginals is not None:
-                where = {c: k for k, c in enumerate(final.classes_)}
-                probabilities = [m[np.arange(len(lab)), [where[t] for t in lab]] if lab else []
-                                 for lab, m in zip(labels, marginals)]
-            cols = first_pass_columns(X, labels, probabilities, self.steps_,
-                                      confidence_bins=self.confidence_bins,
-                                      memory=self.memory, doc_dictionary=self.doc_dictionary,
-                                      abbreviations=self.abbreviations)
-            return [s.with_annotations(**c) for s, c in zip(X, cols)]
 
 
 def first_pass_columns(X, labels, probabilities=None, steps=(), *, confidence_bins=(0.9, 0.6),

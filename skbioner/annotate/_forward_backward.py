@@ -37,7 +37,6 @@ from ..decoding import viterbi_ids
 
 __all__ = [
     "Batch",
-    "SufficientStats",
     "forward_backward",
     "make_batches",
     "unpack_rows",
@@ -63,15 +62,6 @@ class Batch(NamedTuple):
     ids: np.ndarray
     steps: np.ndarray
     order: np.ndarray
-
-
-class SufficientStats(NamedTuple):
-    """Expected counts of one E-step (float64)."""
-
-    loglik: float
-    start: np.ndarray  # (S,)
-    trans: np.ndarray  # (S, S)
-    emit: np.ndarray  # (V, S): emit[v, s] = expected count of state s emitting v
 
 
 @njit(cache=True, nogil=True)

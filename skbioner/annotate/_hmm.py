@@ -5,11 +5,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import sys
 import threading
 import time
 import warnings
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
 
@@ -22,12 +20,14 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
+from .._progress import log
 from .._sentence import check_sentences
 from .._utils import gc_paused
 from .._validation import ColumnName, Integral, Interval, Real, StrOptions
 from ..base import SentenceTransformerMixin
 from ..features._word_shape import GREEK_LETTERS
 from ._forward_backward import forward_backward, make_batches, unpack_rows, viterbi_paths
+from ._word_classes import count_corpus
 
 __all__ = ["HMMStateClusterer", "SHAPE_CLASSES", "shape_class"]
 
@@ -62,21 +62,6 @@ _BATCH_TOKENS = 1 << 16
 _DTYPE = np.float32
 
 
-class _Pool:
-    """Runs a function over round-robin groups of batches, in threads or inline."""
-
-    def __init__(self, n, executor):
-        self.n = n
-        self.executor = executor
-
-    def map_groups(self, func, batches):
-        n = max(1, min(self.n, len(batches)))
-        groups = [batches[k::n] for k in range(n)]
-        if self.executor is None or n == 1:
-            return [func(g) for g in groups]
-        return list(self.executor.map(func, groups))
-
-
 _BLAS_LOCK = threading.Lock()
 _BLAS_USERS = 0
 _BLAS_LIMITER = None
@@ -108,14 +93,15 @@ def _one_blas_thread():
 
 @contextlib.contextmanager
 def _workers(n_jobs, n_batches):
-    """A :class:`_Pool` of ``n_jobs`` threads with BLAS limited to one thread each."""
+    """``map_groups(func, batches)``: ``func`` over ``n`` round-robin groups of the batches,
+    in ``n`` threads (``n_jobs``, at most one per batch; inline for one), BLAS limited to one
+    thread each."""
     n = max(1, min(effective_n_jobs(n_jobs), n_batches))
-    with _one_blas_thread():
-        if n == 1:
-            yield _Pool(1, None)
-        else:
-            with ThreadPoolExecutor(n) as executor:
-                yield _Pool(n, executor)
+    with _one_blas_thread(), (ThreadPoolExecutor(n) if n > 1 else contextlib.nullcontext()) as pool:
+        def map_groups(func, batches):
+            groups = [batches[k::n] for k in range(n)]
+            return list(map(func, groups) if pool is None else pool.map(func, groups))
+        yield map_groups
 
 
 def shape_class(word: str) -> str:
@@ -389,33 +375,17 @@ class HMMStateClusterer(
         self.verbose = verbose
         self.unlabeled = unlabeled
 
-    # ------------------------------------------------------------------ checks
-
-    def _check_params(self):
-        self._validate_params()
-
     # ---------------------------------------------------------------- encoding
-
-    @staticmethod
-    def _observation_map(types, vocabulary):
-        """Observation id of each distinct word of ``types`` (shape class if not in vocabulary)."""
-        n_vocab = len(vocabulary)
-        get = vocabulary.get
-        out = {}
-        for w in types:
-            i = get(w)
-            out[w] = n_vocab + _SHAPE_INDEX[shape_class(w)] if i is None else i
-        return out
 
     def _encode(self, sentences, vocabulary=None):
         vocabulary = self.vocabulary_ if vocabulary is None else vocabulary
         lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
         offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        with gc_paused():
-            mapping = self._observation_map(
-                dict.fromkeys(chain.from_iterable(sentences)), vocabulary
-            )
+        n_vocab = len(vocabulary)
+        with gc_paused():  # a word outside the vocabulary is observed as its shape class
+            mapping = {w: n_vocab + _SHAPE_INDEX[shape_class(w)] if (i := vocabulary.get(w))
+                       is None else i for w in dict.fromkeys(chain.from_iterable(sentences))}
         ids = np.fromiter(
             map(mapping.__getitem__, chain.from_iterable(sentences)),
             dtype=np.int32,
@@ -459,20 +429,16 @@ class HMMStateClusterer(
         -------
         self : HMMStateClusterer
         """
-        self._check_params()
+        self._validate_params()
         if self.unlabeled is not None:
             from ..io import read_tokenized
 
             X = read_tokenized(self.unlabeled)
         sentences = check_sentences(X)
-        with gc_paused():
-            counts = Counter(chain.from_iterable(sentences))
-        if not counts:
+        words = count_corpus(sentences, "none", 1)[0]  # most frequent first
+        if not words:
             raise ValueError("X has no tokens: the HMM needs at least one token to fit")
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        if self.max_vocab is not None:
-            ranked = ranked[: self.max_vocab]
-        vocabulary = {w: i for i, (w, _) in enumerate(ranked)}
+        vocabulary = {w: i for i, w in enumerate(words[:self.max_vocab])}
         ids, offsets = self._encode(sentences, vocabulary)
         n_obs = len(vocabulary) + len(SHAPE_CLASSES)
         obs_counts = np.bincount(ids, minlength=n_obs).astype(np.float64)
@@ -492,12 +458,12 @@ class HMMStateClusterer(
                 loglik += forward_backward(batch, *params, stats=acc, dtype=_DTYPE)[0]
             return loglik, acc
 
-        with _workers(self.n_jobs, len(batches)) as pool:
+        with _workers(self.n_jobs, len(batches)) as map_groups:
             for it in range(self.max_iter):
                 t0, cpu0 = time.perf_counter(), time.process_time()
                 emit_t = np.ascontiguousarray(emit.T)
                 params = (start, trans, emit_t)
-                results = pool.map_groups(functools.partial(e_step, params=params), batches)
+                results = map_groups(functools.partial(e_step, params=params), batches)
                 loglik = sum(r[0] for r in results)
                 acc = results[0][1]
                 for _, other in results[1:]:
@@ -505,13 +471,9 @@ class HMMStateClusterer(
                         a += b
                 start, trans, emit = self._m_step(*acc)
                 history.append(loglik)
-                if self.verbose:
-                    print(
-                        f"-- HMM iteration {it + 1}: log-likelihood {loglik:.6g} "
-                        f"({loglik / n_tokens:.5f} per token), {time.perf_counter() - t0:.2f} s "
-                        f"({time.process_time() - cpu0:.2f} s CPU)",
-                        file=sys.stderr,
-                    )
+                log(self, f"HMM iteration {it + 1}: log-likelihood {loglik:.6g} "
+                          f"({loglik / n_tokens:.5f} per token), {time.perf_counter() - t0:.2f} s "
+                          f"({time.process_time() - cpu0:.2f} s CPU)")
                 if (
                     self.tol is not None
                     and it > 0
@@ -521,7 +483,7 @@ class HMMStateClusterer(
                     break
 
         self.vocabulary_ = vocabulary
-        self.observations_ = np.array([w for w, _ in ranked] + list(SHAPE_CLASSES), dtype=object)
+        self.observations_ = np.array([*vocabulary, *SHAPE_CLASSES], dtype=object)
         self.startprob_ = start
         self.transmat_ = trans
         self.emissionprob_ = emit
@@ -568,8 +530,8 @@ class HMMStateClusterer(
                     unpack_rows(batch, g.argmax(axis=1).astype(np.int32), offsets, out)
             return loglik
 
-        with _workers(self.n_jobs, len(batches)) as pool:
-            loglik = sum(pool.map_groups(run, batches))
+        with _workers(self.n_jobs, len(batches)) as map_groups:
+            loglik = sum(map_groups(run, batches))
         return out, loglik
 
     def posteriors(self, X):
@@ -623,14 +585,15 @@ class HMMStateClusterer(
         list of ndarray of int32
             One array of states per sentence.
         """
-        check_is_fitted(self, "emissionprob_")
-        self._check_params()
-        sentences = check_sentences(X)
-        ids, offsets = self._encode(sentences)
-        states = self._states(ids, offsets)
+        sentences, states, offsets = self._decode(X)
         return [states[offsets[i]:offsets[i + 1]] for i in range(len(sentences))]
 
-    def _states(self, ids, offsets):
+    def _decode(self, X):
+        """``(sentences, state of every token, sentence offsets)`` by ``output``."""
+        check_is_fitted(self, "emissionprob_")
+        self._validate_params()
+        sentences = check_sentences(X)
+        ids, offsets = self._encode(sentences)
         if self.output == "viterbi":
             n = min(effective_n_jobs(self.n_jobs), numba.config.NUMBA_NUM_THREADS)
             before = numba.get_num_threads()
@@ -640,8 +603,9 @@ class HMMStateClusterer(
                                           self.emissionprob_.T)
             finally:
                 numba.set_num_threads(before)
-            return states
-        return self._forward_backward_all(ids, offsets, "argmax")[0]
+        else:
+            states = self._forward_backward_all(ids, offsets, "argmax")[0]
+        return sentences, states, offsets
 
     def transform(self, X):
         """Annotate every token with its HMM state.
@@ -658,11 +622,7 @@ class HMMStateClusterer(
             for every token; other columns are carried over (a column of
             the same name is replaced).  ``X`` is not modified.
         """
-        check_is_fitted(self, "emissionprob_")
-        self._check_params()
-        sentences = check_sentences(X)
-        ids, offsets = self._encode(sentences)
-        states = self._states(ids, offsets)
+        sentences, states, offsets = self._decode(X)
         names = np.array([f"h{s}" for s in range(self.transmat_.shape[0])], dtype=object)
         values = names[states].tolist()
         ann = self.annotation

@@ -25,6 +25,7 @@ from .._sentence import Sentence, check_sentences
 from .._validation import Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
 from ..features._corpus import factorize
+from ..io._atomic import atomic_open
 from ..io._decode import text_lines
 from ..io._errors import CorpusFormatError
 from ..schemes import labels_to_spans
@@ -213,16 +214,10 @@ def _cached(digest, types, compile_):
         except (OSError, ValueError, KeyError, zipfile.BadZipFile):
             pass  # a damaged or foreign file: compiled again, and replaced
     (keys, values, bits), kinds, masks = compile_()
-    if path is not None:
-        tmp = f"{path}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "wb") as fh:
-                np.savez(fh, keys=keys, values=values, bits=bits, masks=masks,
-                         kinds=np.asarray(kinds, dtype=str))
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    if path is not None:  # a cache that cannot be written is no error
+        with contextlib.suppress(OSError, ValueError), atomic_open(path, "wb") as fh:
+            np.savez(fh, keys=keys, values=values, bits=bits, masks=masks,
+                     kinds=np.asarray(kinds, dtype=str))
     return (keys, values, bits), kinds, masks
 
 
@@ -398,28 +393,34 @@ class LexiconMatcher(
         if given is not None and not given:
             raise ValueError("types must name at least one type (None: all)")
         if self._training():
-            return self._fit_training(X, y, given)
-        table, kinds, counts, digest = _load_file(self._path(), given)
-        types = kinds if given is None else given
-        unknown = sorted(set(types) - set(kinds))
-        if unknown:
-            raise ValueError(f"types {unknown} are not in the lexicon {self._path()}, whose "
-                             f"types are {sorted(set(kinds) | set(self._available()))}")
+            types, counts, digest, embedded = self._training_names(X, y, given)
+            columns, given = range(len(types)), None
+        else:
+            table, kinds, counts, digest = _load_file(self._path(), given)
+            types = kinds if given is None else given
+            unknown = sorted(set(types) - set(kinds))
+            if unknown:
+                raise ValueError(f"types {unknown} are not in the lexicon {self._path()}, whose "
+                                 f"types are {sorted(set(kinds) | set(self._available()))}")
+            columns, embedded = [kinds.index(t) for t in types], None
+            if str(self.lexicons) != "bundled":  # a user's file travels with the model
+                keys, masks, kinds_ = _keyed(_selected(self._path(), given))
+                embedded = ("\n".join(keys), masks, kinds_)
         self.types_ = types
         self.annotation_names_ = (self.column,)
         self.n_names_ = {t: counts[t] for t in types}
         self.lexicon_digest_ = digest
-        self._columns = np.asarray([kinds.index(t) for t in types], dtype=np.int64)
+        self._columns = np.asarray(columns, dtype=np.int64)
         self._selection = given  # what the compiled table holds (None: every type)
         self.__dict__.pop("_embedded", None)
         self.__dict__.pop("_table", None)
-        if str(self.lexicons) != "bundled":  # a user's file travels with the model
-            keys, masks, kinds_ = _keyed(_selected(self._path(), given))
-            self._embedded = ("\n".join(keys), masks, kinds_)
+        if embedded is not None:
+            self._embedded = embedded
         return self
 
-    def _fit_training(self, X, y, given):
-        """:meth:`fit` with ``lexicons="training"``: the names are ``y``'s entities."""
+    def _training_names(self, X, y, given):
+        """``lexicons="training"``: the types, names per type, digest and embedded table
+        of ``y``'s entities."""
         if X is None or y is None:
             raise ValueError('lexicons="training" takes its names from the entities of y: '
                              "fit needs X and y")
@@ -428,16 +429,9 @@ class LexiconMatcher(
                    for t, a, b in labels_to_spans(lab)
                    if given is None or t in given]
         keys, masks, kinds = _keyed(entries)
-        self.types_ = tuple(kinds)
-        self.annotation_names_ = (self.column,)
-        self.n_names_ = _names_per_type(masks, kinds)
         joined = "\n".join(keys)
-        self.lexicon_digest_ = hashlib.sha256(joined.encode() + masks.tobytes()).hexdigest()
-        self._columns = np.arange(len(kinds), dtype=np.int64)
-        self._selection = None
-        self._embedded = (joined, masks, tuple(kinds))
-        self.__dict__.pop("_table", None)
-        return self
+        digest = hashlib.sha256(joined.encode() + masks.tobytes()).hexdigest()
+        return tuple(kinds), _names_per_type(masks, kinds), digest, (joined, masks, tuple(kinds))
 
     def fit_transform(self, X, y=None):
         """Fit, then annotate ``X``: out of fold with ``lexicons="training"`` and ``jackknife``.

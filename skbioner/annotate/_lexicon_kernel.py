@@ -13,10 +13,8 @@ Strings are compared by a 64-bit polynomial hash, which composes over
 concatenation: ``H(a + b) = H(a) * P**len(b) + H(b)`` (mod 2**64), so a run's
 hash grows token by token from per-type hashes computed once.  Every prefix
 of every name is also entered in a bit set, so the scan from a token stops
-as soon as no name can continue it.
-
-:func:`match_reference` is the slow pure-Python oracle of
-:func:`match_tokens` (tests compare them).
+as soon as no name can continue it.  ``tests/annotate/lexicon_oracle.py``
+is the slow pure-Python oracle the tests compare :func:`match_tokens` with.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from numba import njit
 
 from ..features._hashing import splitmix64
 
-__all__ = ["build_table", "hash_strings", "match_reference", "match_tokens", "name_key"]
+__all__ = ["build_table", "hash_strings", "match_tokens", "name_key"]
 
 #: the base of the polynomial hash (an odd 64-bit constant)
 P = np.uint64(0x100000001B3)
@@ -249,60 +247,4 @@ def match_tokens(ids, type_keys, flags, offsets, table, n_types):
     _match(np.asarray(ids, dtype=np.int64), full_hash, full_len, key_hash, key_len,
            np.asarray(flags, dtype=np.uint8), np.asarray(offsets, dtype=np.int64), *table,
            powers, n_types, out)
-    return out
-
-
-def match_reference(sentences, names, flags=None):
-    """The pure-Python oracle of :func:`match_tokens`: strings compared, not hashes.
-
-    Parameters
-    ----------
-    sentences : list of list of str
-        Each token already normalized.
-    names : dict of str -> set of int
-        Each name in :func:`name_key` form and its type indices; ``-1 - k`` for type ``k``
-        of a name that needs a capital letter in the run.
-    flags : dict of str -> int, optional
-        The flags of :func:`match_tokens` per token (default 0).
-
-    Returns
-    -------
-    list of dict of int -> list of str
-        Per sentence, per type, the codes ``CODES`` of its tokens.
-    """
-    flags = flags or {}
-    n_types = 1 + max((k if k >= 0 else -1 - k for ts in names.values() for k in ts),
-                      default=-1)
-    out = []
-    for sent in sentences:
-        ends = [[-1] * n_types for _ in sent]
-        for i in range(len(sent)):
-            if not sent[i] or flags.get(sent[i], 0) & 2:
-                continue
-            run, upper = "", False
-            for j in range(i, min(len(sent), i + MAX_TOKENS)):
-                if not sent[j]:
-                    continue
-                if len(run) + len(sent[j]) > MAX_CHARS:
-                    break
-                run += sent[j]
-                upper = upper or bool(flags.get(sent[j], 0) & 1)
-                if flags.get(sent[j], 0) & 2:
-                    continue
-                for k in names.get(name_key(run), ()):
-                    if k >= 0 or upper:
-                        ends[i][k if k >= 0 else -1 - k] = j
-        cols = {}
-        for k in range(n_types):
-            col = ["O"] * len(sent)
-            i = 0
-            while i < len(sent):
-                e = ends[i][k]
-                if e < 0:
-                    i += 1
-                    continue
-                col[i:e + 1] = ["S"] if e == i else ["B"] + ["I"] * (e - i - 1) + ["E"]
-                i = e + 1
-            cols[k] = col
-        out.append(cols)
     return out

@@ -33,9 +33,9 @@ from .._sentence import check_sentences
 from .._utils import gc_paused
 from .._validation import ColumnName, HasMethods, Integral, Interval
 from ..base import SentenceTransformerMixin
-from ..features import TokenFeaturizer
 from ..model_selection import document_splits
 from ..models._base import densified
+from ._word_classes import _file_key
 
 __all__ = ["POSTagger", "make_pos_pipeline", "load_genia_pos_model", "GENIA_POS_MODEL",
            "GENIA_POS_FINGERPRINTS", "write_corpus_fingerprints"]
@@ -233,21 +233,6 @@ def _documents_of(X, keys, docs):
     return out
 
 
-def _fold_of_sentences(X, CX, groups, folds):
-    """For each sentence of ``X``, the jackknife fold of the corpus document it comes from.
-
-    -1: not in the corpus (see :func:`_documents_of` for the matching).
-    """
-    keys, docs, names = _index_corpus(CX, groups)
-    doc_fold = np.full(len(names), -1, dtype=np.int64)
-    ordinal = {g: i for i, g in enumerate(names)}
-    for k, (_, held) in enumerate(folds):
-        for i in held:
-            doc_fold[ordinal[groups[i]]] = k
-    found = _documents_of(X, keys, docs)
-    return np.where(found >= 0, doc_fold[np.maximum(found, 0)], -1)
-
-
 def write_corpus_fingerprints(corpus, path):
     """Write the sentence fingerprints of a POS corpus (what :meth:`POSTagger.in_sample` reads).
 
@@ -285,20 +270,13 @@ _FOLD_CACHE = {}
 
 
 def _fold_cache_key(model, corpus, k):
-    if not isinstance(corpus, str | os.PathLike):
+    """The versions of the model and corpus files and ``k`` (None: not files, not cached)."""
+    if not isinstance(corpus, str | os.PathLike) or not isinstance(model, str | os.PathLike):
         return None
     try:
-        st = os.stat(corpus)
+        return (model if model == "genia" else _file_key(model), _file_key(corpus), k)
     except OSError:
         return None
-    if isinstance(model, str) and model == "genia":
-        model_key = "genia"
-    elif isinstance(model, str | os.PathLike):
-        mst = os.stat(model)
-        model_key = (os.path.realpath(model), mst.st_size, mst.st_mtime_ns)
-    else:
-        return None
-    return (model_key, os.path.realpath(corpus), st.st_size, st.st_mtime_ns, k)
 
 
 class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
@@ -511,21 +489,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "model_")
         X = check_sentences(X)
-        if not self._reads_words_only():
-            return self._annotate(X, self._tag(X, self._folds_of(X)))
-        # the tags of the words alone: an equivalent POS tagger of another member of a
-        # combination (NERBio with and without word classes) tags them once
-        tags = self._tag(X, self._folds_of(X))
-        return self._annotate(X, tags)
-
-    def _reads_words_only(self):
-        """Whether the tags depend on the words alone (the taggers' features read no column)."""
-        for model in [self.model_, *(getattr(self, "fold_models_", None) or ())]:
-            if not isinstance(model, Pipeline) or len(model.steps) != 2 \
-                    or not isinstance(model.steps[0][1], TokenFeaturizer) \
-                    or model.steps[0][1]._columns:
-                return False
-        return True
+        return self._annotate(X, self._tag(X, self._folds_of(X)))
 
     def fit_transform(self, X, y=None):
         """Fit, then annotate ``X`` (out of fold with ``jackknife``; see the class doc).

@@ -48,7 +48,6 @@ _SKBIONER_CLASSES = (
     "annotate._brown.BrownClusterer",
     "annotate._chunk.RuleChunker",
     "annotate._embeddings.EmbeddingClusterer",
-    "annotate._first_pass.FirstPassAnnotator",
     "annotate._hmm.HMMStateClusterer",
     "annotate._lexicon.LexiconMatcher",
     "annotate._pos.POSTagger",

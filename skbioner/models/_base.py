@@ -104,7 +104,7 @@ def densified(model):
     Shipped models store their chain weights sparse (:meth:`OnlinePACRF.sparsify`);
     tagging reads them dense.  Wrappers and pipelines are looked through
     (:func:`skbioner.base.final_estimator`), and the tagger of pieces of a
-    :class:`~skbioner.models.LearnedCutTagger` and the second pass of a
+    :class:`~skbioner.models.LearnedCutTagger` and the members and second pass of a
     :class:`~skbioner.ensemble.StackedTagger` are densified too.
 
     Parameters
@@ -121,8 +121,9 @@ def densified(model):
         final.densify()
     if hasattr(model, "cut_tagger_"):  # LearnedCutTagger: its tagger of pieces too
         densified(model.cut_tagger_)
-    if hasattr(final, "final_estimator_"):  # two passes (a stack): the second pass
-        densified(final.final_estimator_)
+    if hasattr(final, "final_estimator_"):  # a stack (two passes): members, second pass
+        for step in (*getattr(final, "estimators_", ()), final.final_estimator_):
+            densified(step)
     return model
 
 

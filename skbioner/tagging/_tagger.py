@@ -214,10 +214,17 @@ def _predicted_spans(model, sentences, confidence=True, min_confidence=None):
 
 
 @functools.lru_cache(maxsize=2)
-def _load(path, mtime, allow_pickle):
+def _load(ref, mtime, allow_pickle):
+    """A model file (by path and mtime) or a :class:`ModelBytes` (by digest), loaded once."""
+    if isinstance(ref, ModelBytes):
+        from ..io._models import load_model_bytes
+        from ._bundled import ready_to_tag
+
+        return ready_to_tag(load_model_bytes(ref.data, ref.name, allow_pickle=allow_pickle),
+                            ref.name)
     from ._bundled import load_model
 
-    return load_model(path, allow_pickle=allow_pickle)
+    return load_model(ref, allow_pickle=allow_pickle)
 
 
 @dataclass(frozen=True)
@@ -235,7 +242,7 @@ class ModelBytes:
     """
 
     name: str
-    data: bytes = field(repr=False)
+    data: bytes = field(repr=False, compare=False)  # a cache key: name and digest
     digest: str
 
 
@@ -294,9 +301,6 @@ class Models:
         return cls(names, models)
 
 
-_FROM_BYTES = {}  # (digest, allow_pickle) -> model; the last few
-
-
 def _model_of(ref, allow_pickle=False):
     """A model object, or a path loaded once per worker process (cached by mtime).
 
@@ -310,16 +314,7 @@ def _model_of(ref, allow_pickle=False):
 
         ref = bundled_model_path(ref) or ref  # a bundled model's name: its file
     if isinstance(ref, ModelBytes):
-        key = (ref.digest, bool(allow_pickle))
-        if key not in _FROM_BYTES:
-            from ..io._models import load_model_bytes
-            from ._bundled import ready_to_tag
-
-            if len(_FROM_BYTES) >= 2:
-                _FROM_BYTES.pop(next(iter(_FROM_BYTES)))
-            _FROM_BYTES[key] = ready_to_tag(load_model_bytes(ref.data, ref.name,
-                                                             allow_pickle=allow_pickle), ref.name)
-        return _FROM_BYTES[key]
+        return _load(ref, None, bool(allow_pickle))
     if isinstance(ref, str | os.PathLike):
         return _load(os.fspath(ref), os.stat(ref).st_mtime_ns, allow_pickle)
     return ref
@@ -388,22 +383,16 @@ def _ignore_ctrl_c_in_worker():
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
+# a batch builds a few small objects per token, none of them cyclic garbage: the
+# collector's scans of the model's and the batch's objects would cost a third of
+# the tagging time
+@gc_paused()
 def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
     if isinstance(model, Models):
         docs = list(docs)
         each = [_tag_docs(m, docs, tokenizer, max_token_length, options) for m in model.models]
         return [merge_tagged(res, model.names) for res in zip(*each)]
-    # a batch builds a few small objects per token, none of them cyclic garbage: the
-    # collector's scans of the model's and the batch's objects would cost a third of
-    # the tagging time
-    # the equivalent annotators of a batch's tagger (a combination's members, a first pass
-    # and its second pass) annotate the batch's sentences once
-    with gc_paused():
-        return _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options)
-
-
-def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
-    results, sentences, owners = [], [], []
+    results, sentences = [], []
     prepared = []
     for doc in docs:
         if isinstance(doc, DocumentError):
@@ -431,7 +420,6 @@ def _tag_docs_unpaused(model, docs, tokenizer, max_token_length, options):
             prepared.append(DocumentError(doc.id, doc.source, "no token in the document"))
             continue
         prepared.append((doc, sents, offs))
-        owners.append(len(prepared) - 1)
         sentences.extend(sents)
     confidence, min_confidence = options
     if sentences and hasattr(model, "split_tokens"):

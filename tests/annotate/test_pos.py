@@ -118,22 +118,21 @@ def test_bundled_model_accuracy_on_genia_test_split():
 
 
 def test_jackknife_matches_retokenised_and_resplit_sentences():
-    from skbioner.annotate._pos import _fold_of_sentences
+    from skbioner.annotate._pos import _documents_of, _index_corpus
 
     CX = [["IL-2-induced", "p50", "binds", "DNA", "."], ["It", "binds", "it", "."],
           ["Then", "it", "acts", "fast", "."], ["Other", "doc", "here", "."], ["1", "."]]
-    groups = ["d1", "d1", "d1", "d2", "d2"]
-    folds = [([3, 4], [0, 1, 2]), ([0, 1, 2], [3, 4])]
+    keys, docs, _ = _index_corpus(CX, ["d1", "d1", "d1", "d2", "d2"])
     X = [["IL-2", "-induced", "p50", "binds", "DNA", "."],  # other tokenisation
          ["It", "binds", "it", ".", "Then"],                 # other split: between d1 ones
          ["it", "acts", "fast", "."], ["Then", "it", "acts", "fast", "."],
          ["Other", "doc", "here", "."], ["Unseen", "words", "."]]
-    assert _fold_of_sentences(X, CX, groups, folds).tolist() == [0, 0, 0, 0, 1, -1]
+    assert _documents_of(X, keys, docs).tolist() == [0, 0, 0, 0, 1, -1]
     # a sentence of fewer than three words matches no document on its own ("1 ."), and
     # a long run of unmatched sentences is not swept into the document around it
     X = [["1", "."], ["Other", "doc", "here", "."]] + [["new", "text", "here", "."]] * 7 + \
         [["Other", "doc", "here", "."]]
-    assert _fold_of_sentences(X, CX, groups, folds).tolist() == [-1, 1] + [-1] * 7 + [1]
+    assert _documents_of(X, keys, docs).tolist() == [-1, 1] + [-1] * 7 + [1]
 
 
 def test_fitted_tagger_pickles_compact(tmp_path):

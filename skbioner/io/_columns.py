@@ -601,43 +601,24 @@ def _check_keep(keep) -> tuple[tuple[str, int], ...]:
 
 
 def _resolve_columns(token_col, label_col, keep_items, n_columns, path, lineno):
-    """Turn possibly negative column indices into checked non-negative ones."""
-
-    def resolve(index: int, what: str) -> int:
-        resolved = index + n_columns if index < 0 else index
-        if not 0 <= resolved < n_columns:
-            raise CorpusFormatError(
-                path,
-                lineno,
-                f"{what}={index} is out of range: the first token line has {n_columns} column(s)",
-            )
-        return resolved
-
-    tc = resolve(token_col, "token_col")
-    used = {tc: f"token_col={token_col}"}
-    lc = -1
-    if label_col is not None:
-        lc = resolve(label_col, "label_col")
-        if lc in used:
-            raise CorpusFormatError(
-                path,
-                lineno,
-                f"label_col={label_col} and {used[lc]} both select column {lc} of "
-                f"{n_columns}; pass label_col=None for a file without a label column",
-            )
-        used[lc] = f"label_col={label_col}"
-    kept = []
-    for name, col in keep_items:
-        c = resolve(col, f"keep[{name!r}]")
+    """Turn possibly negative column indices into checked non-negative ones, each used once."""
+    named = [("token_col", token_col), *([("label_col", label_col)] if label_col is not None
+                                         else []), *((f"keep[{n!r}]", c) for n, c in keep_items)]
+    used: dict[int, str] = {}  # column -> "what=index", in the order above
+    for what, index in named:
+        c = index + n_columns if index < 0 else index
+        if not 0 <= c < n_columns:
+            raise CorpusFormatError(path, lineno, f"{what}={index} is out of range: the first "
+                                                  f"token line has {n_columns} column(s)")
         if c in used:
-            raise CorpusFormatError(
-                path,
-                lineno,
-                f"keep[{name!r}]={col} and {used[c]} both select column {c} of {n_columns}",
-            )
-        used[c] = f"keep[{name!r}]={col}"
-        kept.append((name, c))
-    return tc, lc, tuple(kept)
+            hint = ("; pass label_col=None for a file without a label column"
+                    if what == "label_col" else "")
+            raise CorpusFormatError(path, lineno, f"{what}={index} and {used[c]} both select "
+                                                  f"column {c} of {n_columns}{hint}")
+        used[c] = f"{what}={index}"
+    columns = list(used)
+    lc = columns.pop(1) if label_col is not None else -1
+    return columns[0], lc, tuple((name, c) for (name, _), c in zip(keep_items, columns[1:]))
 
 
 def _check_not_cut(label: str, first_lines: dict, path: str, lineno: int) -> None:

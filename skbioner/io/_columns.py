@@ -705,13 +705,9 @@ def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
     if not isinstance(corpus, ColumnCorpus):
         raise TypeError(f"corpus must be a ColumnCorpus, got {type(corpus).__name__}")
     labels = corpus.y if y is None else _check_y(y, corpus.X)
-    layout = corpus._layout
-    if layout is None:
-        text = _render_plain(corpus, labels)
-        encoding = "utf-8"
-    else:
-        text = _render(layout, corpus.X, labels)
-        encoding = layout.encoding
+    layout = corpus._layout if corpus._layout is not None else _plain_layout(corpus)
+    text = _render(layout, corpus.X, labels)
+    encoding = layout.encoding
 
     if hasattr(path_or_file, "write"):
         if isinstance(path_or_file, io.RawIOBase | io.BufferedIOBase) or "b" in getattr(
@@ -810,50 +806,35 @@ def _check_value(value, sep: str, i: int, j: int, what: str, required: bool) -> 
         )
 
 
-def _render_plain(corpus: ColumnCorpus, labels) -> str:
-    """JNLPBA layout for a corpus that has no layout record."""
+def _plain_layout(corpus: ColumnCorpus) -> _ColumnLayout:
+    """The JNLPBA layout for a corpus that has no layout record.
+
+    Its fields are placeholders that equal no value, so :func:`_render`
+    checks and writes every token, annotation and label.
+    """
     X, doc_ids = corpus.X, corpus.doc_ids
     if len(doc_ids) != len(X):
         raise ValueError(f"corpus has {len(X)} sentences but {len(doc_ids)} doc_ids")
-    if labels is not None and len(labels) != len(X):
-        raise ValueError(
-            f"corpus.y has {len(labels)} label sequences but corpus.X has {len(X)} sentences"
-        )
     names: list[str] = []
     if X and isinstance(X[0], Sentence):
         names = list(X[0].annotations)
-    sep = "\t"
-    out: list[str] = []
-    previous = None
+    before, previous = [], None
     for i, sentence in enumerate(X):
+        lines = [""] if i else []  # the empty line after the sentence before
         if doc_ids[i] != previous:
             previous = doc_ids[i]
             if previous:
-                out.extend((_MEDLINE + previous, ""))
-        columns = [(sentence, "token", True)]
+                lines.extend((_MEDLINE + previous, ""))
+        before.append(tuple(lines))
         for name in names:
             if not isinstance(sentence, Sentence) or not sentence.has(name):
                 raise ValueError(
                     f"sentence {i} has no {name!r} annotation but sentence 0 has; all "
                     "sentences must have the same annotations"
                 )
-            columns.append((sentence.column(name), f"annotation {name!r}", False))
-        if labels is not None:
-            if len(labels[i]) != len(sentence):
-                raise ValueError(
-                    f"sentence {i} has {len(sentence)} tokens but {len(labels[i])} labels"
-                )
-            columns.append((labels[i], "label", True))
-        for values, what, required in columns:
-            for j, v in enumerate(values):
-                _check_value(v, sep, i, j, what, required)
-        for j in range(len(sentence)):
-            line = sep.join(values[j] for values, _, _ in columns)
-            if _is_marker(line):
-                raise ValueError(
-                    f"sentence {i}, token {j}: the line {line!r} would be read back as a "
-                    "document marker"
-                )
-            out.append(line)
-        out.append("")
-    return "".join(line + "\n" for line in out)
+    unset = (object(),) * (1 + len(names))
+    return _ColumnLayout(sep="\t", newline="\n", encoding="utf-8", n_columns=len(unset),
+                         token_col=0, label_col=None,
+                         keep=tuple((name, c) for c, name in enumerate(names, 1)),
+                         fields=[(unset,) * len(s) for s in X], before=before,
+                         after=("",) if X else (), final_newline=bool(X))

@@ -479,16 +479,7 @@ def read_jnlpba(path, **kwargs) -> ColumnCorpus:
     return read_columns(path, **options)
 
 
-def read_conll(
-    path,
-    *,
-    token_col: int = 0,
-    label_col: int | None = -1,
-    keep: Mapping[str, int] | None = None,
-    sep: str = " ",
-    scheme: str | None = "IOB2",
-    encoding: str = "utf-8",
-) -> ColumnCorpus:
+def read_conll(path, *, sep: str = " ", **kwargs) -> ColumnCorpus:
     """Read a CoNLL-style file: space-separated columns, ``-DOCSTART-`` lines.
 
     Same as :func:`read_columns` with a space as default separator.  For the
@@ -498,8 +489,11 @@ def read_conll(
     Parameters
     ----------
     path : str or path-like
-    token_col, label_col, keep, sep, scheme, encoding
+    sep : str, default=" "
         See :func:`read_columns`.
+    **kwargs
+        Further arguments of :func:`read_columns` (``token_col``,
+        ``label_col``, ``keep``, ``scheme``, ``encoding``).
 
     Returns
     -------
@@ -507,15 +501,7 @@ def read_conll(
         Document ids are ``"doc0"``, ``"doc1"``, ... in the order of the
         ``-DOCSTART-`` lines.
     """
-    return read_columns(
-        path,
-        token_col=token_col,
-        label_col=label_col,
-        keep=keep,
-        sep=sep,
-        scheme=scheme,
-        encoding=encoding,
-    )
+    return read_columns(path, sep=sep, **kwargs)
 
 
 def detect_separator(text: str) -> str:

@@ -213,11 +213,8 @@ def model_metadata(path):
 
 def metadata_of_bytes(data, path_str):
     """:func:`model_metadata` of a file's content already read (``path_str`` for messages)."""
-    if not data.startswith(_ZIP_MAGIC):
-        if _pickle_kind(data) is not None:
-            return {}
-        raise ModelFileError(
-            f"{path_str}: not a model file (neither the .skops format nor a joblib pickle)")
+    if _format_of(data, path_str) != "skops":
+        return {}
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             check_members(archive, len(data))
@@ -278,15 +275,9 @@ def load_model(path, *, allow_pickle=False, trusted=()):
 
 def load_model_bytes(data, name, *, allow_pickle=False, trusted=()):
     """:func:`load_model` of a file's content already read (``name`` is for messages)."""
-    if not data:
-        raise ModelFileError(f"{name}: the model file is empty")
-    if data.startswith(_ZIP_MAGIC):
+    kind = _format_of(data, name)
+    if kind == "skops":
         return _load_skops(data, name, trusted)
-    kind = _pickle_kind(data)
-    if kind is None:
-        raise ModelFileError(
-            f"{name}: not a model file (neither the .skops format nor a joblib pickle)"
-        )
     if not allow_pickle:
         raise ModelFileError(
             f"{name}: refused: this is {kind} (joblib), and loading it would run any code "
@@ -301,6 +292,17 @@ def load_model_bytes(data, name, *, allow_pickle=False, trusted=()):
         raise ModelFileError(
             f"{name}: cannot load the pickle ({_describe(exc)})"
         ) from None
+
+
+def _format_of(data, name):
+    """``"skops"``, or what kind of joblib pickle ``data`` is; a ModelFileError otherwise."""
+    if not data:
+        raise ModelFileError(f"{name}: the model file is empty")
+    kind = "skops" if data.startswith(_ZIP_MAGIC) else _pickle_kind(data)
+    if kind is None:
+        raise ModelFileError(
+            f"{name}: not a model file (neither the .skops format nor a joblib pickle)")
+    return kind
 
 
 def _pickle_kind(data):
@@ -344,8 +346,6 @@ def _read_model_bytes(path, path_str):
             data = fh.read()
     except MemoryError:
         raise ModelFileError(f"{path_str}: too large to read into memory") from None
-    if not data:
-        raise ModelFileError(f"{path_str}: the model file is empty")
     return data
 
 

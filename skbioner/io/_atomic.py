@@ -19,6 +19,8 @@ import stat
 import sys
 import threading
 
+from ._decode import file_kind
+
 __all__ = ["STDOUT", "atomic_open", "atomic_write_bytes", "atomic_write_files",
            "atomic_write_utf8", "check_writable", "output_target", "signals_deferred"]
 
@@ -51,11 +53,6 @@ def _create_temp(path, name=None):
         except OSError as exc:  # name the file asked for, not the temporary one
             raise type(exc)(exc.errno, exc.strerror, name) from None
     raise FileExistsError(f"could not create a temporary file in {directory}")  # pragma: no cover
-
-
-def _kind_name(mode):
-    return ("a directory" if stat.S_ISDIR(mode) else "a block device" if stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a file")
 
 
 def output_target(path, streams=True):
@@ -96,10 +93,8 @@ def output_target(path, streams=True):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
     if streams and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
         return "in place", path
-    what = ("a FIFO" if stat.S_ISFIFO(mode) else "a character device" if stat.S_ISCHR(mode)
-            else _kind_name(mode))
-    raise ValueError(f"{path}: not a regular file ({what}); nothing was written there: "
-                     "choose another output path")
+    raise ValueError(f"{path}: not a regular file ({file_kind(mode)}); nothing was written "
+                     "there: choose another output path")
 
 
 def check_writable(path) -> None:

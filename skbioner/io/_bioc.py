@@ -376,10 +376,7 @@ def _to_entity(ann, text, path, where, type_infon) -> Entity:
     typ = (ann.get("infons") or {}).get(type_infon)
     if typ is None:
         raise CorpusFormatError(path, line, f"{what}: no {type_infon!r} infon (the entity type)")
-    try:
-        _check_type(typ, what)
-    except (TypeError, ValueError) as exc:
-        raise CorpusFormatError(path, line, str(exc)) from None
+    _check_type(typ, what, path, line)
     if not ann["locations"]:
         raise CorpusFormatError(path, line, f"{what}: no location")
     frags = sorted((loc["offset"], loc["offset"] + loc["length"]) for loc in ann["locations"])

@@ -546,12 +546,17 @@ def _utf8(text: str, doc_id: str, what: str) -> bytes:
         ) from None
 
 
-def _check_type(typ, where: str) -> None:
+def _check_type(typ, where: str, path=None, line=None) -> None:
+    """Refuse an entity type that is not a str (TypeError), is empty or holds whitespace or a
+    control character (ValueError); with ``path``, either as a CorpusFormatError."""
     if not isinstance(typ, str):
-        raise TypeError(f"{where}: entity type must be a str, got {type(typ).__name__}")
-    if not typ or any(c.isspace() or not c.isprintable() for c in typ):
-        raise ValueError(f"{where}: entity type {typ!r} is empty or contains whitespace or a "
-                         "control character")
+        problem = TypeError(f"{where}: entity type must be a str, got {type(typ).__name__}")
+    elif not typ or any(c.isspace() or not c.isprintable() for c in typ):
+        problem = ValueError(f"{where}: entity type {typ!r} is empty or contains whitespace or "
+                             "a control character")
+    else:
+        return
+    raise problem if path is None else CorpusFormatError(path, line, str(problem))
 
 
 def _number_entities(entities: list[Entity], doc_id: str) -> list[Entity]:

@@ -90,10 +90,7 @@ def _entity(e, k, path, lineno, doc_id):
             frags = tuple((_offset(a), _offset(b)) for a, b in frags)
     except (TypeError, ValueError):
         raise CorpusFormatError(path, lineno, f"{where}: offsets must be integers") from None
-    try:
-        _check_type(e["type"], where)
-    except (TypeError, ValueError) as exc:
-        raise CorpusFormatError(path, lineno, str(exc)) from None
+    _check_type(e["type"], where, path, lineno)
     if not 0 <= start < end:
         raise CorpusFormatError(path, lineno, f"{where}: start {start} is not before end {end}")
     if frags is not None and (len(frags) < 2 or frags[0][0] != start or frags[-1][1] != end or any(

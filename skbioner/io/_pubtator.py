@@ -201,10 +201,7 @@ def _finish(doc: _Doc, path: str, seen: dict) -> BratDocument:
                 path, lineno,
                 f"text field {covered!r} differs from the text at {start}:{end}, "
                 f"{text[start:end]!r}")
-        try:
-            _check_type(typ, "entity")
-        except ValueError as exc:
-            raise CorpusFormatError(path, lineno, str(exc)) from None
+        _check_type(typ, "entity", path, lineno)
         entities.append(Entity(f"T{len(entities) + 1}", typ, start, end, covered))
     return BratDocument(doc.pmid, text, entities)
 

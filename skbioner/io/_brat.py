@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._atomic import atomic_write_files
-from ._decode import check_text_controls
+from ._decode import check_text_controls, decode
 from ._errors import CorpusFormatError
 
 __all__ = [
@@ -232,17 +232,7 @@ def read_brat_dir(directory) -> list[BratDocument]:
 
 
 def _read_text(path: Path) -> str:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        lineno = data.count(b"\n", 0, exc.start) + 1
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"cannot decode {data[exc.start : exc.end]!r} at byte offset {exc.start} "
-            f"as utf-8 ({exc.reason})",
-        ) from None
+    text, _ = decode(path.read_bytes(), "utf-8", path, keep_bom=True)
     check_text_controls(text, path)
     return text
 

@@ -128,14 +128,17 @@ def check_encoding(encoding) -> None:
         raise ValueError(f"unknown encoding {encoding!r}") from None
 
 
-def decode(data: bytes, encoding: str, path: str) -> tuple[str, str]:
+def decode(data: bytes, encoding: str, path, keep_bom=False) -> tuple[str, str]:
     """``(text, encoding)``; a UTF-8 byte order mark is dropped (encoding ``"utf-8-sig"``).
 
     A byte order mark is not text: kept, it would stick to the first token
     or hide a ``###MEDLINE`` line.  :func:`write_columns` writes it back.
+    ``keep_bom=True`` keeps it as the character U+FEFF (brat's offsets count it).
     """
     check_encoding(encoding)
-    if encoding.lower().replace("_", "-") in _UTF8:
+    if keep_bom:
+        pass
+    elif encoding.lower().replace("_", "-") in _UTF8:
         encoding = "utf-8-sig" if data.startswith(_BOM) else encoding
     elif encoding.lower().replace("_", "-") in ("utf-8-sig", "utf8-sig"):
         encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"  # written back as read

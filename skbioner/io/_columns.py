@@ -30,6 +30,7 @@ from __future__ import annotations
 import io
 import operator
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -511,19 +512,10 @@ def detect_separator(text: str) -> str:
     holds one, else a space if it holds one, else a tab (a file of one
     column).
     """
-    start = 0
-    n = len(text)
-    while start < n:
-        end = text.find("\n", start)
-        if end < 0:
-            end = n
-        line = text[start:end].rstrip("\r")
-        start = end + 1
-        if not line or line.isspace() or _is_marker(line):
-            continue
-        if "\t" in line:
-            return "\t"
-        return " " if " " in line else "\t"
+    for match in re.finditer(r"[^\n]+", text):  # the lines, without reading past the first
+        line = match.group().rstrip("\r")
+        if line and not line.isspace() and not _is_marker(line):
+            return "\t" if "\t" in line else " " if " " in line else "\t"
     return "\t"
 
 

@@ -320,28 +320,22 @@ def _pad(pos, span, path, what, budget, fill):
     return fill * gap
 
 
-def _span_text(span, path, where, budget):
-    if span.get("text"):
-        return span["text"]
-    parts, pos = [], span["offset"]
-    for sentence in _items(span, "sentences"):
-        if not sentence.get("text"):
-            raise CorpusFormatError(path, sentence.get(_LINE), f"{where}: the sentence at offset "
-                                                               f"{sentence['offset']} has no text")
-        parts.append(_pad(pos, sentence, path, f"{where}: a sentence", budget, " "))
-        parts.append(sentence["text"])
-        pos = sentence["offset"] + len(sentence["text"])
-    return "".join(parts)
-
-
-def _document_text(document, path, where, budget):
-    """The text of a document: its passages at their offsets, line breaks between them."""
-    parts, pos = [], 0
-    for passage in _items(document, "passages"):
-        text = _span_text(passage, path, where, budget)
-        parts.append(_pad(pos, passage, path, f"{where}: a passage", budget, "\n"))
+def _joined(spans, pos, path, where, budget, kind="passage"):
+    """The text of passages (or sentences) at their offsets from ``pos``: line breaks
+    between passages, spaces between sentences; a passage without text is its sentences."""
+    parts = []
+    for span in spans:
+        text = span.get("text")
+        if not text and kind == "sentence":
+            raise CorpusFormatError(path, span.get(_LINE), f"{where}: the sentence at offset "
+                                                           f"{span['offset']} has no text")
+        if not text:
+            text = _joined(_items(span, "sentences"), span["offset"], path, where, budget,
+                           "sentence")
+        parts.append(_pad(pos, span, path, f"{where}: a {kind}", budget,
+                          "\n" if kind == "passage" else " "))
         parts.append(text)
-        pos = passage["offset"] + len(text)
+        pos = span["offset"] + len(text)
     return "".join(parts)
 
 
@@ -353,7 +347,7 @@ def _to_document(document, k, path, type_infon, budget) -> BratDocument:
         raise CorpusFormatError(path, line, f"{where}: id {doc_id!r} cannot name a "
                                             f"document: {problem}")
     where = f"document {doc_id!r}"
-    text = _document_text(document, path, where, budget)
+    text = _joined(_items(document, "passages"), 0, path, where, budget)
     found = find_control(text)
     if found is not None:
         raise CorpusFormatError(path, line, f"{where}: control character "

@@ -155,14 +155,12 @@ def read_brat(txt_path, ann_path=None) -> BratDocument:
     count a ``\\r\\n`` line break as two characters, as brat does.
     """
     txt_path = Path(txt_path)
+    text = _read_text(txt_path)
     if ann_path is None:
         ann_path = txt_path.with_suffix(".ann")
-        text = _read_text(txt_path)
         if not ann_path.is_file():
             raise CorpusFormatError(txt_path, None, f"no annotation file {ann_path.name} beside it")
-    else:
-        ann_path = Path(ann_path)
-        text = _read_text(txt_path)
+    ann_path = Path(ann_path)
     ann = _read_text(ann_path)
 
     lines = ann.split("\n")
@@ -239,23 +237,15 @@ def _read_text(path: Path) -> str:
 
 def _parse_entity(line: str, text: str, path: Path, lineno: int) -> Entity:
     parts = line.split("\t", 2)
-    if len(parts) != 3 or not _T_ID.fullmatch(parts[0]):
-        raise CorpusFormatError(
-            path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
-        )
-    ann_id, middle, covered = parts
-    typ, sep, offsets = middle.partition(" ")
-    if not typ or not sep:
+    ann_id, middle, covered = parts if len(parts) == 3 else ("", "", "")
+    typ, _, offsets = middle.partition(" ")
+    pairs = [fragment.split(" ") for fragment in offsets.split(";")]
+    if not _T_ID.fullmatch(ann_id) or not typ or any(len(pair) != 2 for pair in pairs):
         raise CorpusFormatError(
             path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
         )
     fragments = []
-    for fragment in offsets.split(";"):
-        pieces = fragment.split(" ")
-        if len(pieces) != 2:
-            raise CorpusFormatError(
-                path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
-            )
+    for pieces in pairs:
         for value in pieces:
             if not _OFFSET.fullmatch(value):
                 raise CorpusFormatError(

@@ -31,7 +31,7 @@ import io
 import operator
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .._sentence import Sentence
@@ -682,7 +682,9 @@ def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
     """
     if not isinstance(corpus, ColumnCorpus):
         raise TypeError(f"corpus must be a ColumnCorpus, got {type(corpus).__name__}")
-    labels = corpus.y if y is None else _check_y(y, corpus.X)
+    from ..schemes import check_label_sequences
+
+    labels = corpus.y if y is None else check_label_sequences(y, map(len, corpus.X), scheme=False)
     layout = corpus._layout if corpus._layout is not None else _plain_layout(corpus)
     text = _render(layout, corpus.X, labels)
     encoding = layout.encoding
@@ -696,12 +698,6 @@ def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
             path_or_file.write(text)
         return
     _atomic_write_bytes(path_or_file, text.encode(encoding))
-
-
-def _check_y(y, X) -> list[Sequence[str]]:
-    from ..schemes import check_label_sequences
-
-    return check_label_sequences(y, map(len, X), scheme=False)
 
 
 def _render(layout: _ColumnLayout, X, labels) -> str:

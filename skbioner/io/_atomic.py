@@ -22,7 +22,7 @@ import threading
 from ._decode import file_kind
 
 __all__ = ["STDOUT", "atomic_open", "atomic_write_bytes", "atomic_write_files",
-           "atomic_write_utf8", "check_writable", "output_target", "signals_deferred"]
+           "atomic_write_utf8", "check_writable", "output_target", "signals_deferred", "utf8"]
 
 #: The output name that means standard output.
 STDOUT = "-"
@@ -258,17 +258,18 @@ def atomic_write_bytes(path, data: bytes) -> None:
 
 
 def atomic_write_utf8(path, text: str) -> None:
-    """Write ``text`` to ``path`` as UTF-8, atomically.
+    """Write ``text`` to ``path`` as UTF-8, atomically (see :func:`utf8`)."""
+    atomic_write_bytes(path, utf8(text))
 
-    Raises ValueError, before anything is written, for text that is not
-    valid Unicode (a lone surrogate from a JSON escape).
-    """
+
+def utf8(text: str, what: str = "the text") -> bytes:
+    """``text`` in UTF-8; a ValueError naming ``what`` for text that is not valid Unicode (a
+    lone surrogate from a JSON escape), before anything is written."""
     try:
-        data = text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise ValueError(f"{text[exc.start:exc.end]!r} is not valid Unicode and cannot be "
-                         "written as UTF-8") from None
-    atomic_write_bytes(path, data)
+        raise ValueError(f"{what} holds {text[exc.start:exc.end]!r} at character {exc.start}, "
+                         "which is not valid Unicode and cannot be written as UTF-8") from None
 
 
 def atomic_write_files(contents) -> None:

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._atomic import atomic_write_files
+from ._atomic import atomic_write_files, utf8
 from ._decode import check_text_controls, decode
 from ._errors import CorpusFormatError
 
@@ -431,9 +431,9 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
     directory = Path(directory)
     txt_path = directory / f"{doc_id}.txt"
     ann_path = directory / f"{doc_id}.ann"
-    contents = {ann_path: _utf8(ann, doc_id, "annotations")}
+    contents = {ann_path: utf8(ann, f"document {doc_id!r}: the annotations")}
     if write_text:
-        contents = {txt_path: _utf8(text, doc_id, "text"), **contents}
+        contents = {txt_path: utf8(text, f"document {doc_id!r}: the text"), **contents}
     directory.mkdir(parents=True, exist_ok=True)
     atomic_write_files(contents)
     return txt_path, ann_path
@@ -514,16 +514,6 @@ def _fragments(e: Entity, text: str, where: str) -> list[tuple[int, int]]:
     if any("\n" in text[a:b] or "\r" in text[a:b] for a, b in frags):
         raise ValueError(f"{where}: a fragment crosses a line break, which brat cannot show")
     return frags
-
-
-def _utf8(text: str, doc_id: str, what: str) -> bytes:
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(
-            f"document {doc_id!r}: the {what} holds {text[exc.start:exc.end]!r} at character "
-            f"{exc.start}, which is not valid Unicode and cannot be written as UTF-8"
-        ) from None
 
 
 def _check_type(typ, where: str, path=None, line=None) -> None:

@@ -316,9 +316,7 @@ def read_columns(
     token_col, label_col, keep_items, scheme = _checked_arguments(token_col, label_col, keep,
                                                                   sep, scheme, encoding)
     auto_sep = sep == "auto"
-    path_str = os.fspath(path)
-    if isinstance(path_str, bytes):
-        path_str = os.fsdecode(path_str)
+    path_str = os.fsdecode(os.fspath(path))
 
     text, encoding = decode(read_bytes(path, path_str), encoding, path_str)
     if not text:

@@ -49,7 +49,6 @@ from ._decode import check_input_kind
 from ._trust import (
     _ZIP_MAGIC,
     TRUSTED_TYPES,
-    SkopsFileError,
     SkopsRefusal,
     audit_schema,
     check_members,
@@ -352,23 +351,21 @@ def _read_model_bytes(path, path_str):
 def _load_skops(data, path_str, trusted=()):
     import skops.io as sio
 
+    def corrupt(exc):
+        return ModelFileError(f"{path_str}: not a valid .skops model file (corrupt, truncated "
+                              f"or foreign: {_describe(exc)})")
+
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             limit, scalars = check_members(archive, len(data))
             schema = read_schema(archive)
-    except SkopsRefusal as exc:
-        raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
-    except Exception as exc:
-        raise ModelFileError(
-            f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
-            f"{_describe(exc)})"
-        ) from None
-    try:
         refused = audit_schema(schema, trusted)
         if not refused:
             check_sizes(schema, limit, scalars)
-    except SkopsFileError as exc:
+    except SkopsRefusal as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
+    except Exception as exc:
+        raise corrupt(exc) from None
     if refused:
         raise ModelFileError(
             f"{path_str}: refused: the file holds types that are not trusted "
@@ -380,10 +377,7 @@ def _load_skops(data, path_str, trusted=()):
         _check_restored(model, limit)
         return model
     except (zipfile.BadZipFile, EOFError) as exc:
-        raise ModelFileError(
-            f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
-            f"{_describe(exc)})"
-        ) from None
+        raise corrupt(exc) from None
     except Exception as exc:
         raise ModelFileError(
             f"{path_str}: cannot load the model ({_describe(exc)})"

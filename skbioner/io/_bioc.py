@@ -19,6 +19,7 @@ type for every annotation), errors naming the file and the line or document.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import io
 import json
@@ -431,13 +432,9 @@ def to_bioc_document(doc: BratDocument, bioc):
         for a, b in frags:
             ann.add_location(bioc.BioCLocation(a, b - a))
         ann.text = " ".join(text[a:b] for a, b in frags)
-        owner = document
-        for p, s in zip(reversed(passages), reversed(starts)):
-            if s <= e.start:
-                if e.end <= s + len(p.text):
-                    owner = p
-                break
-        owner.add_annotation(ann)
+        i = bisect.bisect_right(starts, e.start) - 1  # the last line starting at or before it
+        inside = i >= 0 and e.end <= starts[i] + len(passages[i].text)
+        (passages[i] if inside else document).add_annotation(ann)
     return document
 
 

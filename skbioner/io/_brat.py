@@ -244,43 +244,39 @@ def _parse_entity(line: str, text: str, path: Path, lineno: int) -> Entity:
         raise CorpusFormatError(
             path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
         )
-    fragments = []
-    for pieces in pairs:
-        for value in pieces:
-            if not _OFFSET.fullmatch(value):
-                raise CorpusFormatError(
-                    path,
-                    lineno,
-                    f"offset {value!r} of {ann_id} is not a non-negative integer: {line!r}",
-                )
-        start, end = int(pieces[0]), int(pieces[1])
-        if start >= end:
+    for value in (value for pair in pairs for value in pair):
+        if not _OFFSET.fullmatch(value):
             raise CorpusFormatError(
-                path, lineno, f"{ann_id}: start {start} is not before end {end}"
+                path,
+                lineno,
+                f"offset {value!r} of {ann_id} is not a non-negative integer: {line!r}",
             )
-        if fragments and start < fragments[-1][1]:
-            raise CorpusFormatError(
-                path, lineno, f"{ann_id}: fragment {start} {end} overlaps or precedes the one "
-                f"before it ({fragments[-1][0]} {fragments[-1][1]})"
-            )
-        fragments.append((start, end))
+    fragments = [(int(a), int(b)) for a, b in pairs]
+    check_fragments(text, fragments, covered, path, lineno, f"{ann_id}: ")
     start, end = fragments[0][0], fragments[-1][1]
-    if end > len(text):
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"{ann_id}: end {end} is beyond the end of the text ({len(text)} characters)",
-        )
-    expected = DISCONT_SEP.join(text[a:b] for a, b in fragments)
-    if covered != expected:
-        where = ";".join(f"{a}:{b}" for a, b in fragments)
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"{ann_id}: text field {covered!r} differs from the text at {where}, {expected!r}",
-        )
     return Entity(id=ann_id, type=typ, start=start, end=end, text=text[start:end],
                   fragments=tuple(fragments) if len(fragments) > 1 else None)
+
+
+def check_fragments(text, frags, covered, path, line, where="", also=None) -> None:
+    """Raise a CorpusFormatError (file, line, ``where`` before the message) unless ``frags``
+    are ordered, disjoint, non-empty ``(start, end)`` spans of ``text`` and ``covered`` (None:
+    not checked) is their text joined by a space, or ``also``."""
+    for k, (a, b) in enumerate(frags):
+        if a >= b:
+            raise CorpusFormatError(path, line, f"{where}start {a} is not before end {b}")
+        if k and a < frags[k - 1][1]:
+            raise CorpusFormatError(path, line, f"{where}fragment {a} {b} overlaps or precedes "
+                                                f"the one before it ({frags[k - 1][0]} "
+                                                f"{frags[k - 1][1]})")
+    if frags[-1][1] > len(text):
+        raise CorpusFormatError(path, line, f"{where}end {frags[-1][1]} is beyond the end of "
+                                            f"the text ({len(text)} characters)")
+    expected = DISCONT_SEP.join(text[a:b] for a, b in frags)
+    if covered is not None and covered not in (expected, also):
+        at = ";".join(f"{a}:{b}" for a, b in frags)
+        raise CorpusFormatError(path, line, f"{where}text field {covered!r} differs from the "
+                                            f"text at {at}, {expected!r}")
 
 
 # --------------------------------------------------------------------------

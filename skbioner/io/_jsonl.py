@@ -18,7 +18,14 @@ import operator
 import os
 
 from ._atomic import atomic_write_utf8
-from ._brat import BratDocument, Entity, _check_type, check_documents, document_id_problem
+from ._brat import (
+    BratDocument,
+    Entity,
+    _check_type,
+    check_documents,
+    check_fragments,
+    document_id_problem,
+)
 from ._decode import decode, find_control, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
@@ -137,16 +144,8 @@ def read_jsonl(path) -> list[BratDocument]:
                                                       '"text" (a binary or corrupt file?)')
         entities = []
         for k, (typ, start, end, covered, frags) in enumerate(raw):
-            if end > len(text):
-                raise CorpusFormatError(path_str, lineno,
-                                        f"document {doc_id!r}, entity {k + 1}: end {end} is "
-                                        f"beyond the text ({len(text)} characters)")
-            expected = (text[start:end] if frags is None
-                        else " ".join(text[a:b] for a, b in frags))
-            if covered is not None and covered not in (expected, text[start:end]):
-                raise CorpusFormatError(path_str, lineno,
-                                        f"document {doc_id!r}, entity {k + 1}: text {covered!r} "
-                                        f"differs from the text at {start}:{end}, {expected!r}")
+            check_fragments(text, frags or [(start, end)], covered, path_str, lineno,
+                            f"document {doc_id!r}, entity {k + 1}: ", also=text[start:end])
             entities.append(Entity(f"T{k + 1}", typ, start, end, text[start:end], frags))
         docs.append(BratDocument(doc_id, text, entities))
     if not docs:

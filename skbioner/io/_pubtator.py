@@ -30,6 +30,7 @@ from ._brat import (
     Entity,
     _check_type,
     check_documents,
+    check_fragments,
     document_id_problem,
     is_discontinuous,
 )
@@ -189,18 +190,8 @@ def _finish(doc: _Doc, path: str, seen: dict) -> BratDocument:
     entities = []
     for lineno, fields in doc.lines:
         start, end, covered, typ = int(fields[1]), int(fields[2]), fields[3], fields[4]
-        if start >= end:
-            raise CorpusFormatError(path, lineno, f"start {start} is not before end {end}")
-        if end > len(text):
-            raise CorpusFormatError(
-                path, lineno,
-                f"end {end} is beyond the end of the text of document {doc.pmid!r} "
-                f"({len(text)} characters: title, a line break, abstract)")
-        if text[start:end] != covered and text[start:end].replace("\n", " ") != covered:
-            raise CorpusFormatError(
-                path, lineno,
-                f"text field {covered!r} differs from the text at {start}:{end}, "
-                f"{text[start:end]!r}")
+        check_fragments(text, [(start, end)], covered, path, lineno,
+                        f"document {doc.pmid!r}: ", also=text[start:end].replace("\n", " "))
         _check_type(typ, "entity", path, lineno)
         entities.append(Entity(f"T{len(entities) + 1}", typ, start, end, covered))
     return BratDocument(doc.pmid, text, entities)

@@ -465,6 +465,19 @@ def document_id_problem(doc_id) -> str:
     return ""
 
 
+def check_new_id(doc_id, seen, path, line) -> None:
+    """Refuse (file and line named) a document id that cannot name a document or that
+    ``seen`` (id -> line) holds, then add it there."""
+    problem = document_id_problem(doc_id)
+    if problem:
+        raise CorpusFormatError(path, line, f"document id {doc_id!r:.60} cannot name a document: "
+                                            f"{problem}")
+    if doc_id in seen:
+        raise CorpusFormatError(path, line, f"document id {doc_id!r} already used on line "
+                                            f"{seen[doc_id]}")
+    seen[doc_id] = line
+
+
 def check_documents(documents) -> list[BratDocument]:
     """``documents`` as a list, each checked to be a :class:`BratDocument`."""
     documents = list(documents)

@@ -24,7 +24,7 @@ from ._brat import (
     _check_type,
     check_documents,
     check_fragments,
-    document_id_problem,
+    check_new_id,
 )
 from ._decode import decode, find_control, read_bytes
 from ._errors import CorpusFormatError
@@ -57,14 +57,7 @@ def iter_jsonl_records(path, *, require_text=True):
         doc_id = record["id"]
         if isinstance(doc_id, int) and not isinstance(doc_id, bool):
             doc_id = str(doc_id)
-        problem = document_id_problem(doc_id)
-        if problem:
-            raise CorpusFormatError(path_str, lineno,
-                                    f'"id" {doc_id!r:.60} cannot name a document: {problem}')
-        if doc_id in seen:
-            raise CorpusFormatError(path_str, lineno,
-                                    f"document id {doc_id!r} already used on line {seen[doc_id]}")
-        seen[doc_id] = lineno
+        check_new_id(doc_id, seen, path_str, lineno)
         text = record.get("text")
         if text is None and require_text:
             raise CorpusFormatError(path_str, lineno, f'document {doc_id!r} has no "text" (the '

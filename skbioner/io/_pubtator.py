@@ -31,6 +31,7 @@ from ._brat import (
     _check_type,
     check_documents,
     check_fragments,
+    check_new_id,
     document_id_problem,
     is_discontinuous,
 )
@@ -178,14 +179,7 @@ def _check_entity_fields(fields, line, path, lineno):
 
 
 def _finish(doc: _Doc, path: str, seen: dict) -> BratDocument:
-    problem = document_id_problem(doc.pmid)
-    if problem:
-        raise CorpusFormatError(path, doc.lineno,
-                                f"document id {doc.pmid!r} cannot name a document: {problem}")
-    if doc.pmid in seen:
-        raise CorpusFormatError(path, doc.lineno,
-                                f"document id {doc.pmid!r} already used on line {seen[doc.pmid]}")
-    seen[doc.pmid] = doc.lineno
+    check_new_id(doc.pmid, seen, path, doc.lineno)
     text = doc.text()
     entities = []
     for lineno, fields in doc.lines:

@@ -19,8 +19,10 @@ import stat
 import sys
 import threading
 
+from ._decode import file_kind
+
 __all__ = ["STDOUT", "atomic_open", "atomic_write_bytes", "atomic_write_files",
-           "atomic_write_utf8", "check_writable", "output_target", "signals_deferred"]
+           "atomic_write_utf8", "check_writable", "output_target", "signals_deferred", "utf8"]
 
 #: The output name that means standard output.
 STDOUT = "-"
@@ -51,11 +53,6 @@ def _create_temp(path, name=None):
         except OSError as exc:  # name the file asked for, not the temporary one
             raise type(exc)(exc.errno, exc.strerror, name) from None
     raise FileExistsError(f"could not create a temporary file in {directory}")  # pragma: no cover
-
-
-def _kind_name(mode):
-    return ("a directory" if stat.S_ISDIR(mode) else "a block device" if stat.S_ISBLK(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "not a file")
 
 
 def output_target(path, streams=True):
@@ -96,10 +93,8 @@ def output_target(path, streams=True):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
     if streams and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
         return "in place", path
-    what = ("a FIFO" if stat.S_ISFIFO(mode) else "a character device" if stat.S_ISCHR(mode)
-            else _kind_name(mode))
-    raise ValueError(f"{path}: not a regular file ({what}); nothing was written there: "
-                     "choose another output path")
+    raise ValueError(f"{path}: not a regular file ({file_kind(mode)}); nothing was written "
+                     "there: choose another output path")
 
 
 def check_writable(path) -> None:
@@ -263,17 +258,18 @@ def atomic_write_bytes(path, data: bytes) -> None:
 
 
 def atomic_write_utf8(path, text: str) -> None:
-    """Write ``text`` to ``path`` as UTF-8, atomically.
+    """Write ``text`` to ``path`` as UTF-8, atomically (see :func:`utf8`)."""
+    atomic_write_bytes(path, utf8(text))
 
-    Raises ValueError, before anything is written, for text that is not
-    valid Unicode (a lone surrogate from a JSON escape).
-    """
+
+def utf8(text: str, what: str = "the text") -> bytes:
+    """``text`` in UTF-8; a ValueError naming ``what`` for text that is not valid Unicode (a
+    lone surrogate from a JSON escape), before anything is written."""
     try:
-        data = text.encode("utf-8")
+        return text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise ValueError(f"{text[exc.start:exc.end]!r} is not valid Unicode and cannot be "
-                         "written as UTF-8") from None
-    atomic_write_bytes(path, data)
+        raise ValueError(f"{what} holds {text[exc.start:exc.end]!r} at character {exc.start}, "
+                         "which is not valid Unicode and cannot be written as UTF-8") from None
 
 
 def atomic_write_files(contents) -> None:

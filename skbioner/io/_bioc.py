@@ -1,4 +1,4 @@
-"""BioC XML and BioC JSON collections, read and written through the ``bioc`` package.
+"""BioC XML and BioC JSON collections, read here and written through the ``bioc`` package.
 
 A BioC document is a list of passages (a title, an abstract, the sections of
 an article), each with its offset in the document; annotations (on the
@@ -8,15 +8,18 @@ document characters.  The text of a document is its passages at their
 offsets, the gaps between them filled with line breaks (as
 :func:`bioc.get_text` does).
 
-``bioc`` (https://github.com/bionlplab/bioc, MIT licence) parses and
-serialises; this module turns its objects into :class:`BratDocument` objects
-and back, and checks what ``bioc`` does not (offsets inside the text, the
-annotation text at its offsets, a type for every annotation), naming the file
-and the document.
+``bioc`` (https://github.com/bionlplab/bioc, MIT licence) serialises.  Its
+readers resolve what lxml resolves, keep no line numbers and fail with a
+``KeyError`` on a missing field, so both formats are read here into the
+objects of BioC JSON (an XML element's line kept beside them), every field
+checked, and turned into :class:`BratDocument` objects with what ``bioc``
+never checks (offsets inside the text, the annotation text at its offsets, a
+type for every annotation), errors naming the file and the line or document.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import io
 import json
@@ -53,32 +56,13 @@ _MAX_DIGITS = 15
 _MIN_GAP_BUDGET = 10_000
 
 
-@dataclasses.dataclass
-class _Annotation:
-    id: object
-    infons: dict
-    text: str | None
-    locations: list  # (offset, length)
-    line: int | None
-
-
-@dataclasses.dataclass
-class _Span:
-    """A passage or a sentence: its offset, text (None: made of its sentences), annotations."""
-
-    offset: int
-    text: str | None
-    annotations: list
-    line: int | None
-    sentences: list = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class _Document:
-    id: object
-    passages: list
-    annotations: list
-    line: int | None
+#: The key of an element's line in the objects read from BioC XML (never a JSON key: a string).
+_LINE = 0
+#: The list fields of each kind of BioC object that hold objects, and the fields it needs.
+_CHILDREN = {"document": ("passages", "annotations"), "passage": ("annotations", "sentences"),
+             "sentence": ("annotations",), "annotation": ("locations",), "location": ()}
+_REQUIRED = {"document": (), "passage": ("offset",), "sentence": ("offset",),
+             "annotation": ("id", "locations")}
 
 
 def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocument]:
@@ -128,16 +112,13 @@ def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocumen
     data = read_bytes(path, path_str)
     if format == "auto":
         format = "json" if data.lstrip()[:1] in (b"{", b"[") else "xml"
-    if format == "xml":
-        documents = _load_xml(data, path_str)
-    else:
-        documents = _load_json(data, path_str)
+    documents = (_load_xml if format == "xml" else _load_json)(data, path_str)
     budget = [max(_MIN_GAP_BUDGET, len(data))]  # line breaks the whole file may still add
     out, seen = [], {}
     for k, document in enumerate(documents):
         doc = _to_document(document, k, path_str, type_infon, budget)
         if doc.id in seen:
-            raise CorpusFormatError(path_str, document.line,
+            raise CorpusFormatError(path_str, document.get(_LINE),
                                     f"document id {doc.id!r} is used by documents "
                                     f"{seen[doc.id] + 1} and {k + 1}")
         seen[doc.id] = k
@@ -165,7 +146,7 @@ def _xml_parser():
                            dtd_validation=False, huge_tree=False)
 
 
-def _load_xml(data: bytes, path: str) -> list[_Document]:
+def _load_xml(data: bytes, path: str) -> list[dict]:
     from lxml import etree
 
     try:
@@ -184,7 +165,7 @@ def _load_xml(data: bytes, path: str) -> list[_Document]:
         raise CorpusFormatError(path, root.sourceline, f"not a BioC XML collection: the root "
                                                        f"element is <{root.tag}>, not "
                                                        "<collection>")
-    return [_xml_document(elem, path) for elem in root.iterchildren("document")]
+    return [_xml_object(elem, path) for elem in root.iterchildren("document")]
 
 
 def _xml_int(elem, value, what, path):
@@ -197,43 +178,30 @@ def _xml_int(elem, value, what, path):
     return int(v)
 
 
-def _xml_infons(elem, path):
-    out = {}
-    for infon in elem.iterchildren("infon"):
-        key = infon.get("key")
-        if key is None:
-            raise CorpusFormatError(path, infon.sourceline, "<infon> without a key attribute")
-        out[key] = infon.text
-    return out
-
-
-def _xml_annotations(elem, path):
-    out = []
-    for ann in elem.iterchildren("annotation"):
-        if "id" not in ann.attrib:
-            raise CorpusFormatError(path, ann.sourceline, "not a BioC XML collection: "
-                                                          "<annotation> without an id attribute")
-        locations = [(_xml_int(loc, loc.get("offset"), "offset attribute", path),
-                      _xml_int(loc, loc.get("length"), "length attribute", path))
-                     for loc in ann.iterchildren("location")]
-        out.append(_Annotation(ann.get("id"), _xml_infons(ann, path), ann.findtext("text"),
-                               locations, ann.sourceline))
-    return out
-
-
-def _xml_span(elem, path):
-    offset = _xml_int(elem, elem.findtext("offset"), "<offset>", path)
-    text = elem.findtext("text") if elem.find("text") is not None else None
-    span = _Span(offset, text, _xml_annotations(elem, path), elem.sourceline)
-    if elem.tag == "passage":
-        span.sentences = [_xml_span(s, path) for s in elem.iterchildren("sentence")]
-    return span
-
-
-def _xml_document(elem, path) -> _Document:
-    return _Document(elem.findtext("id"), [_xml_span(p, path) for p in
-                                           elem.iterchildren("passage")],
-                     _xml_annotations(elem, path), elem.sourceline)
+def _xml_object(elem, path) -> dict:
+    """A ``<document>``, ``<passage>``, ``<sentence>`` or ``<annotation>`` as the object
+    BioC JSON has for it (offsets read as integers), its line under the key :data:`_LINE`."""
+    obj = {_LINE: elem.sourceline, "infons": {}}
+    if elem.tag == "annotation":
+        if "id" not in elem.attrib:
+            raise CorpusFormatError(path, elem.sourceline, "not a BioC XML collection: "
+                                                           "<annotation> without an id attribute")
+        obj.update(id=elem.get("id"), locations=[])
+    elif elem.tag != "document":
+        obj["offset"] = _xml_int(elem, elem.findtext("offset"), "<offset>", path)
+    for child in elem.iterchildren():
+        if child.tag in ("id", "text"):
+            obj.setdefault(child.tag, child.text or "")
+        elif child.tag == "infon" and elem.tag == "annotation":  # (a passage's are not read)
+            if child.get("key") is None:
+                raise CorpusFormatError(path, child.sourceline, "<infon> without a key attribute")
+            obj["infons"][child.get("key")] = child.text
+        elif child.tag == "location" and elem.tag == "annotation":
+            obj["locations"].append({key: _xml_int(child, child.get(key), f"{key} attribute",
+                                                   path) for key in ("offset", "length")})
+        elif f"{child.tag}s" in _CHILDREN[elem.tag]:
+            obj.setdefault(f"{child.tag}s", []).append(_xml_object(child, path))
+    return obj
 
 
 # --------------------------------------------------------------------------
@@ -241,7 +209,7 @@ def _xml_document(elem, path) -> _Document:
 # --------------------------------------------------------------------------
 
 
-def _load_json(data: bytes, path: str) -> list[_Document]:
+def _load_json(data: bytes, path: str) -> list[dict]:
     text, _ = decode(data, "utf-8", path)
     try:
         obj = loads_bounded(text)
@@ -258,16 +226,22 @@ def _load_json(data: bytes, path: str) -> list[_Document]:
     if not isinstance(docs, list):
         raise CorpusFormatError(path, None, 'not BioC JSON: expected a collection {"documents": '
                                             '[...]}, a list of documents or one document')
-    out = []
     for k, doc in enumerate(docs):
         where = f"document {k + 1}" + (f" ({doc.get('id')!r:.40})" if isinstance(doc, dict)
                                        else "")
         try:
-            out.append(_json_document(doc))
+            if not isinstance(doc, dict):
+                raise _FieldError(f"a document must be a JSON object, got {type(doc).__name__}")
+            doc_id = doc.get("id")
+            if isinstance(doc_id, int) and not isinstance(doc_id, bool):
+                doc["id"] = str(doc_id)  # as JSONL ids: 101 names document "101"
+            elif doc_id is not None and not isinstance(doc_id, str):
+                raise _FieldError(f"'id' must be a string or an integer, got {doc_id!r:.40}")
+            _json_check(doc, "document", "the document")
         except _FieldError as exc:
             raise CorpusFormatError(path, None, f"{where}: not a BioC JSON document "
                                                 f"({exc})") from None
-    return out
+    return docs
 
 
 class _FieldError(Exception):
@@ -297,60 +271,26 @@ def _json_offset(obj, key, what):
     return value
 
 
-def _json_infons(obj, what):
-    infons = _json_field(obj, "infons", dict, what, default={})
-    for key, value in infons.items():
-        if value is not None and not isinstance(value, str | int | float):
-            raise _FieldError(f"{what}: infon {key!r} must be a string, got {value!r:.40}")
-    return infons
-
-
-def _json_list(obj, key, what):
-    items = _json_field(obj, key, list, what, default=[])
-    return [(f"{what}, {key[:-1]} {i + 1}", item) for i, item in enumerate(items)]
-
-
-def _json_annotations(obj, what):
-    out = []
-    for where, ann in _json_list(obj, "annotations", what):
-        if not isinstance(ann, dict):
-            raise _FieldError(f"{where} is a {type(ann).__name__}, not an object")
-        if "id" not in ann:
-            raise _FieldError(f"no 'id' field in {where}")
-        if "locations" not in ann:
-            raise _FieldError(f"no 'locations' field in {where}")
-        locations = [(_json_offset(loc, "offset", at), _json_offset(loc, "length", at))
-                     for at, loc in _json_list(ann, "locations", where)]
-        out.append(_Annotation(ann["id"], _json_infons(ann, where),
-                               _json_field(ann, "text", str, where), locations, None))
-    return out
-
-
-def _json_span(obj, what, sentences=False):
+def _json_check(obj, kind, what):
+    """Check a BioC JSON object of ``kind`` (``"document"``...) and the objects in it."""
     if not isinstance(obj, dict):
         raise _FieldError(f"{what} is a {type(obj).__name__}, not an object")
-    if "offset" not in obj:
-        raise _FieldError(f"no 'offset' field in {what}")
-    _json_infons(obj, what)
-    span = _Span(_json_offset(obj, "offset", what), _json_field(obj, "text", str, what),
-                 _json_annotations(obj, what), None)
-    if sentences:
-        span.sentences = [_json_span(s, where) for where, s in _json_list(obj, "sentences", what)]
-    return span
-
-
-def _json_document(doc) -> _Document:
-    if not isinstance(doc, dict):
-        raise _FieldError(f"a document must be a JSON object, got {type(doc).__name__}")
-    doc_id = doc.get("id")
-    if isinstance(doc_id, int) and not isinstance(doc_id, bool):
-        doc_id = str(doc_id)  # as JSONL ids: 101 names document "101"
-    elif doc_id is not None and not isinstance(doc_id, str):
-        raise _FieldError(f"'id' must be a string or an integer, got {doc_id!r:.40}")
-    _json_infons(doc, "the document")
-    passages = [_json_span(p, where, sentences=True)
-                for where, p in _json_list(doc, "passages", "the document")]
-    return _Document(doc_id, passages, _json_annotations(doc, "the document"), None)
+    if kind == "location":
+        _json_offset(obj, "offset", what), _json_offset(obj, "length", what)
+        return
+    for key in _REQUIRED[kind]:
+        if key not in obj:
+            raise _FieldError(f"no {key!r} field in {what}")
+        if key == "offset":
+            _json_offset(obj, "offset", what)
+    for key, value in _json_field(obj, "infons", dict, what, default={}).items():
+        if value is not None and not isinstance(value, str | int | float):
+            raise _FieldError(f"{what}: infon {key!r} must be a string, got {value!r:.40}")
+    if kind != "document":
+        _json_field(obj, "text", str, what)
+    for key in _CHILDREN[kind]:
+        for i, item in enumerate(_json_field(obj, key, list, what, default=[])):
+            _json_check(item, key[:-1], f"{what}, {key[:-1]} {i + 1}")
 
 
 # --------------------------------------------------------------------------
@@ -358,67 +298,67 @@ def _json_document(doc) -> _Document:
 # --------------------------------------------------------------------------
 
 
+def _items(obj, key):
+    """The objects of a list field (a missing or null field: none)."""
+    return obj.get(key) or []
+
+
 def _pad(pos, span, path, what, budget, fill):
-    """The ``fill`` characters between ``pos`` and ``span.offset``, within the file's budget."""
-    if span.offset < pos:
-        raise CorpusFormatError(path, span.line, f"{what} at offset {span.offset} overlaps the "
-                                                 f"text before it, which ends at {pos} "
-                                                 "(passages or sentences overlap)")
-    gap = span.offset - pos
+    """The ``fill`` characters between ``pos`` and ``span``'s offset, within the file's budget."""
+    offset = span["offset"]
+    if offset < pos:
+        raise CorpusFormatError(path, span.get(_LINE), f"{what} at offset {offset} overlaps the "
+                                                       f"text before it, which ends at {pos} "
+                                                       "(passages or sentences overlap)")
+    gap = offset - pos
     if gap > budget[0]:
         raise CorpusFormatError(
-            path, span.line,
-            f"{what} at offset {span.offset:,} would be preceded by {gap:,} filler characters "
+            path, span.get(_LINE),
+            f"{what} at offset {offset:,} would be preceded by {gap:,} filler characters "
             f"(the text before it ends at {pos:,}); the gaps of a BioC file may add up to at "
             "most its size in bytes or 10,000 characters: a wrong offset?")
     budget[0] -= gap
     return fill * gap
 
 
-def _span_text(span, path, where, budget):
-    if span.text:
-        return span.text
-    parts, pos = [], span.offset
-    for sentence in span.sentences:
-        if not sentence.text:
-            raise CorpusFormatError(path, sentence.line, f"{where}: the sentence at offset "
-                                                         f"{sentence.offset} has no text")
-        parts.append(_pad(pos, sentence, path, f"{where}: a sentence", budget, " "))
-        parts.append(sentence.text)
-        pos = sentence.offset + len(sentence.text)
-    return "".join(parts)
-
-
-def _document_text(document, path, where, budget):
-    """The text of a document: its passages at their offsets, line breaks between them."""
-    parts, pos = [], 0
-    for passage in document.passages:
-        text = _span_text(passage, path, where, budget)
-        parts.append(_pad(pos, passage, path, f"{where}: a passage", budget, "\n"))
+def _joined(spans, pos, path, where, budget, kind="passage"):
+    """The text of passages (or sentences) at their offsets from ``pos``: line breaks
+    between passages, spaces between sentences; a passage without text is its sentences."""
+    parts = []
+    for span in spans:
+        text = span.get("text")
+        if not text and kind == "sentence":
+            raise CorpusFormatError(path, span.get(_LINE), f"{where}: the sentence at offset "
+                                                           f"{span['offset']} has no text")
+        if not text:
+            text = _joined(_items(span, "sentences"), span["offset"], path, where, budget,
+                           "sentence")
+        parts.append(_pad(pos, span, path, f"{where}: a {kind}", budget,
+                          "\n" if kind == "passage" else " "))
         parts.append(text)
-        pos = passage.offset + len(text)
+        pos = span["offset"] + len(text)
     return "".join(parts)
 
 
 def _to_document(document, k, path, type_infon, budget) -> BratDocument:
-    doc_id = document.id
+    doc_id, line = document.get("id"), document.get(_LINE)
     where = f"document {k + 1}"
     problem = document_id_problem(doc_id) if isinstance(doc_id, str) else "it is missing"
     if problem:
-        raise CorpusFormatError(path, document.line, f"{where}: id {doc_id!r} cannot name a "
-                                                     f"document: {problem}")
+        raise CorpusFormatError(path, line, f"{where}: id {doc_id!r} cannot name a "
+                                            f"document: {problem}")
     where = f"document {doc_id!r}"
-    text = _document_text(document, path, where, budget)
+    text = _joined(_items(document, "passages"), 0, path, where, budget)
     found = find_control(text)
     if found is not None:
-        raise CorpusFormatError(path, document.line, f"{where}: control character "
-                                                     f"{found[1]!r} at character {found[0]} of "
-                                                     "the text (a binary or corrupt file?)")
-    annotations = list(document.annotations)
-    for passage in document.passages:
-        annotations.extend(passage.annotations)
-        for sentence in passage.sentences:
-            annotations.extend(sentence.annotations)
+        raise CorpusFormatError(path, line, f"{where}: control character "
+                                            f"{found[1]!r} at character {found[0]} of "
+                                            "the text (a binary or corrupt file?)")
+    annotations = list(_items(document, "annotations"))
+    for passage in _items(document, "passages"):
+        annotations.extend(_items(passage, "annotations"))
+        for sentence in _items(passage, "sentences"):
+            annotations.extend(_items(sentence, "annotations"))
     entities = [_to_entity(ann, text, path, where, type_infon) for ann in annotations]
     entities.sort(key=lambda e: (e.start, e.end, e.type))
     # BioC ids need not be unique (one passage's, another's) nor brat ids: number them
@@ -427,22 +367,18 @@ def _to_document(document, k, path, type_infon, budget) -> BratDocument:
 
 
 def _to_entity(ann, text, path, where, type_infon) -> Entity:
-    what = f"{where}, annotation {ann.id!r}"
-    typ = ann.infons.get(type_infon)
+    what, line = f"{where}, annotation {ann['id']!r}", ann.get(_LINE)
+    typ = (ann.get("infons") or {}).get(type_infon)
     if typ is None:
-        raise CorpusFormatError(path, ann.line, f"{what}: no {type_infon!r} infon (the entity "
-                                                "type)")
-    try:
-        _check_type(typ, what)
-    except (TypeError, ValueError) as exc:
-        raise CorpusFormatError(path, ann.line, str(exc)) from None
-    if not ann.locations:
-        raise CorpusFormatError(path, ann.line, f"{what}: no location")
-    frags = sorted((offset, offset + length) for offset, length in ann.locations)
+        raise CorpusFormatError(path, line, f"{what}: no {type_infon!r} infon (the entity type)")
+    _check_type(typ, what, path, line)
+    if not ann["locations"]:
+        raise CorpusFormatError(path, line, f"{what}: no location")
+    frags = sorted((loc["offset"], loc["offset"] + loc["length"]) for loc in ann["locations"])
     for a, b in frags:
         if not 0 <= a < b <= len(text):
-            raise CorpusFormatError(path, ann.line, f"{what}: location {a}+{b - a} is empty or "
-                                                    f"outside the text ({len(text)} characters)")
+            raise CorpusFormatError(path, line, f"{what}: location {a}+{b - a} is empty or "
+                                                f"outside the text ({len(text)} characters)")
     merged = [list(frags[0])]
     for a, b in frags[1:]:
         if a <= merged[-1][1]:  # touching or overlapping locations are one fragment
@@ -450,13 +386,12 @@ def _to_entity(ann, text, path, where, type_infon) -> Entity:
         else:
             merged.append([a, b])
     start, end = merged[0][0], merged[-1][1]
-    if len(merged) == 1 and ann.text is not None and ann.text != text[start:end]:
-        raise CorpusFormatError(path, ann.line, f"{what}: text {ann.text!r} differs from the "
-                                                f"document text at {start}:{end}, "
-                                                f"{text[start:end]!r}")
+    if len(merged) == 1 and ann.get("text") is not None and ann["text"] != text[start:end]:
+        raise CorpusFormatError(path, line, f"{what}: text {ann['text']!r} differs from the "
+                                            f"document text at {start}:{end}, "
+                                            f"{text[start:end]!r}")
     fragments = tuple((a, b) for a, b in merged) if len(merged) > 1 else None
     return Entity("", typ, start, end, text[start:end], fragments)
-
 
 # --------------------------------------------------------------------------
 # writing
@@ -497,13 +432,9 @@ def to_bioc_document(doc: BratDocument, bioc):
         for a, b in frags:
             ann.add_location(bioc.BioCLocation(a, b - a))
         ann.text = " ".join(text[a:b] for a, b in frags)
-        owner = document
-        for p, s in zip(reversed(passages), reversed(starts)):
-            if s <= e.start:
-                if e.end <= s + len(p.text):
-                    owner = p
-                break
-        owner.add_annotation(ann)
+        i = bisect.bisect_right(starts, e.start) - 1  # the last line starting at or before it
+        inside = i >= 0 and e.end <= starts[i] + len(passages[i].text)
+        (passages[i] if inside else document).add_annotation(ann)
     return document
 
 

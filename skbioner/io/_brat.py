@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._atomic import atomic_write_files
-from ._decode import check_text_controls
+from ._atomic import atomic_write_files, utf8
+from ._decode import check_text_controls, decode
 from ._errors import CorpusFormatError
 
 __all__ = [
@@ -155,14 +155,12 @@ def read_brat(txt_path, ann_path=None) -> BratDocument:
     count a ``\\r\\n`` line break as two characters, as brat does.
     """
     txt_path = Path(txt_path)
+    text = _read_text(txt_path)
     if ann_path is None:
         ann_path = txt_path.with_suffix(".ann")
-        text = _read_text(txt_path)
         if not ann_path.is_file():
             raise CorpusFormatError(txt_path, None, f"no annotation file {ann_path.name} beside it")
-    else:
-        ann_path = Path(ann_path)
-        text = _read_text(txt_path)
+    ann_path = Path(ann_path)
     ann = _read_text(ann_path)
 
     lines = ann.split("\n")
@@ -232,75 +230,53 @@ def read_brat_dir(directory) -> list[BratDocument]:
 
 
 def _read_text(path: Path) -> str:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        lineno = data.count(b"\n", 0, exc.start) + 1
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"cannot decode {data[exc.start : exc.end]!r} at byte offset {exc.start} "
-            f"as utf-8 ({exc.reason})",
-        ) from None
+    text, _ = decode(path.read_bytes(), "utf-8", path, keep_bom=True)
     check_text_controls(text, path)
     return text
 
 
 def _parse_entity(line: str, text: str, path: Path, lineno: int) -> Entity:
     parts = line.split("\t", 2)
-    if len(parts) != 3 or not _T_ID.fullmatch(parts[0]):
+    ann_id, middle, covered = parts if len(parts) == 3 else ("", "", "")
+    typ, _, offsets = middle.partition(" ")
+    pairs = [fragment.split(" ") for fragment in offsets.split(";")]
+    if not _T_ID.fullmatch(ann_id) or not typ or any(len(pair) != 2 for pair in pairs):
         raise CorpusFormatError(
             path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
         )
-    ann_id, middle, covered = parts
-    typ, sep, offsets = middle.partition(" ")
-    if not typ or not sep:
-        raise CorpusFormatError(
-            path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
-        )
-    fragments = []
-    for fragment in offsets.split(";"):
-        pieces = fragment.split(" ")
-        if len(pieces) != 2:
+    for value in (value for pair in pairs for value in pair):
+        if not _OFFSET.fullmatch(value):
             raise CorpusFormatError(
-                path, lineno, f"malformed entity line {line!r}: expected {_T_FORMAT}"
+                path,
+                lineno,
+                f"offset {value!r} of {ann_id} is not a non-negative integer: {line!r}",
             )
-        for value in pieces:
-            if not _OFFSET.fullmatch(value):
-                raise CorpusFormatError(
-                    path,
-                    lineno,
-                    f"offset {value!r} of {ann_id} is not a non-negative integer: {line!r}",
-                )
-        start, end = int(pieces[0]), int(pieces[1])
-        if start >= end:
-            raise CorpusFormatError(
-                path, lineno, f"{ann_id}: start {start} is not before end {end}"
-            )
-        if fragments and start < fragments[-1][1]:
-            raise CorpusFormatError(
-                path, lineno, f"{ann_id}: fragment {start} {end} overlaps or precedes the one "
-                f"before it ({fragments[-1][0]} {fragments[-1][1]})"
-            )
-        fragments.append((start, end))
+    fragments = [(int(a), int(b)) for a, b in pairs]
+    check_fragments(text, fragments, covered, path, lineno, f"{ann_id}: ")
     start, end = fragments[0][0], fragments[-1][1]
-    if end > len(text):
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"{ann_id}: end {end} is beyond the end of the text ({len(text)} characters)",
-        )
-    expected = DISCONT_SEP.join(text[a:b] for a, b in fragments)
-    if covered != expected:
-        where = ";".join(f"{a}:{b}" for a, b in fragments)
-        raise CorpusFormatError(
-            path,
-            lineno,
-            f"{ann_id}: text field {covered!r} differs from the text at {where}, {expected!r}",
-        )
     return Entity(id=ann_id, type=typ, start=start, end=end, text=text[start:end],
                   fragments=tuple(fragments) if len(fragments) > 1 else None)
+
+
+def check_fragments(text, frags, covered, path, line, where="", also=None) -> None:
+    """Raise a CorpusFormatError (file, line, ``where`` before the message) unless ``frags``
+    are ordered, disjoint, non-empty ``(start, end)`` spans of ``text`` and ``covered`` (None:
+    not checked) is their text joined by a space, or ``also``."""
+    for k, (a, b) in enumerate(frags):
+        if a >= b:
+            raise CorpusFormatError(path, line, f"{where}start {a} is not before end {b}")
+        if k and a < frags[k - 1][1]:
+            raise CorpusFormatError(path, line, f"{where}fragment {a} {b} overlaps or precedes "
+                                                f"the one before it ({frags[k - 1][0]} "
+                                                f"{frags[k - 1][1]})")
+    if frags[-1][1] > len(text):
+        raise CorpusFormatError(path, line, f"{where}end {frags[-1][1]} is beyond the end of "
+                                            f"the text ({len(text)} characters)")
+    expected = DISCONT_SEP.join(text[a:b] for a, b in frags)
+    if covered is not None and covered not in (expected, also):
+        at = ";".join(f"{a}:{b}" for a, b in frags)
+        raise CorpusFormatError(path, line, f"{where}text field {covered!r} differs from the "
+                                            f"text at {at}, {expected!r}")
 
 
 # --------------------------------------------------------------------------
@@ -451,9 +427,9 @@ def write_brat(directory, doc: BratDocument, *, write_text: bool = True) -> tupl
     directory = Path(directory)
     txt_path = directory / f"{doc_id}.txt"
     ann_path = directory / f"{doc_id}.ann"
-    contents = {ann_path: _utf8(ann, doc_id, "annotations")}
+    contents = {ann_path: utf8(ann, f"document {doc_id!r}: the annotations")}
     if write_text:
-        contents = {txt_path: _utf8(text, doc_id, "text"), **contents}
+        contents = {txt_path: utf8(text, f"document {doc_id!r}: the text"), **contents}
     directory.mkdir(parents=True, exist_ok=True)
     atomic_write_files(contents)
     return txt_path, ann_path
@@ -487,6 +463,19 @@ def document_id_problem(doc_id) -> str:
     if len(doc_id.encode("utf-8")) > MAX_ID_BYTES:
         return f"longer than {MAX_ID_BYTES} bytes"
     return ""
+
+
+def check_new_id(doc_id, seen, path, line) -> None:
+    """Refuse (file and line named) a document id that cannot name a document or that
+    ``seen`` (id -> line) holds, then add it there."""
+    problem = document_id_problem(doc_id)
+    if problem:
+        raise CorpusFormatError(path, line, f"document id {doc_id!r:.60} cannot name a document: "
+                                            f"{problem}")
+    if doc_id in seen:
+        raise CorpusFormatError(path, line, f"document id {doc_id!r} already used on line "
+                                            f"{seen[doc_id]}")
+    seen[doc_id] = line
 
 
 def check_documents(documents) -> list[BratDocument]:
@@ -536,22 +525,17 @@ def _fragments(e: Entity, text: str, where: str) -> list[tuple[int, int]]:
     return frags
 
 
-def _utf8(text: str, doc_id: str, what: str) -> bytes:
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(
-            f"document {doc_id!r}: the {what} holds {text[exc.start:exc.end]!r} at character "
-            f"{exc.start}, which is not valid Unicode and cannot be written as UTF-8"
-        ) from None
-
-
-def _check_type(typ, where: str) -> None:
+def _check_type(typ, where: str, path=None, line=None) -> None:
+    """Refuse an entity type that is not a str (TypeError), is empty or holds whitespace or a
+    control character (ValueError); with ``path``, either as a CorpusFormatError."""
     if not isinstance(typ, str):
-        raise TypeError(f"{where}: entity type must be a str, got {type(typ).__name__}")
-    if not typ or any(c.isspace() or not c.isprintable() for c in typ):
-        raise ValueError(f"{where}: entity type {typ!r} is empty or contains whitespace or a "
-                         "control character")
+        problem = TypeError(f"{where}: entity type must be a str, got {type(typ).__name__}")
+    elif not typ or any(c.isspace() or not c.isprintable() for c in typ):
+        problem = ValueError(f"{where}: entity type {typ!r} is empty or contains whitespace or "
+                             "a control character")
+    else:
+        return
+    raise problem if path is None else CorpusFormatError(path, line, str(problem))
 
 
 def _number_entities(entities: list[Entity], doc_id: str) -> list[Entity]:

@@ -30,7 +30,8 @@ from __future__ import annotations
 import io
 import operator
 import os
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .._sentence import Sentence
@@ -315,9 +316,7 @@ def read_columns(
     token_col, label_col, keep_items, scheme = _checked_arguments(token_col, label_col, keep,
                                                                   sep, scheme, encoding)
     auto_sep = sep == "auto"
-    path_str = os.fspath(path)
-    if isinstance(path_str, bytes):
-        path_str = os.fsdecode(path_str)
+    path_str = os.fsdecode(os.fspath(path))
 
     text, encoding = decode(read_bytes(path, path_str), encoding, path_str)
     if not text:
@@ -479,16 +478,7 @@ def read_jnlpba(path, **kwargs) -> ColumnCorpus:
     return read_columns(path, **options)
 
 
-def read_conll(
-    path,
-    *,
-    token_col: int = 0,
-    label_col: int | None = -1,
-    keep: Mapping[str, int] | None = None,
-    sep: str = " ",
-    scheme: str | None = "IOB2",
-    encoding: str = "utf-8",
-) -> ColumnCorpus:
+def read_conll(path, *, sep: str = " ", **kwargs) -> ColumnCorpus:
     """Read a CoNLL-style file: space-separated columns, ``-DOCSTART-`` lines.
 
     Same as :func:`read_columns` with a space as default separator.  For the
@@ -498,8 +488,11 @@ def read_conll(
     Parameters
     ----------
     path : str or path-like
-    token_col, label_col, keep, sep, scheme, encoding
+    sep : str, default=" "
         See :func:`read_columns`.
+    **kwargs
+        Further arguments of :func:`read_columns` (``token_col``,
+        ``label_col``, ``keep``, ``scheme``, ``encoding``).
 
     Returns
     -------
@@ -507,15 +500,7 @@ def read_conll(
         Document ids are ``"doc0"``, ``"doc1"``, ... in the order of the
         ``-DOCSTART-`` lines.
     """
-    return read_columns(
-        path,
-        token_col=token_col,
-        label_col=label_col,
-        keep=keep,
-        sep=sep,
-        scheme=scheme,
-        encoding=encoding,
-    )
+    return read_columns(path, sep=sep, **kwargs)
 
 
 def detect_separator(text: str) -> str:
@@ -525,19 +510,10 @@ def detect_separator(text: str) -> str:
     holds one, else a space if it holds one, else a tab (a file of one
     column).
     """
-    start = 0
-    n = len(text)
-    while start < n:
-        end = text.find("\n", start)
-        if end < 0:
-            end = n
-        line = text[start:end].rstrip("\r")
-        start = end + 1
-        if not line or line.isspace() or _is_marker(line):
-            continue
-        if "\t" in line:
-            return "\t"
-        return " " if " " in line else "\t"
+    for match in re.finditer(r"[^\n]+", text):  # the lines, without reading past the first
+        line = match.group().rstrip("\r")
+        if line and not line.isspace() and not _is_marker(line):
+            return "\t" if "\t" in line else " " if " " in line else "\t"
     return "\t"
 
 
@@ -601,43 +577,24 @@ def _check_keep(keep) -> tuple[tuple[str, int], ...]:
 
 
 def _resolve_columns(token_col, label_col, keep_items, n_columns, path, lineno):
-    """Turn possibly negative column indices into checked non-negative ones."""
-
-    def resolve(index: int, what: str) -> int:
-        resolved = index + n_columns if index < 0 else index
-        if not 0 <= resolved < n_columns:
-            raise CorpusFormatError(
-                path,
-                lineno,
-                f"{what}={index} is out of range: the first token line has {n_columns} column(s)",
-            )
-        return resolved
-
-    tc = resolve(token_col, "token_col")
-    used = {tc: f"token_col={token_col}"}
-    lc = -1
-    if label_col is not None:
-        lc = resolve(label_col, "label_col")
-        if lc in used:
-            raise CorpusFormatError(
-                path,
-                lineno,
-                f"label_col={label_col} and {used[lc]} both select column {lc} of "
-                f"{n_columns}; pass label_col=None for a file without a label column",
-            )
-        used[lc] = f"label_col={label_col}"
-    kept = []
-    for name, col in keep_items:
-        c = resolve(col, f"keep[{name!r}]")
+    """Turn possibly negative column indices into checked non-negative ones, each used once."""
+    named = [("token_col", token_col), *([("label_col", label_col)] if label_col is not None
+                                         else []), *((f"keep[{n!r}]", c) for n, c in keep_items)]
+    used: dict[int, str] = {}  # column -> "what=index", in the order above
+    for what, index in named:
+        c = index + n_columns if index < 0 else index
+        if not 0 <= c < n_columns:
+            raise CorpusFormatError(path, lineno, f"{what}={index} is out of range: the first "
+                                                  f"token line has {n_columns} column(s)")
         if c in used:
-            raise CorpusFormatError(
-                path,
-                lineno,
-                f"keep[{name!r}]={col} and {used[c]} both select column {c} of {n_columns}",
-            )
-        used[c] = f"keep[{name!r}]={col}"
-        kept.append((name, c))
-    return tc, lc, tuple(kept)
+            hint = ("; pass label_col=None for a file without a label column"
+                    if what == "label_col" else "")
+            raise CorpusFormatError(path, lineno, f"{what}={index} and {used[c]} both select "
+                                                  f"column {c} of {n_columns}{hint}")
+        used[c] = f"{what}={index}"
+    columns = list(used)
+    lc = columns.pop(1) if label_col is not None else -1
+    return columns[0], lc, tuple((name, c) for (name, _), c in zip(keep_items, columns[1:]))
 
 
 def _check_not_cut(label: str, first_lines: dict, path: str, lineno: int) -> None:
@@ -723,14 +680,12 @@ def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
     """
     if not isinstance(corpus, ColumnCorpus):
         raise TypeError(f"corpus must be a ColumnCorpus, got {type(corpus).__name__}")
-    labels = corpus.y if y is None else _check_y(y, corpus.X)
-    layout = corpus._layout
-    if layout is None:
-        text = _render_plain(corpus, labels)
-        encoding = "utf-8"
-    else:
-        text = _render(layout, corpus.X, labels)
-        encoding = layout.encoding
+    from ..schemes import check_label_sequences
+
+    labels = corpus.y if y is None else check_label_sequences(y, map(len, corpus.X), scheme=False)
+    layout = corpus._layout if corpus._layout is not None else _plain_layout(corpus)
+    text = _render(layout, corpus.X, labels)
+    encoding = layout.encoding
 
     if hasattr(path_or_file, "write"):
         if isinstance(path_or_file, io.RawIOBase | io.BufferedIOBase) or "b" in getattr(
@@ -741,12 +696,6 @@ def write_columns(path_or_file, corpus: ColumnCorpus, y=None) -> None:
             path_or_file.write(text)
         return
     _atomic_write_bytes(path_or_file, text.encode(encoding))
-
-
-def _check_y(y, X) -> list[Sequence[str]]:
-    from ..schemes import check_label_sequences
-
-    return check_label_sequences(y, map(len, X), scheme=False)
 
 
 def _render(layout: _ColumnLayout, X, labels) -> str:
@@ -829,50 +778,35 @@ def _check_value(value, sep: str, i: int, j: int, what: str, required: bool) -> 
         )
 
 
-def _render_plain(corpus: ColumnCorpus, labels) -> str:
-    """JNLPBA layout for a corpus that has no layout record."""
+def _plain_layout(corpus: ColumnCorpus) -> _ColumnLayout:
+    """The JNLPBA layout for a corpus that has no layout record.
+
+    Its fields are placeholders that equal no value, so :func:`_render`
+    checks and writes every token, annotation and label.
+    """
     X, doc_ids = corpus.X, corpus.doc_ids
     if len(doc_ids) != len(X):
         raise ValueError(f"corpus has {len(X)} sentences but {len(doc_ids)} doc_ids")
-    if labels is not None and len(labels) != len(X):
-        raise ValueError(
-            f"corpus.y has {len(labels)} label sequences but corpus.X has {len(X)} sentences"
-        )
     names: list[str] = []
     if X and isinstance(X[0], Sentence):
         names = list(X[0].annotations)
-    sep = "\t"
-    out: list[str] = []
-    previous = None
+    before, previous = [], None
     for i, sentence in enumerate(X):
+        lines = [""] if i else []  # the empty line after the sentence before
         if doc_ids[i] != previous:
             previous = doc_ids[i]
             if previous:
-                out.extend((_MEDLINE + previous, ""))
-        columns = [(sentence, "token", True)]
+                lines.extend((_MEDLINE + previous, ""))
+        before.append(tuple(lines))
         for name in names:
             if not isinstance(sentence, Sentence) or not sentence.has(name):
                 raise ValueError(
                     f"sentence {i} has no {name!r} annotation but sentence 0 has; all "
                     "sentences must have the same annotations"
                 )
-            columns.append((sentence.column(name), f"annotation {name!r}", False))
-        if labels is not None:
-            if len(labels[i]) != len(sentence):
-                raise ValueError(
-                    f"sentence {i} has {len(sentence)} tokens but {len(labels[i])} labels"
-                )
-            columns.append((labels[i], "label", True))
-        for values, what, required in columns:
-            for j, v in enumerate(values):
-                _check_value(v, sep, i, j, what, required)
-        for j in range(len(sentence)):
-            line = sep.join(values[j] for values, _, _ in columns)
-            if _is_marker(line):
-                raise ValueError(
-                    f"sentence {i}, token {j}: the line {line!r} would be read back as a "
-                    "document marker"
-                )
-            out.append(line)
-        out.append("")
-    return "".join(line + "\n" for line in out)
+    unset = (object(),) * (1 + len(names))
+    return _ColumnLayout(sep="\t", newline="\n", encoding="utf-8", n_columns=len(unset),
+                         token_col=0, label_col=None,
+                         keep=tuple((name, c) for c, name in enumerate(names, 1)),
+                         fields=[(unset,) * len(s) for s in X], before=before,
+                         after=("",) if X else (), final_newline=bool(X))

@@ -26,11 +26,14 @@ import os
 import stat
 from pathlib import Path
 
+from ._bioc import read_bioc, write_bioc
 from ._brat import BratDocument, Entity, read_brat, read_brat_dir, write_brat
 from ._columns import ColumnCorpus, read_columns
 from ._decode import check_input_kind
 from ._errors import CorpusFormatError
 from ._json import loads as loads_bounded
+from ._jsonl import iter_jsonl_records, read_jsonl, write_jsonl
+from ._pubtator import is_pubtator_line, read_pubtator, write_pubtator
 
 __all__ = [
     "FORMATS",
@@ -138,8 +141,6 @@ def _sniff(p: Path) -> str:
         if isinstance(obj, dict) and not ({"documents", "passages"} & obj.keys()):
             return "jsonl"
         return "bioc-json"
-    from ._pubtator import is_pubtator_line
-
     if is_pubtator_line(first):
         return "pubtator"
     return "columns"
@@ -185,17 +186,9 @@ def read_documents(path, format="auto", *, sep="auto") -> list[BratDocument]:
         if p.is_dir():
             return read_brat_dir(p)
         return [read_brat(p.with_suffix(".txt"), p.with_suffix(".ann"))]
-    if format == "pubtator":
-        from ._pubtator import read_pubtator
-
-        return read_pubtator(path)
-    if format == "jsonl":
-        from ._jsonl import read_jsonl
-
-        return read_jsonl(path)
-    from ._bioc import read_bioc
-
-    return read_bioc(path, format=format[len("bioc-"):])
+    if format.startswith("bioc-"):
+        return read_bioc(path, format=format[len("bioc-"):])
+    return {"pubtator": read_pubtator, "jsonl": read_jsonl}[format](path)
 
 
 def corpus_to_documents(corpus: ColumnCorpus, y=None) -> list[BratDocument]:
@@ -288,18 +281,10 @@ def write_documents(path, documents, format) -> None:
             raise NotADirectoryError(f"{path}: brat output must be a directory")
         for doc in documents:
             write_brat(path, doc)
-    elif format == "pubtator":
-        from ._pubtator import write_pubtator
-
-        write_pubtator(path, documents)
-    elif format == "jsonl":
-        from ._jsonl import write_jsonl
-
-        write_jsonl(path, documents)
-    else:
-        from ._bioc import write_bioc
-
+    elif format.startswith("bioc-"):
         write_bioc(path, documents, format=format[len("bioc-"):])
+    else:
+        {"pubtator": write_pubtator, "jsonl": write_jsonl}[format](path, documents)
 
 
 def read_spans(path, format="auto", *, sep="auto"):
@@ -311,8 +296,6 @@ def read_spans(path, format="auto", *, sep="auto"):
     format = _check_format(format, path)
     if format != "jsonl":
         return read_spans_of(read_documents(path, format, sep=sep))
-    from ._jsonl import iter_jsonl_records, read_jsonl
-
     records = list(iter_jsonl_records(path, require_text=False))
     if all(text is not None for _, _, text, _ in records):
         return read_spans_of(read_jsonl(path))

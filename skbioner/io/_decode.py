@@ -21,7 +21,7 @@ import zlib
 from ._errors import CorpusFormatError
 
 __all__ = ["check_controls", "check_encoding", "check_input_kind", "check_text_controls",
-           "decode", "detect_newline", "find_control", "read_bytes", "text_lines"]
+           "decode", "detect_newline", "file_kind", "find_control", "read_bytes", "text_lines"]
 
 #: Longest line (in characters) :func:`text_lines` reads.
 MAX_LINE_CHARS = 1 << 20
@@ -102,9 +102,17 @@ def check_input_kind(path, path_str: str) -> None:
         return
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(errno.EISDIR, "Is a directory", path_str)
-    kind = ("a character device" if stat.S_ISCHR(mode) else "a block device"
-            if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-    raise CorpusFormatError(path_str, None, f"not a regular file or pipe ({kind})")
+    raise CorpusFormatError(path_str, None, f"not a regular file or pipe ({file_kind(mode)})")
+
+
+def file_kind(mode) -> str:
+    """What a path of this ``st_mode`` is, for messages (``"a character device"``...)."""
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a file"
 
 
 _UTF8 = ("utf-8", "utf8", "u8", "utf")
@@ -120,14 +128,17 @@ def check_encoding(encoding) -> None:
         raise ValueError(f"unknown encoding {encoding!r}") from None
 
 
-def decode(data: bytes, encoding: str, path: str) -> tuple[str, str]:
+def decode(data: bytes, encoding: str, path, keep_bom=False) -> tuple[str, str]:
     """``(text, encoding)``; a UTF-8 byte order mark is dropped (encoding ``"utf-8-sig"``).
 
     A byte order mark is not text: kept, it would stick to the first token
     or hide a ``###MEDLINE`` line.  :func:`write_columns` writes it back.
+    ``keep_bom=True`` keeps it as the character U+FEFF (brat's offsets count it).
     """
     check_encoding(encoding)
-    if encoding.lower().replace("_", "-") in _UTF8:
+    if keep_bom:
+        pass
+    elif encoding.lower().replace("_", "-") in _UTF8:
         encoding = "utf-8-sig" if data.startswith(_BOM) else encoding
     elif encoding.lower().replace("_", "-") in ("utf-8-sig", "utf8-sig"):
         encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"  # written back as read

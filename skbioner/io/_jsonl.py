@@ -18,7 +18,14 @@ import operator
 import os
 
 from ._atomic import atomic_write_utf8
-from ._brat import BratDocument, Entity, _check_type, check_documents, document_id_problem
+from ._brat import (
+    BratDocument,
+    Entity,
+    _check_type,
+    check_documents,
+    check_fragments,
+    check_new_id,
+)
 from ._decode import decode, find_control, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
@@ -50,14 +57,7 @@ def iter_jsonl_records(path, *, require_text=True):
         doc_id = record["id"]
         if isinstance(doc_id, int) and not isinstance(doc_id, bool):
             doc_id = str(doc_id)
-        problem = document_id_problem(doc_id)
-        if problem:
-            raise CorpusFormatError(path_str, lineno,
-                                    f'"id" {doc_id!r:.60} cannot name a document: {problem}')
-        if doc_id in seen:
-            raise CorpusFormatError(path_str, lineno,
-                                    f"document id {doc_id!r} already used on line {seen[doc_id]}")
-        seen[doc_id] = lineno
+        check_new_id(doc_id, seen, path_str, lineno)
         text = record.get("text")
         if text is None and require_text:
             raise CorpusFormatError(path_str, lineno, f'document {doc_id!r} has no "text" (the '
@@ -90,10 +90,7 @@ def _entity(e, k, path, lineno, doc_id):
             frags = tuple((_offset(a), _offset(b)) for a, b in frags)
     except (TypeError, ValueError):
         raise CorpusFormatError(path, lineno, f"{where}: offsets must be integers") from None
-    try:
-        _check_type(e["type"], where)
-    except (TypeError, ValueError) as exc:
-        raise CorpusFormatError(path, lineno, str(exc)) from None
+    _check_type(e["type"], where, path, lineno)
     if not 0 <= start < end:
         raise CorpusFormatError(path, lineno, f"{where}: start {start} is not before end {end}")
     if frags is not None and (len(frags) < 2 or frags[0][0] != start or frags[-1][1] != end or any(
@@ -140,16 +137,8 @@ def read_jsonl(path) -> list[BratDocument]:
                                                       '"text" (a binary or corrupt file?)')
         entities = []
         for k, (typ, start, end, covered, frags) in enumerate(raw):
-            if end > len(text):
-                raise CorpusFormatError(path_str, lineno,
-                                        f"document {doc_id!r}, entity {k + 1}: end {end} is "
-                                        f"beyond the text ({len(text)} characters)")
-            expected = (text[start:end] if frags is None
-                        else " ".join(text[a:b] for a, b in frags))
-            if covered is not None and covered not in (expected, text[start:end]):
-                raise CorpusFormatError(path_str, lineno,
-                                        f"document {doc_id!r}, entity {k + 1}: text {covered!r} "
-                                        f"differs from the text at {start}:{end}, {expected!r}")
+            check_fragments(text, frags or [(start, end)], covered, path_str, lineno,
+                            f"document {doc_id!r}, entity {k + 1}: ", also=text[start:end])
             entities.append(Entity(f"T{k + 1}", typ, start, end, text[start:end], frags))
         docs.append(BratDocument(doc_id, text, entities))
     if not docs:

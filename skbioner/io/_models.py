@@ -49,7 +49,6 @@ from ._decode import check_input_kind
 from ._trust import (
     _ZIP_MAGIC,
     TRUSTED_TYPES,
-    SkopsFileError,
     SkopsRefusal,
     audit_schema,
     check_members,
@@ -213,11 +212,8 @@ def model_metadata(path):
 
 def metadata_of_bytes(data, path_str):
     """:func:`model_metadata` of a file's content already read (``path_str`` for messages)."""
-    if not data.startswith(_ZIP_MAGIC):
-        if _pickle_kind(data) is not None:
-            return {}
-        raise ModelFileError(
-            f"{path_str}: not a model file (neither the .skops format nor a joblib pickle)")
+    if _format_of(data, path_str) != "skops":
+        return {}
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             check_members(archive, len(data))
@@ -278,15 +274,9 @@ def load_model(path, *, allow_pickle=False, trusted=()):
 
 def load_model_bytes(data, name, *, allow_pickle=False, trusted=()):
     """:func:`load_model` of a file's content already read (``name`` is for messages)."""
-    if not data:
-        raise ModelFileError(f"{name}: the model file is empty")
-    if data.startswith(_ZIP_MAGIC):
+    kind = _format_of(data, name)
+    if kind == "skops":
         return _load_skops(data, name, trusted)
-    kind = _pickle_kind(data)
-    if kind is None:
-        raise ModelFileError(
-            f"{name}: not a model file (neither the .skops format nor a joblib pickle)"
-        )
     if not allow_pickle:
         raise ModelFileError(
             f"{name}: refused: this is {kind} (joblib), and loading it would run any code "
@@ -301,6 +291,17 @@ def load_model_bytes(data, name, *, allow_pickle=False, trusted=()):
         raise ModelFileError(
             f"{name}: cannot load the pickle ({_describe(exc)})"
         ) from None
+
+
+def _format_of(data, name):
+    """``"skops"``, or what kind of joblib pickle ``data`` is; a ModelFileError otherwise."""
+    if not data:
+        raise ModelFileError(f"{name}: the model file is empty")
+    kind = "skops" if data.startswith(_ZIP_MAGIC) else _pickle_kind(data)
+    if kind is None:
+        raise ModelFileError(
+            f"{name}: not a model file (neither the .skops format nor a joblib pickle)")
+    return kind
 
 
 def _pickle_kind(data):
@@ -344,31 +345,27 @@ def _read_model_bytes(path, path_str):
             data = fh.read()
     except MemoryError:
         raise ModelFileError(f"{path_str}: too large to read into memory") from None
-    if not data:
-        raise ModelFileError(f"{path_str}: the model file is empty")
     return data
 
 
 def _load_skops(data, path_str, trusted=()):
     import skops.io as sio
 
+    def corrupt(exc):
+        return ModelFileError(f"{path_str}: not a valid .skops model file (corrupt, truncated "
+                              f"or foreign: {_describe(exc)})")
+
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             limit, scalars = check_members(archive, len(data))
             schema = read_schema(archive)
-    except SkopsRefusal as exc:
-        raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
-    except Exception as exc:
-        raise ModelFileError(
-            f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
-            f"{_describe(exc)})"
-        ) from None
-    try:
         refused = audit_schema(schema, trusted)
         if not refused:
             check_sizes(schema, limit, scalars)
-    except SkopsFileError as exc:
+    except SkopsRefusal as exc:
         raise ModelFileError(f"{path_str}: refused: {exc}; nothing was loaded") from None
+    except Exception as exc:
+        raise corrupt(exc) from None
     if refused:
         raise ModelFileError(
             f"{path_str}: refused: the file holds types that are not trusted "
@@ -380,10 +377,7 @@ def _load_skops(data, path_str, trusted=()):
         _check_restored(model, limit)
         return model
     except (zipfile.BadZipFile, EOFError) as exc:
-        raise ModelFileError(
-            f"{path_str}: not a valid .skops model file (corrupt, truncated or foreign: "
-            f"{_describe(exc)})"
-        ) from None
+        raise corrupt(exc) from None
     except Exception as exc:
         raise ModelFileError(
             f"{path_str}: cannot load the model ({_describe(exc)})"

@@ -30,6 +30,8 @@ from ._brat import (
     Entity,
     _check_type,
     check_documents,
+    check_fragments,
+    check_new_id,
     document_id_problem,
     is_discontinuous,
 )
@@ -177,34 +179,14 @@ def _check_entity_fields(fields, line, path, lineno):
 
 
 def _finish(doc: _Doc, path: str, seen: dict) -> BratDocument:
-    problem = document_id_problem(doc.pmid)
-    if problem:
-        raise CorpusFormatError(path, doc.lineno,
-                                f"document id {doc.pmid!r} cannot name a document: {problem}")
-    if doc.pmid in seen:
-        raise CorpusFormatError(path, doc.lineno,
-                                f"document id {doc.pmid!r} already used on line {seen[doc.pmid]}")
-    seen[doc.pmid] = doc.lineno
+    check_new_id(doc.pmid, seen, path, doc.lineno)
     text = doc.text()
     entities = []
     for lineno, fields in doc.lines:
         start, end, covered, typ = int(fields[1]), int(fields[2]), fields[3], fields[4]
-        if start >= end:
-            raise CorpusFormatError(path, lineno, f"start {start} is not before end {end}")
-        if end > len(text):
-            raise CorpusFormatError(
-                path, lineno,
-                f"end {end} is beyond the end of the text of document {doc.pmid!r} "
-                f"({len(text)} characters: title, a line break, abstract)")
-        if text[start:end] != covered and text[start:end].replace("\n", " ") != covered:
-            raise CorpusFormatError(
-                path, lineno,
-                f"text field {covered!r} differs from the text at {start}:{end}, "
-                f"{text[start:end]!r}")
-        try:
-            _check_type(typ, "entity")
-        except ValueError as exc:
-            raise CorpusFormatError(path, lineno, str(exc)) from None
+        check_fragments(text, [(start, end)], covered, path, lineno,
+                        f"document {doc.pmid!r}: ", also=text[start:end].replace("\n", " "))
+        _check_type(typ, "entity", path, lineno)
         entities.append(Entity(f"T{len(entities) + 1}", typ, start, end, covered))
     return BratDocument(doc.pmid, text, entities)
 

@@ -35,6 +35,9 @@ import zipfile
 import zlib
 from types import MappingProxyType
 
+from ._json import JSONDepthError
+from ._json import loads as loads_bounded
+
 __all__ = ["TRUSTED_TYPES", "SkopsFileError", "SkopsRefusal", "audit_schema", "check_members",
            "check_sizes", "nodes", "read_schema", "type_names"]
 
@@ -239,24 +242,14 @@ def type_names(schema):
 def read_schema(archive):
     """The parsed ``schema.json`` of an open archive, its nesting bounded."""
     try:
-        schema = json.loads(archive.read("schema.json"))
+        schema = loads_bounded(archive.read("schema.json"), MAX_SCHEMA_DEPTH)
     except KeyError:
         raise SkopsFileError("no schema.json member (not a .skops file)") from None
-    except RecursionError:
+    except JSONDepthError:
         raise SkopsRefusal(f"schema.json is nested more than {MAX_SCHEMA_DEPTH} levels deep "
-                             "(crafted?)") from None
+                           "(crafted?)") from None
     except ValueError as exc:  # JSON or UTF-8
         raise SkopsFileError(f"schema.json is not JSON ({exc})") from None
-    stack = [(schema, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_SCHEMA_DEPTH:
-            raise SkopsRefusal(f"schema.json is nested more than {MAX_SCHEMA_DEPTH} levels "
-                                 "deep (crafted?)")
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node)
     if not isinstance(schema, dict):
         raise SkopsFileError("schema.json is not a JSON object")
     return schema

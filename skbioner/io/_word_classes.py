@@ -51,7 +51,7 @@ def write_word_classes(path, tables, *, normalize="lower-digits", notes=()):
     -------
     None
     """
-    words, columns = {}, {}
+    words, columns = {}, {}  # columns: name -> {word: value}
     for t in tables:
         if hasattr(t, "table"):
             if t.normalize_ != normalize:
@@ -62,22 +62,15 @@ def write_word_classes(path, tables, *, normalize="lower-digits", notes=()):
         for name in cols:
             if name in columns:
                 raise ValueError(f"column {name!r} is in two tables")
-        for w in ws:
-            words.setdefault(w, len(words))
-        for name, vals in cols.items():
-            col = [UNKNOWN] * len(words)
-            for w, v in zip(ws, vals, strict=True):
-                col[words[w]] = v
-            columns[name] = col
-    for name in columns:  # words added by later tables
-        columns[name] += [UNKNOWN] * (len(words) - len(columns[name]))
+        words.update(dict.fromkeys(ws))
+        columns.update((name, dict(zip(ws, vals, strict=True))) for name, vals in cols.items())
     buf = io.StringIO()
     buf.write(f"{_HEADER}; normalize={normalize}\n")
     for note in notes:
         buf.write(f"# {note}\n")
     buf.write("\t".join(["word", *columns]) + "\n")
-    for i, w in enumerate(words):
-        buf.write("\t".join([w, *(columns[c][i] for c in columns)]) + "\n")
+    for w in words:
+        buf.write("\t".join([w, *(values.get(w, UNKNOWN) for values in columns.values())]) + "\n")
     data = buf.getvalue().encode("utf-8")
     if os.fspath(path).endswith(".gz"):
         data = gzip.compress(data, compresslevel=9, mtime=0)

@@ -89,7 +89,7 @@ def test_read_jsonl(write_file):
 
 @pytest.mark.parametrize(("record", "match"), [
     ('{"id": "d1", "text": "abc", "entities": [{"start": 0, "end": 9, "type": "x"}]}',
-     "beyond the text"),
+     "beyond the end of the text"),
     ('{"id": "d1", "text": "abc", "entities": [{"start": 0, "end": 2, "type": "x", '
      '"text": "ax"}]}', "differs from the text"),
     ('{"id": "d1", "text": "abc", "entities": [{"start": "0", "end": 2, "type": "x"}]}',

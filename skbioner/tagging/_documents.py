@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..io._brat import document_id_problem
-from ..io._decode import check_encoding, find_control
+from ..io._decode import check_encoding, file_kind, find_control
 from ..io._json import JSONDepthError
 from ..io._json import loads as _loads
 
@@ -84,8 +84,7 @@ def _kind(path: Path) -> str:
         return "dir"
     if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
         return "file"
-    return ("a character device" if stat.S_ISCHR(mode) else "a block device"
-            if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+    return file_kind(mode)
 
 
 #: The input name that means standard input (read once; a text document's id is ``stdin``).

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..io import BratDocument, write_brat
-from ..io._atomic import atomic_open
+from ..io._atomic import atomic_open, utf8
 
 __all__ = ["open_writer", "OUTPUT_FORMATS"]
 
@@ -85,13 +85,7 @@ class _StreamWriter:
         self.fh = stack.enter_context(atomic_open(out, "wb"))
 
     def write(self, doc):
-        text = self.render(doc)
-        try:
-            data = text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise ValueError(f"{text[exc.start:exc.end]!r} is not valid Unicode and cannot be "
-                             "written as UTF-8") from None
-        self.fh.write(data)
+        self.fh.write(utf8(self.render(doc), f"document {doc.id!r}"))
         if self.stdout:
             self.fh.flush()
 

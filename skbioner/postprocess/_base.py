@@ -178,7 +178,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     steps : list of (str, PostprocessStep)
         Applied in order at prediction; each is cloned and fitted on the
         training data.  Parameters tune through their names, e.g.
-        ``GridSearchCV(pp, {"consistency__min_ratio": [0.5, 0.8]})``.
+        ``GridSearchCV(pp, {"cascade__min_count": [5, 10]})``.
 
     Attributes
     ----------
@@ -195,10 +195,10 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     >>> from skbioner.datasets import load_jnlpba_sample
     >>> from skbioner.features import TokenFeaturizer
     >>> from skbioner.models import OnlinePACRF
-    >>> from skbioner.postprocess import LabelConsistency, PostProcessedTagger
+    >>> from skbioner.postprocess import AbbreviationResolver, PostProcessedTagger
     >>> train = load_jnlpba_sample("train")
     >>> pp = PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(random_state=0)),
-    ...                          steps=[("consistency", LabelConsistency())])
+    ...                          steps=[("abbreviations", AbbreviationResolver())])
     >>> pp = pp.fit(train.X[:200], train.y[:200])
     >>> len(pp.predict(train.X[:3]))
     3
@@ -346,7 +346,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
 
     What :meth:`PostProcessedTagger.predict` does after tagging; public so
     that several settings of the steps can be compared on one set of
-    predictions (``benchmarks/archive/consistency.py``).
+    predictions.
 
     Parameters
     ----------

@@ -22,7 +22,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from .._progress import log
 from ..base import head_transform
 from ..model_selection import document_folds
-from ..schemes import labels_to_spans, scheme_labels
+from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
 
 __all__ = ["TaggerOutputs", "cross_val_outputs", "members_outputs",
            "tagger_outputs"]
@@ -186,13 +186,8 @@ def members_outputs(members, X, marginals=True, head=None):
 
 
 def _labels(entities, n):
-    """IOB2 labels of non-overlapping spans."""
-    out = ["O"] * n
-    for t, s, e, _ in entities:
-        out[s] = "B-" + t
-        for k in range(s + 1, e):
-            out[k] = "I-" + t
-    return tuple(out)
+    """IOB2 labels (a tuple) of non-overlapping ``(type, start, end, p)`` entities."""
+    return tuple(spans_to_labels([e[:3] for e in entities], n, "IOB2"))
 
 
 def _fit_job(tagger, X, y, held_out, marginals):

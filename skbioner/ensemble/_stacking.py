@@ -6,22 +6,15 @@ import time
 
 import numpy as np
 from sklearn.base import clone
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, StrOptions, fit_context
-from ..base import SequenceTaggerMixin, classes_of
+from ..base import DelegatingTaggerMixin, classes_of
 from ..model_selection import document_folds, document_splits
 from ._columns import stacking_columns, stacking_groups
-from ._members import (
-    MembersComposition,
-    check_estimators,
-    join_head,
-    split_head,
-    strip_head,
-)
+from ._members import MembersComposition, join_head, split_head, strip_head
 from ._outputs import cross_val_outputs, members_outputs
 
 __all__ = ["StackedTagger"]
@@ -65,16 +58,7 @@ def with_feature_groups(tagger, groups):
     return tagger
 
 
-def _final_has(method):
-    def check(self):
-        final = getattr(self, "final_estimator_", None)
-        if final is None:
-            return True  # unfitted: the method exists and raises NotFittedError
-        return hasattr(final, method)
-    return check
-
-
-class StackedTagger(SequenceTaggerMixin, MembersComposition):
+class StackedTagger(DelegatingTaggerMixin, MembersComposition):
     """A second-pass tagger that learns from several member taggers' outputs.
 
     scikit-learn's :class:`~sklearn.ensemble.StackingClassifier` for
@@ -175,6 +159,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
     3
     """
 
+    _delegate = "final_estimator_"
     _parameter_constraints = {
         "estimators": [list, tuple],
         "final_estimator": [HasMethods(["fit", "predict"]), None],
@@ -212,15 +197,11 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
     # -- fitting -------------------------------------------------------------
 
     def _check(self):
-        estimators = check_estimators(self.estimators, type(self).__name__)
-        names = [n for n, _ in estimators]
-        self._validate_names(names)
-        steps = _default_steps() if self.document_steps is None else list(self.document_steps)
-        for item in steps:
-            if not (isinstance(item, tuple) and len(item) == 2 and hasattr(item[1], "correct")):
-                raise TypeError("document_steps must be (name, PostprocessStep) pairs, got "
-                                f"{item!r:.80}")
-        clash = sorted(n for n in names if n.endswith(("_conf", "_memory")))
+        estimators = self._members()
+        steps = self._checked_named(_default_steps() if self.document_steps is None
+                                    else self.document_steps, "document_step", ("correct",),
+                                    validate=False)
+        clash = sorted(n for n in self._names if n.endswith(("_conf", "_memory")))
         if clash:
             raise ValueError(f"estimator names {clash} would name the same column as another "
                              "member's confidence or memory column: rename them")
@@ -275,7 +256,6 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         estimators, steps = self._check()
         final = with_feature_groups(self._final(estimators), stacking_groups())
         X, y = check_sentences(X, y, scheme="IOB2")
-        self._names = [n for n, _ in estimators]
         # the members and the second pass annotate with one head, fitted and run once
         self.head_, rests = split_head([e for _, e in estimators] + [final])
         X = X if self.head_ is None else self.head_.fit_transform(X, y)
@@ -347,52 +327,8 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         cols = self._columns(X, outputs, self.document_steps_)
         return [s.with_annotations(**c) for s, c in zip(X, cols, strict=True)]
 
-    def _second(self):
-        """The second pass without the annotation head (:meth:`transform` ran it)."""
-        return strip_head(getattr(self, "head_", None), self.final_estimator_)
-
-    def predict(self, X):
-        """IOB2 labels of the second pass.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
+    def _delegated(self, X):
+        """The second pass without the annotation head, and ``X`` with the members' columns
+        (:meth:`transform`, which runs the head)."""
         Xt = self.transform(X)
-        return self._second().predict(Xt)
-
-    @available_if(_final_has("predict_entities"))
-    def predict_entities(self, X):
-        """The second pass's entities with their probabilities.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of (str, int, int, float)
-            Per sentence, ``(type, start, end, probability)``.
-        """
-        Xt = self.transform(X)
-        return self._second().predict_entities(Xt)
-
-    @available_if(_final_has("predict_marginals"))
-    def predict_marginals(self, X):
-        """The second pass's per-token label probabilities.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of ndarray of shape (n_tokens, n_classes)
-            Columns in the order of ``classes_``.
-        """
-        Xt = self.transform(X)
-        return self._second().predict_marginals(Xt)
+        return strip_head(getattr(self, "head_", None), self.final_estimator_), Xt

@@ -16,12 +16,11 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.pipeline import Pipeline
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
-from ..base import SequenceTaggerMixin
+from ..base import DelegatingTaggerMixin
 from ..model_selection import document_keys, document_splits, holdout_split
 from ..models._base import check_targets
 
@@ -57,7 +56,7 @@ def _evaluate(estimator, Xtr, ytr, Xev, yev, scoring):
     return float(scoring(est, Xev, yev))
 
 
-class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
+class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
     """Sequential forward selection over a featurizer's named feature groups.
 
     Starting from ``base_groups`` (or, without them, from the best single
@@ -327,20 +326,6 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
                 raise ValueError(f"{what} names unknown feature group {n!r}; groups: {names}")
             # else: a template the featurizer dropped (optional column absent, no dict_ column)
         return out
-
-    def predict(self, X):
-        """IOB2 labels of ``X`` from the refitted pipeline.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
 
 
 def _as_tuple(value):

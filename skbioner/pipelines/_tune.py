@@ -19,12 +19,11 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, fit_context
-from ..base import SequenceTaggerMixin
+from ..base import DelegatingTaggerMixin
 from ..metrics import entity_f1_score
 from ..model_selection import document_keys, holdout_split
 from ..models._base import check_targets
@@ -162,7 +161,7 @@ def halving_schedule(n_candidates, n_train, factor=3, min_resources=250, max_rou
     return list(zip(counts, sizes))
 
 
-class TunedTagger(SequenceTaggerMixin, BaseEstimator):
+class TunedTagger(DelegatingTaggerMixin, BaseEstimator):
     """A tagger whose pipeline is chosen on held-out training documents.
 
     The held-out part is the last ``holdout`` share of the training
@@ -514,20 +513,6 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
                 "winner_f1": f_winner, "default_f1": f_default, "p_value": p,
                 "delta_ci": list(ci), "chosen": "winner" if keep else "default",
                 "chosen_f1": f_winner if keep else f_default}
-
-    def predict(self, X):
-        """IOB2 labels of ``X`` from the refitted winner.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
 
 
 def _fit_front(features, models, Xtr, ytr, Xho):

@@ -12,20 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils.metaestimators import _BaseComposition, available_if
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
 from ..base import (
     LabelSequences,
+    NamedComposition,
     SequenceTaggerMixin,
     classes_of,
     head_transform,
-    labels_and_marginals,
     split_pipeline,
 )
-from ..schemes import labels_to_spans, repair
+from ..schemes import labels_to_spans, repair, spans_to_labels
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
 #: created or changed (the steps are rules that override the tagger: a confidence
@@ -167,7 +167,7 @@ def _final_gives_entities(self):
     return hasattr(split_pipeline(getattr(self, "tagger_", self.tagger))[1], "predict_entities")
 
 
-class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
+class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
     """A tagger whose predictions are corrected document by document.
 
     Parameters
@@ -204,6 +204,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     3
     """
 
+    _named = "steps"
     _parameter_constraints = {
         "tagger": [HasMethods(["fit", "predict"])],
         "steps": [list, tuple],
@@ -212,45 +213,6 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     def __init__(self, tagger, steps=()):
         self.tagger = tagger
         self.steps = steps
-
-    def get_params(self, deep=True):
-        """Parameters, with each step's under ``<step name>__<param>``.
-
-        Parameters
-        ----------
-        deep : bool, default=True
-
-        Returns
-        -------
-        dict
-        """
-        return self._get_params("steps", deep=deep)
-
-    def set_params(self, **params):
-        """Set parameters (``<step name>__<param>`` reaches a step).
-
-        Parameters
-        ----------
-        **params : dict
-
-        Returns
-        -------
-        self
-        """
-        self._set_params("steps", **params)
-        return self
-
-    def _check_steps(self):
-        steps = list(self.steps)
-        for item in steps:
-            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
-                raise TypeError(f"steps must be (name, step) pairs, got {item!r}")
-            if not hasattr(item[1], "correct"):
-                raise TypeError(f"step {item[0]!r} has no correct(doc) method: "
-                                f"{type(item[1]).__name__}")
-        names = [n for n, _ in steps]
-        self._validate_names(names)
-        return steps
 
     @fit_context
     def fit(self, X, y):
@@ -267,7 +229,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         -------
         self : PostProcessedTagger
         """
-        steps = self._check_steps()
+        steps = self._checked_named(self.steps, "step", ("correct",))
         X, y = check_sentences(X, y, scheme="IOB2")
         self.tagger_ = clone(self.tagger).fit(X, y)
         self.steps_ = [(name, clone(step).fit(X, y)) for name, step in steps]
@@ -288,17 +250,20 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         """
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
-        want = any(getattr(step, "uses_marginals", False) for _, step in self.steps_)
-        labels, marginals, final = labels_and_marginals(self.tagger_, X, want)
-        classes = tuple(final.classes_) if marginals is not None else None
-        return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
-                           self._retag())
+        Xt, final = head_transform(self.tagger_, X)
+        return self._corrected(X, Xt, final, final.predict(Xt))
 
-    def _retag(self):
-        """The tagger's ``predict``, for steps that tag other sentences (or None)."""
-        if not any(getattr(step, "uses_tagger", False) for _, step in self.steps_):
-            return None
-        return self.tagger_.predict
+    def _corrected(self, X, Xt, final, labels):
+        """The tagger's ``labels`` of ``X`` after the steps (``Xt``, ``final``: its head's
+        output and its final step, whose marginals the steps that use them read)."""
+        steps = [step for _, step in self.steps_]
+        marginals = classes = None
+        if any(getattr(s, "uses_marginals", False) for s in steps) \
+                and hasattr(final, "predict_marginals"):
+            marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
+        retag = self.tagger_.predict if any(getattr(s, "uses_tagger", False)
+                                            for s in steps) else None
+        return apply_steps(steps, X, labels, marginals, classes, retag)
 
     @available_if(_final_gives_entities)
     def predict_entities(self, X):
@@ -321,18 +286,9 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         X = check_sentences(X)
         Xt, final = head_transform(self.tagger_, X)
         spans = final.predict_entities(Xt)
-        labels = []
-        for sent, found in zip(X, spans):
-            lab = ["O"] * len(sent)
-            for t, a, b, _ in found:
-                lab[a:b] = ["B-" + t] + ["I-" + t] * (b - a - 1)
-            labels.append(lab)
-        marginals = classes = None
-        if any(getattr(step, "uses_marginals", False) for _, step in self.steps_) \
-                and hasattr(final, "predict_marginals"):
-            marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
-        out = apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
-                          self._retag())
+        out = self._corrected(X, Xt, final, [spans_to_labels([e[:3] for e in found], len(s),
+                                                             "IOB2")
+                                             for s, found in zip(X, spans)])
         result = []
         for found, lab in zip(spans, out):
             kept = {(t, a, b): p for t, a, b, p in found}

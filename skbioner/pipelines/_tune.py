@@ -90,24 +90,20 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, le
               "word_classes": (["passthrough", WordClassAnnotator()] if word_classes
                                else ["passthrough"]),
               "lexicons": ["passthrough", LexiconMatcher()] if lexicons else ["passthrough"]}
-    grid = []
+    grid, off = [], {"features__min_count": 3, **dict.fromkeys(_ANNOTATORS, "passthrough")}
     if "online-crf" in models:
         chains = [OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, random_state=0),
                   OnlinePACRF(scheme="IOBES", C=0.1, random_state=0),
                   OnlinePACRF(scheme="IOB2", C=0.1, random_state=0)]
         grid.append({"model": chains, "model__max_iter": [10, 20], **common})
-        default = {"model": chains[0], "model__max_iter": 10, "features__min_count": 3,
-                   "pos": "passthrough", "word_classes": "passthrough",
-                   "lexicons": "passthrough"}
+        default = {"model": chains[0], "model__max_iter": 10, **off}
     if "cascaded" in models:
         cascade = CascadedNER(
             segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
             classifier=OnlinePACRF(C=0.003, max_iter=5), random_state=0)
         grid.append({"model": [cascade], "model__classifier__C": [0.003, 0.01], **common})
         if "online-crf" not in models:
-            default = {"model": cascade, "model__classifier__C": 0.003,
-                       "features__min_count": 3, "pos": "passthrough",
-                       "word_classes": "passthrough", "lexicons": "passthrough"}
+            default = {"model": cascade, "model__classifier__C": 0.003, **off}
     return base, grid, default
 
 

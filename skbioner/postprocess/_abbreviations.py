@@ -195,12 +195,8 @@ def _is_short_form(tokens):
 
 def _initials(token):
     """Lower-cased characters of ``token`` that begin it or follow a symbol."""
-    out, prev = set(), False
-    for c in token:
-        if c.isalnum() and not prev:
-            out.add(c.lower())
-        prev = c.isalnum()
-    return out
+    chars, initial = _token_chars(token)
+    return {c for c, i in zip(chars, initial) if i}
 
 
 def _alignments(short):

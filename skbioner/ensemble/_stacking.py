@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
@@ -12,7 +11,7 @@ from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, StrOptions, fit_context
 from ..base import DelegatingTaggerMixin, classes_of
-from ..model_selection import document_folds, document_splits
+from ..model_selection import document_splits
 from ._columns import stacking_columns, stacking_groups
 from ._members import MembersComposition, join_head, split_head, strip_head
 from ._outputs import cross_val_outputs, members_outputs
@@ -210,9 +209,6 @@ class StackedTagger(DelegatingTaggerMixin, MembersComposition):
             raise ValueError(f"confidence_bins must be decreasing probabilities, got {bins}")
         return estimators, steps
 
-    def _final(self, estimators):
-        return estimators[0][1] if self.final_estimator is None else self.final_estimator
-
     def _columns(self, X, outputs, steps):
         return stacking_columns(X, outputs, self._names, steps, combine=self.combine,
                                 members=self.members,
@@ -254,7 +250,8 @@ class StackedTagger(DelegatingTaggerMixin, MembersComposition):
             ``X`` with the ``fp_*`` columns of the members' out-of-fold outputs.
         """
         estimators, steps = self._check()
-        final = with_feature_groups(self._final(estimators), stacking_groups())
+        final = with_feature_groups(estimators[0][1] if self.final_estimator is None
+                                    else self.final_estimator, stacking_groups())
         X, y = check_sentences(X, y, scheme="IOB2")
         # the members and the second pass annotate with one head, fitted and run once
         self.head_, rests = split_head([e for _, e in estimators] + [final])
@@ -262,47 +259,33 @@ class StackedTagger(DelegatingTaggerMixin, MembersComposition):
         fitted, oof, seconds = cross_val_outputs(list(zip(self._names, rests[:-1])), X, y,
                                                  self.cv, n_jobs=self.n_jobs,
                                                  verbose=self.verbose, owner=self)
-        annotated = self._fit_second(X, y, oof, steps, rests[-1])
-        self.final_estimator_ = join_head(self.head_, self.final_estimator_)
-        self.estimators_ = [join_head(self.head_, f) for f in fitted]
+        t0 = time.perf_counter()
+        annotated = self._annotate_out_of_fold(X, y, oof, steps)
+        log(self, f"out-of-fold columns in {time.perf_counter() - t0:.1f} s")
+        t0 = time.perf_counter()
+        second = rests[-1].fit(annotated, y)
         self.fit_seconds_ = {**dict(zip(self._names, seconds, strict=True)),
-                             "final": self.fit_seconds_["final"]}
+                             "final": time.perf_counter() - t0}
+        log(self, f"second pass fitted in {self.fit_seconds_['final']:.1f} s")
+        self.classes_ = classes_of(second)
+        self.final_estimator_ = join_head(self.head_, second)
+        self.estimators_ = [join_head(self.head_, f) for f in fitted]
         return annotated
 
-    def _fold_steps(self, X, y, steps):
-        """The steps fitted on each block's training part, and on all of ``X``."""
-        out = []
-        for rest, _ in document_splits(X, self.cv):
-            Xr, yr = [X[i] for i in rest], [y[i] for i in rest]
-            out.append([(name, clone(step).fit(Xr, yr)) for name, step in steps])
-        return out, [(name, clone(step).fit(X, y)) for name, step in steps]
-
-    def _annotate_out_of_fold(self, X, y, oof, steps, fold_steps=None):
-        """``X`` with the columns of ``oof``, each block's steps fitted without it.
+    def _annotate_out_of_fold(self, X, y, oof, steps):
+        """``X`` with the columns of ``oof``, each block's ``steps`` fitted without it.
 
         Sets ``document_steps_`` (the steps fitted on all of ``X``).
         """
-        fold = document_folds(X, self.cv)
-        per_fold, self.document_steps_ = fold_steps or self._fold_steps(X, y, steps)
         annotated = [None] * len(X)
-        for k in range(int(fold.max()) + 1):
-            inside = np.flatnonzero(fold == k)
+        for rest, inside in document_splits(X, self.cv):
+            Xr, yr = [X[i] for i in rest], [y[i] for i in rest]
+            fold_steps = [(name, clone(step).fit(Xr, yr)) for name, step in steps]
             Xk = [X[i] for i in inside]
-            cols = self._columns(Xk, [o.take(inside) for o in oof], per_fold[k])
+            cols = self._columns(Xk, [o.take(inside) for o in oof], fold_steps)
             for i, s, c in zip(inside, Xk, cols, strict=True):
                 annotated[i] = s.with_annotations(**c)
-        return annotated
-
-    def _fit_second(self, X, y, oof, steps, final, fold_steps=None):
-        """Fit the second pass on the columns of the members' out-of-fold outputs ``oof``."""
-        t0 = time.perf_counter()
-        annotated = self._annotate_out_of_fold(X, y, oof, steps, fold_steps)
-        log(self, f"out-of-fold columns in {time.perf_counter() - t0:.1f} s")
-        t0 = time.perf_counter()
-        self.final_estimator_ = final.fit(annotated, y)
-        self.fit_seconds_ = {"final": time.perf_counter() - t0}
-        log(self, f"second pass fitted in {self.fit_seconds_['final']:.1f} s")
-        self.classes_ = classes_of(self.final_estimator_)
+        self.document_steps_ = [(name, clone(step).fit(X, y)) for name, step in steps]
         return annotated
 
     # -- predicting ----------------------------------------------------------

@@ -6,9 +6,9 @@ import numpy as np
 from sklearn.utils.metaestimators import _BaseComposition, available_if
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["DelegatingTaggerMixin", "LabelSequences", "SentenceTransformerMixin",
-           "SequenceTaggerMixin", "classes_of", "final_estimator", "head_transform",
-           "labels_and_marginals", "split_pipeline", "unwrap"]
+__all__ = ["DelegatedOutputsMixin", "DelegatingTaggerMixin", "LabelSequences",
+           "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of", "final_estimator",
+           "head_transform", "labels_and_marginals", "split_pipeline", "unwrap"]
 
 
 def split_pipeline(tagger):
@@ -188,13 +188,13 @@ def _delegate_has(method):
     return check
 
 
-class DelegatingTaggerMixin(SequenceTaggerMixin):
-    """A tagger whose outputs are those of a fitted tagger it holds.
+class DelegatedOutputsMixin:
+    """``predict_entities`` and ``predict_marginals`` of a fitted tagger held inside.
 
     The attribute named by ``_delegate`` holds it (a tuner's refitted winner,
-    a distilled student, a stack's second pass); :meth:`_delegated` may
-    transform ``X`` into what that tagger reads.  ``predict_entities`` and
-    ``predict_marginals`` exist when that tagger has them.
+    a distilled student, a stack's second pass, a pipeline's final step);
+    :meth:`_delegated` may transform ``X`` into what that tagger reads.  Each
+    method exists when that tagger has it.
     """
 
     _delegate = "best_estimator_"
@@ -203,20 +203,6 @@ class DelegatingTaggerMixin(SequenceTaggerMixin):
         """``(fitted tagger, X as it reads it)``."""
         check_is_fitted(self, self._delegate)
         return getattr(self, self._delegate), X
-
-    def predict(self, X):
-        """IOB2 labels of ``X``.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
-        tagger, Xt = self._delegated(X)
-        return tagger.predict(Xt)
 
     @available_if(_delegate_has("predict_entities"))
     def predict_entities(self, X):
@@ -249,6 +235,25 @@ class DelegatingTaggerMixin(SequenceTaggerMixin):
         """
         tagger, Xt = self._delegated(X)
         return tagger.predict_marginals(Xt)
+
+
+class DelegatingTaggerMixin(DelegatedOutputsMixin, SequenceTaggerMixin):
+    """A tagger whose outputs are those of a fitted tagger it holds
+    (:class:`DelegatedOutputsMixin`), ``predict`` included."""
+
+    def predict(self, X):
+        """IOB2 labels of ``X``.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+        """
+        tagger, Xt = self._delegated(X)
+        return tagger.predict(Xt)
 
 
 class NamedComposition(_BaseComposition):

@@ -253,34 +253,30 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
                   f"({'holdout' if holdout else f'{len(folds)} folds'}); base {base}, "
                   f"{len(cands)} candidates")
 
-        def score(groups):
-            jobs = []
-            for Xa, ya, Xb, yb in folds:
-                cut = [tf.select_groups(Xa, groups), tf.select_groups(Xb, groups)]
-                jobs.append((cut[0], ya, cut[1], yb))
-            return jobs
+        parallel = Parallel(n_jobs=self.n_jobs)
+
+        def mean_scores(group_sets):
+            """Each set of groups' score, the mean over the folds (all fits in one pool)."""
+            out = parallel(delayed(_evaluate)(clone(est), tf.select_groups(Xa, groups), ya,
+                                              tf.select_groups(Xb, groups), yb, self.scoring)
+                           for groups in group_sets for Xa, ya, Xb, yb in folds)
+            k = len(folds)
+            return [float(np.mean(out[i:i + k])) for i in range(0, len(out), k)]
 
         t0 = time.perf_counter()
         selected, trace, current = list(base), [], -np.inf
-        parallel = Parallel(n_jobs=self.n_jobs)
         if base:
             t1 = time.perf_counter()
-            s = float(np.mean(parallel(delayed(_evaluate)(clone(est), *job, self.scoring)
-                                       for job in score(base))))
-            trace.append({"step": 0, "scores": {}, "best": None, "score": s, "added": False,
-                          "seconds": time.perf_counter() - t1})
-            current = s
-            log(self, f"step 0: base alone {s:.4f}")
+            current = mean_scores([base])[0]
+            trace.append({"step": 0, "scores": {}, "best": None, "score": current,
+                          "added": False, "seconds": time.perf_counter() - t1})
+            log(self, f"step 0: base alone {current:.4f}")
         remaining = list(cands)
         while remaining and (self.max_groups is None
                              or len(selected) - len(base) < self.max_groups):
             t1 = time.perf_counter()
-            jobs = [(c, job) for c in remaining for job in score(selected + [c])]
-            out = parallel(delayed(_evaluate)(clone(est), *job, self.scoring) for _, job in jobs)
-            per = {c: [] for c in remaining}
-            for (c, _), s in zip(jobs, out, strict=True):
-                per[c].append(s)
-            scores = {c: float(np.mean(v)) for c, v in per.items()}
+            scores = dict(zip(remaining, mean_scores([selected + [c] for c in remaining]),
+                              strict=True))
             best = max(remaining, key=lambda c: scores[c])  # ties: the first listed
             added = not selected or scores[best] - current > self.tol
             trace.append({"step": len(trace) + (0 if base else 1), "scores": scores,

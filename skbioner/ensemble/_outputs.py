@@ -70,20 +70,30 @@ class TaggerOutputs:
                              None if self.marginals is None
                              else [self.marginals[i] for i in index], self.classes)
 
-    def label_probabilities(self):
-        """Per sentence, the probability of each token's label (1.0 without marginals).
+    def label_probabilities(self, labels=None):
+        """Per sentence, the probability of each token's label: its own, or another's.
+
+        Parameters
+        ----------
+        labels : list of sequence of str, optional
+            Other labels of the same sentences (a combined output's); default:
+            the tagger's own.  A label it has no column for gets 0.
 
         Returns
         -------
         list of ndarray of shape (n_tokens,)
+            Without marginals: 1.0 where ``labels`` are the tagger's own, 0.0 elsewhere.
         """
+        labels = self.labels if labels is None else labels
         if self.marginals is None:
-            return [np.ones(len(lab)) for lab in self.labels]
+            return [np.fromiter((a == b for a, b in zip(own, lab)), dtype=float, count=len(lab))
+                    for own, lab in zip(self.labels, labels, strict=True)]
         where = {c: k for k, c in enumerate(self.classes)}
         out = []
-        for lab, m in zip(self.labels, self.marginals, strict=True):
-            cols = np.fromiter((where[t] for t in lab), dtype=np.intp, count=len(lab))
-            out.append(m[np.arange(len(lab)), cols] if len(lab) else np.zeros(0))
+        for lab, m in zip(labels, self.marginals, strict=True):
+            cols = np.fromiter((where.get(t, -1) for t in lab), dtype=np.intp, count=len(lab))
+            out.append(np.where(cols >= 0, m[np.arange(len(lab)), cols], 0.0) if len(lab)
+                       else np.zeros(0))
         return out
 
 

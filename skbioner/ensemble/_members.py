@@ -1,19 +1,15 @@
-"""Members of a combination: checked, and fitted in parallel with progress lines."""
+"""Members of a combination: their parameters and checks, and the annotation head they share
+(they are fitted by :func:`~skbioner.ensemble.cross_val_outputs`)."""
 
 from __future__ import annotations
 
-import time
-
 from sklearn.base import clone
 from sklearn.utils import Bunch
-from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from .._progress import log
 from ..base import NamedComposition
 
-__all__ = ["fit_members", "join_head", "split_head",
-           "strip_head"]
+__all__ = ["join_head", "split_head", "strip_head"]
 
 
 def _shareable(step):
@@ -101,37 +97,3 @@ class MembersComposition(NamedComposition):
         """The fitted members by name (a :class:`~sklearn.utils.Bunch`)."""
         check_is_fitted(self, "estimators_")
         return Bunch(**dict(zip(self._names, self.estimators_, strict=True)))
-
-
-def _fit_one(name, tagger, X, y):
-    t0 = time.perf_counter()
-    return clone(tagger).fit(X, y), time.perf_counter() - t0
-
-
-def fit_members(owner, estimators, X, y):
-    """Fit a clone of every member on ``X`` (``owner.n_jobs`` in parallel), logging each.
-
-    Parameters
-    ----------
-    owner : estimator
-        Its ``n_jobs`` and ``verbose`` apply.
-    estimators : list of (str, estimator)
-    X : list of Sentence
-    y : list of list of str
-
-    Returns
-    -------
-    fitted : list of estimator
-    seconds : list of float
-    """
-    t0 = time.perf_counter()
-    fitted, seconds = [], []
-    tasks = (delayed(_fit_one)(name, tagger, X, y) for name, tagger in estimators)
-    for (name, _), (est, sec) in zip(estimators, Parallel(n_jobs=owner.n_jobs,
-                                                          return_as="generator")(tasks),
-                                     strict=True):
-        fitted.append(est)
-        seconds.append(sec)
-        log(owner, f"{name}: fitted in {sec:.1f} s ({len(fitted)}/{len(estimators)}, "
-                   f"{time.perf_counter() - t0:.0f} s)")
-    return fitted, seconds

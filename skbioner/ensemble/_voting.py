@@ -9,8 +9,8 @@ from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
-from ._members import MembersComposition, fit_members, join_head, split_head
-from ._outputs import members_outputs
+from ._members import MembersComposition, join_head, split_head
+from ._outputs import cross_val_outputs, members_outputs
 from ._spans import member_weights, vote_spans
 
 __all__ = ["VotingTagger"]
@@ -130,8 +130,9 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         self.weights_ = member_weights(self.weights, len(estimators), types)
         self.head_, rests = split_head([e for _, e in estimators])
         Xa = X if self.head_ is None else self.head_.fit_transform(X, y)  # annotated once
-        fitted, self.fit_seconds_ = fit_members(
-            self, list(zip(self._names, rests, strict=True)), Xa, y)
+        fitted, _, self.fit_seconds_ = cross_val_outputs(
+            list(zip(self._names, rests, strict=True)), Xa, y, cv=None, n_jobs=self.n_jobs,
+            owner=self)
         self.estimators_ = [join_head(self.head_, f) for f in fitted]
         self.classes_ = np.array(scheme_labels("IOB2", types), dtype=object)
         return self

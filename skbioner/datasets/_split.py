@@ -76,8 +76,9 @@ def annotate_split(annotators, X_train, X_eval):
                 docs.discard(None)
                 where = f" ({len(docs)} documents)" if docs else ""
                 raise ValueError(
-                    f"{type(step).__name__} would tag {int(seen.sum())} of the {len(X_eval)} evaluation "
-                    f"sentences{where} with a model trained on them, so any comparison reading "
+                    f"{type(step).__name__} would tag {int(seen.sum())} of the {len(X_eval)} "
+                    f"evaluation sentences{where} with a model trained on them, so any "
+                    "comparison reading "
                     "its column would be flattered there: tag them out of fold (POSTagger("
                     "jackknife=5, corpus=<its training corpus, e.g. genia-pos/train.tsv>))"
                 )

@@ -241,8 +241,12 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     columns = dict(pos=pos, pos_jackknife=pos_jackknife, word_classes=word_classes,
                    lexicons=lexicons, lexicon_types=lexicon_types)
     if model == "stack":  # the online-crf preset, two passes with the members as first pass
-        model, two_pass, first_pass, members = "online-crf", True, _stacked(members, two_pass,
-                                                                             first_pass), None
+        if members is None:
+            raise ValueError("model='stack' needs members")
+        if two_pass or first_pass is not None:
+            raise ValueError("model='stack' is two passes over its members: drop two_pass and "
+                             "first_pass (or use two_pass with first_pass=members)")
+        model, two_pass, first_pass, members = "online-crf", True, members, None
     elif members is not None:
         raise ValueError("members are the members of model='vote' or 'stack'")
     model_params = mapping("model_params", model_params)
@@ -280,16 +284,6 @@ def _recut(tagger, recut):
     if recut == "learned":
         return LearnedCutTagger(tagger)
     return RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
-
-
-def _stacked(members, two_pass, first_pass):
-    """``model="stack"``'s members, the first passes of its second pass."""
-    if members is None:
-        raise ValueError("model='stack' needs members")
-    if two_pass or first_pass is not None:
-        raise ValueError("model='stack' is two passes over its members: drop two_pass and "
-                         "first_pass (or use two_pass with first_pass=members)")
-    return members
 
 
 def _first_passes(tagger, first_pass, *, pos, pos_jackknife, n_jobs, word_classes, lexicons,

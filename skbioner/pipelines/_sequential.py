@@ -20,7 +20,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
-from ..base import DelegatingTaggerMixin
+from ..base import DelegatingTaggerMixin, split_pipeline
 from ..model_selection import document_keys, document_splits, holdout_split
 from ..models._base import check_targets
 
@@ -31,12 +31,8 @@ def _split_featurizer(featurizer):
     """``(annotator steps, TokenFeaturizer)`` of a featurizer or a Pipeline ending in one."""
     from ..features import TokenFeaturizer
 
-    if isinstance(featurizer, Pipeline):
-        steps = list(featurizer.steps)
-        last = steps[-1][1]
-        annotators = steps[:-1]
-    else:
-        last, annotators = featurizer, []
+    head, last = split_pipeline(featurizer)
+    annotators = [] if head is None else list(head.steps)
     if not isinstance(last, TokenFeaturizer):
         raise TypeError("featurizer must be a TokenFeaturizer or a Pipeline ending in one, got "
                         f"{type(last).__name__}")

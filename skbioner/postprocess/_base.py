@@ -9,7 +9,7 @@ are fitted on the training data.  Document ids come with the sentences
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.metaestimators import available_if
@@ -333,8 +333,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
                        classes, tuple(index), retag)
         for step in steps:
             new = _checked(step.correct(doc), doc, step)
-            doc = LabelledDocument(doc.doc_id, doc.sentences, tuple(new), doc.marginals,
-                                   doc.classes, doc.index, doc.retag)
+            doc = replace(doc, labels=tuple(new))
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels

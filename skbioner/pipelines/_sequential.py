@@ -22,7 +22,6 @@ from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import DelegatingTaggerMixin, split_pipeline
 from ..model_selection import document_keys, document_splits, holdout_split
-from ..models._base import check_targets
 
 __all__ = ["SequentialGroupSelector"]
 
@@ -220,8 +219,7 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
         -------
         self : SequentialGroupSelector
         """
-        X, y = check_sentences(X, y)
-        y = check_targets(y, np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
+        X, y = check_sentences(X, y, scheme="IOB2")
         est, annotators, tf = self._parts()
         splits, holdout = self._splits(X, y)
         t0 = time.perf_counter()

@@ -26,7 +26,6 @@ from .._validation import Integral, Interval, Real, fit_context
 from ..base import DelegatingTaggerMixin
 from ..metrics import entity_f1_score
 from ..model_selection import document_keys, holdout_split
-from ..models._base import check_targets
 
 __all__ = ["TunedTagger", "tune", "search_space", "halving_schedule", "tagger_options"]
 
@@ -329,15 +328,12 @@ class TunedTagger(DelegatingTaggerMixin, BaseEstimator):
         -------
         self : TunedTagger
         """
-        X, y = check_sentences(X, y)
-        y = check_targets(y, np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
+        X, y = check_sentences(X, y, scheme="IOB2")
         n_train = len(X)
         if (X_dev is None) != (y_dev is None):
             raise ValueError("X_dev and y_dev go together: give both or neither")
         if X_dev is not None:
-            X_dev, y_dev = check_sentences(X_dev, y_dev)
-            y_dev = check_targets(y_dev, np.fromiter(map(len, X_dev), dtype=np.int64,
-                                                     count=len(X_dev)))
+            X_dev, y_dev = check_sentences(X_dev, y_dev, scheme="IOB2")
             X, y = [*X, *X_dev], [*y, *y_dev]  # searched together, refitted on X alone
         keys = document_keys(X)
         if X_dev is None:

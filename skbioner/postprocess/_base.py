@@ -70,24 +70,6 @@ class LabelledDocument:
     index: tuple = ()
     retag: object = None
 
-    def outside_probability(self, i):
-        """``p(O)`` of every token of sentence ``i`` (None without marginals).
-
-        Parameters
-        ----------
-        i : int
-            Index of the sentence within the document.
-
-        Returns
-        -------
-        ndarray of shape (n_tokens,) or None
-            The marginal probability of ``O`` at each token of the sentence,
-            or None when the document has no marginals.
-        """
-        if self.marginals is None:
-            return None
-        return self.marginals[i][:, self.classes.index("O")]
-
 
 def group_documents(X):
     """Sentence indices of each document, in order of first appearance.

@@ -59,7 +59,6 @@ def test_steps_see_whole_documents_with_marginals():
     assert d.classes == tuple(pp.classes_) and d.marginals[0].shape == (7, len(pp.classes_))
     np.testing.assert_allclose(d.marginals[0].sum(axis=1), 1.0)
     assert np.argmax(d.marginals[0][0]) == d.classes.index("O")  # "The" is outside
-    assert d.outside_probability(0)[0] == d.marginals[0][0, d.classes.index("O")]
     assert list(pp.classes_) == list(pp.tagger_[-1].classes_)
 
 

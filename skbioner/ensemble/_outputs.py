@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 from sklearn.base import clone
@@ -266,7 +267,7 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         test = np.flatnonzero(fold == k)
         tasks.append(delayed(_fit_job)(tagger, [X[i] for i in train], [y[i] for i in train],
                                        [X[i] for i in test], marginals))
-    who = owner if owner is not None else _Quiet(verbose)
+    who = owner if owner is not None else SimpleNamespace(verbose=verbose)
     t0 = time.perf_counter()
     results = []
     for (m, k), res in zip(jobs, Parallel(n_jobs=n_jobs, return_as="generator")(tasks),
@@ -274,7 +275,8 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         results.append(res)
         what = "all the data" if k is None else f"block {k + 1}/{n_blocks} held out"
         log(who, f"{names[m]}: fitted on {what} in {res[1]:.1f} s "
-                 f"({len(results)}/{len(jobs)} fits, {time.perf_counter() - t0:.0f} s)")
+                 f"({len(results)}/{len(jobs)} fits, {time.perf_counter() - t0:.0f} s)",
+            None if owner is not None else "cross_val_outputs")
     fitted, outputs, seconds = [], [], []
     for m in range(len(estimators)):
         mine = [(k, res) for (mm, k), res in zip(jobs, results, strict=True) if mm == m]
@@ -285,7 +287,3 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
                                   for k, res in mine if k is not None], len(X)))
     return fitted, (outputs if fold is not None else None), seconds
 
-
-class _Quiet:
-    def __init__(self, verbose):
-        self.verbose = verbose

@@ -290,9 +290,9 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
         self.seconds_ = {"featurize": featurize_s, "select": select_s, "refit": 0.0}
         if self.refit:
             t0 = time.perf_counter()
-            final_tf = clone(tf).set_params(
-                exclude=tuple(dict.fromkeys([*_as_tuple(tf.exclude),
-                                             *(n for n in names if n not in selected)])))
+            excluded = [tf.exclude] if isinstance(tf.exclude, str) else list(tf.exclude)
+            final_tf = clone(tf).set_params(exclude=tuple(dict.fromkeys(
+                [*excluded, *(n for n in names if n not in selected)])))
             pipe = Pipeline([*[(n, clone(s)) for n, s in annotators], ("features", final_tf),
                              ("model", clone(est))])
             self.best_estimator_ = pipe.fit(X, y)
@@ -316,9 +316,3 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
                 raise ValueError(f"{what} names unknown feature group {n!r}; groups: {names}")
             # else: a template the featurizer dropped (optional column absent, no dict_ column)
         return out
-
-
-def _as_tuple(value):
-    if isinstance(value, str):
-        return (value,)
-    return tuple(value)

@@ -12,27 +12,8 @@ import sys
 __all__ = ["log", "progress_bar"]
 
 
-class _Silent:
-    """What :func:`progress_bar` returns when no bar is wanted: the same methods, no output."""
-
-    def update(self, n=1):
-        pass
-
-    def set_postfix_str(self, s="", refresh=True):
-        pass
-
-    def close(self):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 def progress_bar(total, desc, verbose, unit="it"):
-    """A tqdm bar on stderr when ``verbose == 1``, else an object that shows nothing.
+    """A tqdm bar on stderr when ``verbose == 1``, else a disabled one (it shows nothing).
 
     Parameters
     ----------
@@ -46,16 +27,14 @@ def progress_bar(total, desc, verbose, unit="it"):
 
     Returns
     -------
-    tqdm.tqdm or object
+    tqdm.tqdm
         Use as a context manager; ``update()`` after each step,
         ``set_postfix_str(...)`` for the step's figures.
     """
-    if int(verbose) != 1:
-        return _Silent()
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=True,
-                dynamic_ncols=True)
+                dynamic_ncols=True, disable=int(verbose) != 1)
 
 
 def log(estimator, message, name=None):

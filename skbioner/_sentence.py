@@ -22,7 +22,7 @@ class Sentence(tuple):
     A sentence also knows the document it comes from (``doc_id``: the
     MEDLINE id of a JNLPBA abstract, the file stem of a brat document, the
     ``"id"`` of a JSONL record), so document-level steps (abbreviations,
-    aliases, label consistency; :mod:`skbioner.postprocess`) can group the
+    aliases, cascade rules; :mod:`skbioner.postprocess`) can group the
     sentences of one document.  The id is provenance, not content: it does
     not take part in equality.
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.metaestimators import _BaseComposition, available_if
+from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["LabelSequences", "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of",
-           "final_estimator", "head_transform", "labels_and_marginals", "split_pipeline",
-           "unwrap"]
+__all__ = ["DelegatedOutputsMixin", "DelegatingTaggerMixin", "LabelSequences",
+           "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of", "final_estimator",
+           "head_transform", "labels_and_marginals", "split_pipeline", "unwrap"]
 
 
 def split_pipeline(tagger):
@@ -177,6 +179,132 @@ class SequenceTaggerMixin:
         tags.input_tags.two_d_array = False
         tags.input_tags.sparse = True
         return tags
+
+
+def _delegate_has(method):
+    def check(self):
+        inner = getattr(self, self._delegate, None)
+        return inner is None or hasattr(inner, method)  # unfitted: raises NotFittedError
+    return check
+
+
+class DelegatedOutputsMixin:
+    """``predict_entities`` and ``predict_marginals`` of a fitted tagger held inside.
+
+    The attribute named by ``_delegate`` holds it (a tuner's refitted winner,
+    a distilled student, a stack's second pass, a pipeline's final step);
+    :meth:`_delegated` may transform ``X`` into what that tagger reads.  Each
+    method exists when that tagger has it.
+    """
+
+    _delegate = "best_estimator_"
+
+    def _delegated(self, X):
+        """``(fitted tagger, X as it reads it)``."""
+        check_is_fitted(self, self._delegate)
+        return getattr(self, self._delegate), X
+
+    @available_if(_delegate_has("predict_entities"))
+    def predict_entities(self, X):
+        """Entities of ``X`` with their probabilities.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of (str, int, int, float)
+            Per sentence, ``(type, start, end, probability)`` (half-open token offsets).
+        """
+        tagger, Xt = self._delegated(X)
+        return tagger.predict_entities(Xt)
+
+    @available_if(_delegate_has("predict_marginals"))
+    def predict_marginals(self, X):
+        """Per-token label probabilities of ``X``.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of ndarray of shape (n_tokens, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        tagger, Xt = self._delegated(X)
+        return tagger.predict_marginals(Xt)
+
+
+class DelegatingTaggerMixin(DelegatedOutputsMixin, SequenceTaggerMixin):
+    """A tagger whose outputs are those of a fitted tagger it holds
+    (:class:`DelegatedOutputsMixin`), ``predict`` included."""
+
+    def predict(self, X):
+        """IOB2 labels of ``X``.
+
+        Parameters
+        ----------
+        X : list of Sentence
+
+        Returns
+        -------
+        list of list of str
+        """
+        tagger, Xt = self._delegated(X)
+        return tagger.predict(Xt)
+
+
+class NamedComposition(_BaseComposition):
+    """Parameters of an estimator over a list of named ones: its own, and each one's as
+    ``<name>__<param>`` (the list is the parameter named by ``_named``)."""
+
+    _named = "estimators"
+
+    def get_params(self, deep=True):
+        """Parameters, with each named estimator's under ``<name>__<param>``.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+
+        Returns
+        -------
+        dict
+        """
+        return self._get_params(self._named, deep=deep)
+
+    def set_params(self, **params):
+        """Set parameters (``<name>__<param>`` reaches a named estimator; ``<name>`` replaces it).
+
+        Parameters
+        ----------
+        **params : dict
+
+        Returns
+        -------
+        self
+        """
+        self._set_params(self._named, **params)
+        return self
+
+    def _checked_named(self, items, what, methods, validate=True):
+        """``items`` as a list of ``(name, estimator)`` pairs whose estimators have ``methods``.
+
+        ``what`` names an item in the messages; with ``validate`` the names must be
+        unique, free of ``__`` and not a parameter's name (sklearn's rules).
+        """
+        items = list(items)
+        for item in items:
+            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
+                raise TypeError(f"{what}s must be (name, {what}) pairs, got {item!r:.80}")
+            if not all(hasattr(item[1], m) for m in methods):
+                raise TypeError(f"{what} {item[0]!r} has no {'/'.join(methods)}: "
+                                f"{type(item[1]).__name__}")
+        if validate:
+            self._validate_names([name for name, _ in items])
+        return items
 
 
 def classes_of(tagger):

@@ -3,14 +3,14 @@
 from skbioner.base import final_estimator, split_pipeline, unwrap
 from skbioner.models import OnlinePACRF, RecutTagger
 from skbioner.pipelines import make_tagger
-from skbioner.postprocess import LabelConsistency, PostProcessedTagger
+from skbioner.postprocess import NameAlias, PostProcessedTagger
 from tests.models.toy import toy_sentences
 
 
 def test_final_estimator_goes_through_every_wrapper():
     X, y = toy_sentences(20)
     pipe = make_tagger("online-crf", model_params={"max_iter": 2, "calibrate": False})
-    wrapped = RecutTagger(PostProcessedTagger(pipe, [("c", LabelConsistency())])).fit(X, y)
+    wrapped = RecutTagger(PostProcessedTagger(pipe, [("a", NameAlias())])).fit(X, y)
     inner = unwrap(wrapped)
     assert [n for n, _ in inner.steps] == ["features", "model"]
     assert isinstance(final_estimator(wrapped), OnlinePACRF)

@@ -57,7 +57,6 @@ from skbioner.pipelines import SequentialGroupSelector, TaggerPipeline, TunedTag
 from skbioner.postprocess import (
     AbbreviationResolver,
     CascadedEntityRules,
-    LabelConsistency,
     NameAlias,
     PatternPostProcessor,
     PostProcessedTagger,
@@ -106,7 +105,7 @@ CASES = {
     "PostProcessedTagger": Case(
         PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
                                                                           random_state=0)),
-                            steps=[("consistency", LabelConsistency())]),
+                            steps=[("cascade", CascadedEntityRules(min_count=1))]),
         (X, Y), "predict", X, True),
     "LearnedCutTagger": Case(
         LearnedCutTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2,
@@ -158,7 +157,6 @@ CASES = {
     "LexiconMatcher": Case(LexiconMatcher(types=["gene", "cell_type"]), (X,), "transform", X),
     "NumericNormalizer": Case(NumericNormalizer(), (X,), "transform", X),
     "SegmentEncoder": Case(SegmentEncoder(), (Y,), "transform", Y),
-    "LabelConsistency": Case(LabelConsistency(), (X, Y), None, None),
     "AbbreviationResolver": Case(AbbreviationResolver(), (X, Y), None, None),
     "NameAlias": Case(NameAlias(), (X, Y), None, None),
     "CascadedEntityRules": Case(CascadedEntityRules(), (X, Y), None, None),

@@ -56,18 +56,15 @@ def run(args):
     from ..io import detect_format
     from ..schemes import check_scheme
     from ._formats import output_format, plural, separator, warnings_on_stderr
-    from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
+    from ._paths import refuse_output_over_inputs
 
     src = args.from_format if args.from_format != "auto" else detect_format(args.input)
     # a column file's labels in another scheme: OUT is a column file whatever its name
     dst = output_format(args.output, args.to_format, "columns" if args.to_scheme else None)
-    if dst == "brat":
-        if args.output == "-":
-            raise ValueError("brat output is a directory: give its path (- is standard "
-                             "output, for the other formats)")
-        refuse_output_dir_over_inputs(args.output, [args.input])
-    else:
-        refuse_output_over_inputs(args.output, [args.input])
+    if dst == "brat" and args.output == "-":
+        raise ValueError("brat output is a directory: give its path (- is standard "
+                         "output, for the other formats)")
+    refuse_output_over_inputs(args.output, [args.input], directory=dst == "brat")
     from_scheme = check_scheme(args.from_scheme)
     to_scheme = check_scheme(args.to_scheme) if args.to_scheme else None
     if to_scheme is not None and dst != "columns":

@@ -21,21 +21,15 @@ def add_arguments(p):
                    help="a whitespace-tokenised sentence to tag (default: an example)")
 
 
-def demo_model(verbose=1):
-    """The model the demo trains: ``skbioner train``'s default (the online CRF preset)."""
-    from ..pipelines import make_tagger
-
-    return make_tagger(verbose=verbose)
-
-
 def run(args):
     from ..datasets import load_jnlpba_sample
     from ..metrics import entity_report
+    from ..pipelines import make_tagger
     from ..schemes import labels_to_spans
 
     train, test = load_jnlpba_sample("train"), load_jnlpba_sample("test")
     n_tok = sum(map(len, train.X))
-    model = demo_model()
+    model = make_tagger(verbose=1)  # skbioner train's default: the online-crf preset
     name = type(model[-1]).__name__
     print(f"Training {name} on the bundled sample: "
           f"{len(train.X)} sentences, {n_tok} tokens ...")

@@ -116,20 +116,13 @@ def tagger_options(args):
         raise ValueError("--distill and --unlabeled go together: the student, and the text "
                          "the model of the other options labels for it")
     options = {name: True for name in _SWITCHES if getattr(args, name)}
-    for name, value in (("scheme", args.scheme), ("first_pass", args.first_pass),
-                        ("members", args.members),
-                        ("pos_jackknife", args.pos_jackknife),
-                        ("hmm_states", args.hmm_states),
-                        ("word_classes", args.word_classes), ("lexicons", args.lexicons),
-                        ("lexicon_types", args.lexicon_types),
-                        ("distill", args.distill),
-                        ("recut", None if args.recut in ("auto", "none") else args.recut)):
-        if value is not None:
+    for name in ("scheme", "first_pass", "members", "pos_jackknife", "hmm_states",
+                 "word_classes", "lexicons", "lexicon_types", "distill", "recut"):
+        value = getattr(args, name)
+        if value is not None and not (name == "recut" and value in ("auto", "none")):
             options[name] = value
-    for name, items in (("model_params", args.param), ("feature_params", args.feature_param),
-                        ("hmm_params", args.hmm_param),
-                        ("combination_params", args.combination_param),
-                        ("distill_params", args.distill_param)):
+    for name in _PARAMS:  # repeatable KEY=VALUE options: --param for model_params...
+        items = getattr(args, flag(name)[2:].replace("-", "_"))
         if items:
             options[name] = parse_params(items)
     return options

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["same_path", "refuse_output_over_inputs", "refuse_output_dir_over_inputs"]
+__all__ = ["same_path", "refuse_output_over_inputs"]
 
 
 def same_path(a, b) -> bool:
@@ -26,11 +26,13 @@ def _refuse(output, source, why):
                      "another output path")
 
 
-def refuse_output_over_inputs(output, inputs) -> None:
-    """Raise ValueError if the output file ``output`` is one of ``inputs``.
+def refuse_output_over_inputs(output, inputs, directory=False) -> None:
+    """Raise ValueError if the output ``output`` is one of ``inputs``.
 
-    An input directory also counts when ``output`` is a file in it that
-    reading the directory would take as an input (``.txt``, ``.jsonl``...).
+    A file: an input directory also counts when ``output`` is a file in it
+    that reading the directory would take as an input (``.txt``, ``.jsonl``...).
+    A ``directory`` (brat output): it may not hold an input file either, whose
+    ``<id>.txt`` and ``<id>.ann`` it would replace (a gold ``.ann`` beside its ``.txt``).
     """
     from ..tagging._documents import DIRECTORY_SUFFIXES
 
@@ -38,24 +40,13 @@ def refuse_output_over_inputs(output, inputs) -> None:
         if source is None or os.fspath(source) == "-":  # standard input
             continue
         if same_path(output, source):
-            _refuse(output, source, "is also an input")
-        if os.path.isdir(source) and same_path(os.path.dirname(os.path.abspath(output)),
-                                               source) and (
+            _refuse(output, source, "directory is also an input" if directory
+                    else "is also an input")
+        if directory:
+            if not os.path.isdir(source) and same_path(
+                    os.path.dirname(os.path.abspath(source)), output):
+                _refuse(output, source, "directory holds an input")
+        elif os.path.isdir(source) and same_path(os.path.dirname(os.path.abspath(output)),
+                                                 source) and (
                 os.path.splitext(output)[1].lower() in DIRECTORY_SUFFIXES):
             _refuse(output, source, "would be read as an input of the directory")
-
-
-def refuse_output_dir_over_inputs(directory, inputs) -> None:
-    """Raise ValueError if the output ``directory`` is an input or holds an input file.
-
-    Writing ``<id>.txt`` and ``<id>.ann`` there would replace the inputs (a
-    gold ``.ann`` beside its ``.txt``).
-    """
-    for source in inputs:
-        if source is None or os.fspath(source) == "-":  # standard input
-            continue
-        if same_path(directory, source):
-            _refuse(directory, source, "directory is also an input")
-        if not os.path.isdir(source) and same_path(
-                os.path.dirname(os.path.abspath(source)), directory):
-            _refuse(directory, source, "directory holds an input")

@@ -199,7 +199,7 @@ def run(args):
     from ..tagging._tagger import _model_of, model_reference, worker_count
     from ..tagging._writers import STDOUT
     from ._formats import plural, printable
-    from ._paths import refuse_output_dir_over_inputs, refuse_output_over_inputs
+    from ._paths import refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
     args.model_file = model_path  # named if the model fails unexpectedly
@@ -209,12 +209,11 @@ def run(args):
         raise ValueError(f"--min-confidence must be between 0 and 1, got {args.min_confidence}")
     if args.min_confidence is not None and args.no_confidence:
         raise ValueError("--min-confidence needs the confidences: drop --no-confidence")
-    if args.output_format == "brat":
-        if args.output == STDOUT:
-            raise ValueError("brat output is a directory: give it with -o OUT")
-        refuse_output_dir_over_inputs(args.output, [*paths, *inputs])
-    elif args.output != STDOUT:
-        refuse_output_over_inputs(args.output, [*paths, *inputs])
+    if args.output_format == "brat" and args.output == STDOUT:
+        raise ValueError("brat output is a directory: give it with -o OUT")
+    if args.output != STDOUT:
+        refuse_output_over_inputs(args.output, [*paths, *inputs],
+                                  directory=args.output_format == "brat")
     n_jobs = worker_count(args.n_jobs)
     if n_jobs < args.n_jobs:
         print(f"skbioner tag: note: --n-jobs {args.n_jobs} is more than the {n_jobs} cores of "

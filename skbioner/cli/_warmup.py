@@ -77,20 +77,15 @@ def compile_tagging_kernels(float64_weights=False):
     scan("IL-2 (a cytokine) binds ... its receptor.\n")
 
 
-def _cores():
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def start(float64_weights=False):
     """Start the child process that compiles the tagging kernels; None if not started.
 
     Not started with one core, or when ``SKBIONER_NO_WARMUP`` is set.
     ``float64_weights``: see :func:`compile_tagging_kernels`.
     """
-    if _cores() < 2 or os.environ.get("SKBIONER_NO_WARMUP"):
+    from joblib import cpu_count  # the cores this process may use
+
+    if cpu_count() < 2 or os.environ.get("SKBIONER_NO_WARMUP"):
         return None
     try:
         # this copy of the package, whatever the working directory holds

@@ -34,10 +34,6 @@ class DevSplit(NamedTuple):
     y_dev: list
 
 
-def _name(step):
-    return type(step).__name__
-
-
 def annotate_split(annotators, X_train, X_eval):
     """Add annotation columns to a training part and an evaluation part, honestly.
 
@@ -80,8 +76,9 @@ def annotate_split(annotators, X_train, X_eval):
                 docs.discard(None)
                 where = f" ({len(docs)} documents)" if docs else ""
                 raise ValueError(
-                    f"{_name(step)} would tag {int(seen.sum())} of the {len(X_eval)} evaluation "
-                    f"sentences{where} with a model trained on them, so any comparison reading "
+                    f"{type(step).__name__} would tag {int(seen.sum())} of the {len(X_eval)} "
+                    f"evaluation sentences{where} with a model trained on them, so any "
+                    "comparison reading "
                     "its column would be flattered there: tag them out of fold (POSTagger("
                     "jackknife=5, corpus=<its training corpus, e.g. genia-pos/train.tsv>))"
                 )

@@ -39,18 +39,8 @@ def combined_outputs(outputs):
                       len(lab)) for i, lab in enumerate(outputs[0].labels)]
     probabilities = [np.zeros(len(lab)) for lab in labels]
     for o in outputs:
-        if o.marginals is None:
-            for i, lab in enumerate(labels):
-                probabilities[i] += np.fromiter((a == b for a, b in zip(o.labels[i], lab)),
-                                                dtype=float, count=len(lab))
-            continue
-        where = {c: k for k, c in enumerate(o.classes)}
-        for i, lab in enumerate(labels):
-            if len(lab):
-                cols = np.fromiter((where.get(t, -1) for t in lab), dtype=np.intp,
-                                   count=len(lab))
-                p = o.marginals[i][np.arange(len(lab)), cols]
-                probabilities[i] += np.where(cols >= 0, p, 0.0)
+        for i, p in enumerate(o.label_probabilities(labels)):
+            probabilities[i] += p
     return labels, [p / len(outputs) for p in probabilities]
 
 

@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
-from ..base import SequenceTaggerMixin, classes_of
+from ..base import DelegatingTaggerMixin, classes_of
 from ..datasets import drop_copies
 from ..schemes import spans_to_labels
 from ._outputs import tagger_outputs
@@ -22,7 +22,7 @@ __all__ = ["DistilledTagger"]
 READ_FACTOR = 10
 
 
-class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
+class DistilledTagger(DelegatingTaggerMixin, BaseEstimator):
     """One fast student trained on gold and on a slow teacher's labels (distillation).
 
     :meth:`fit` trains the ``teacher`` (a vote of several taggers, say) on the
@@ -74,6 +74,7 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         Seconds of the ``teacher`` fit, the ``labelling`` and the ``student`` fit.
     """
 
+    _delegate = "student_"
     _parameter_constraints = {
         "teacher": [HasMethods(["fit", "predict"])],
         "student": [HasMethods(["fit", "predict"])],
@@ -175,20 +176,6 @@ class DistilledTagger(SequenceTaggerMixin, BaseEstimator):
         """
         check_is_fitted(self, "student_")
         return self.student_
-
-    def predict(self, X):
-        """The student's labels.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "student_")
-        return self.student_.predict(X)
 
     def predict_entities(self, X):
         """The student's entities with their confidences.

@@ -1,19 +1,15 @@
-"""Members of a combination: checked, and fitted in parallel with progress lines."""
+"""Members of a combination: their parameters and checks, and the annotation head they share
+(they are fitted by :func:`~skbioner.ensemble.cross_val_outputs`)."""
 
 from __future__ import annotations
 
-import time
-
 from sklearn.base import clone
 from sklearn.utils import Bunch
-from sklearn.utils.metaestimators import _BaseComposition
-from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from .._progress import log
+from ..base import NamedComposition
 
-__all__ = ["check_estimators", "fit_members", "join_head", "split_head",
-           "strip_head"]
+__all__ = ["join_head", "split_head", "strip_head"]
 
 
 def _shareable(step):
@@ -85,86 +81,19 @@ def join_head(head, rest):
     return type(rest)([*head.steps, *rest.steps], verbose=rest.verbose)
 
 
-class MembersComposition(_BaseComposition):
+class MembersComposition(NamedComposition):
     """A combination's parameters: its own, and each member's as ``<name>__<param>``."""
 
-    def get_params(self, deep=True):
-        """Parameters, with each member's under ``<name>__<param>``.
-
-        Parameters
-        ----------
-        deep : bool, default=True
-
-        Returns
-        -------
-        dict
-        """
-        return self._get_params("estimators", deep=deep)
-
-    def set_params(self, **params):
-        """Set parameters (``<name>__<param>`` reaches a member; ``<name>`` replaces it).
-
-        Parameters
-        ----------
-        **params : dict
-
-        Returns
-        -------
-        self
-        """
-        self._set_params("estimators", **params)
-        return self
+    def _members(self):
+        """``estimators`` checked: ``(name, tagger)`` pairs, valid names (kept in ``_names``)."""
+        items = self._checked_named(self.estimators, "estimator", ("fit", "predict"))
+        if not items:
+            raise ValueError(f"{type(self).__name__} needs at least one estimator")
+        self._names = [n for n, _ in items]
+        return items
 
     @property
     def named_estimators_(self):
         """The fitted members by name (a :class:`~sklearn.utils.Bunch`)."""
         check_is_fitted(self, "estimators_")
         return Bunch(**dict(zip(self._names, self.estimators_, strict=True)))
-
-
-def check_estimators(estimators, owner):
-    """``estimators`` as a checked list of ``(name, tagger)`` with unique names."""
-    items = list(estimators)
-    if not items:
-        raise ValueError(f"{owner} needs at least one estimator")
-    for item in items:
-        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
-            raise TypeError(f"estimators must be (name, tagger) pairs, got {item!r:.80}")
-        if not (hasattr(item[1], "fit") and hasattr(item[1], "predict")):
-            raise TypeError(f"estimator {item[0]!r} has no fit/predict: "
-                            f"{type(item[1]).__name__}")
-    return items
-
-
-def _fit_one(name, tagger, X, y):
-    t0 = time.perf_counter()
-    return clone(tagger).fit(X, y), time.perf_counter() - t0
-
-
-def fit_members(owner, estimators, X, y):
-    """Fit a clone of every member on ``X`` (``owner.n_jobs`` in parallel), logging each.
-
-    Parameters
-    ----------
-    owner : estimator
-        Its ``n_jobs`` and ``verbose`` apply.
-    estimators : list of (str, estimator)
-    X : list of Sentence
-    y : list of list of str
-
-    Returns
-    -------
-    fitted : list of estimator
-    seconds : list of float
-    """
-    t0 = time.perf_counter()
-    fitted, seconds = [], []
-    tasks = (delayed(_fit_one)(name, tagger, X, y) for name, tagger in estimators)
-    for (name, _), (est, sec) in zip(estimators, Parallel(n_jobs=owner.n_jobs,
-                                                          return_as="generator")(tasks),
-                                     strict=True):
-        fitted.append(est)
-        seconds.append(sec)
-        log(owner, f"{name}: fitted in {sec:.1f} s ({len(fitted)}/{len(estimators)}, "
-                   f"{time.perf_counter() - t0:.0f} s)")
-    return fitted, seconds

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 from sklearn.base import clone
@@ -22,7 +23,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from .._progress import log
 from ..base import head_transform
 from ..model_selection import document_folds
-from ..schemes import labels_to_spans, scheme_labels
+from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
 
 __all__ = ["TaggerOutputs", "cross_val_outputs", "members_outputs",
            "tagger_outputs"]
@@ -70,20 +71,30 @@ class TaggerOutputs:
                              None if self.marginals is None
                              else [self.marginals[i] for i in index], self.classes)
 
-    def label_probabilities(self):
-        """Per sentence, the probability of each token's label (1.0 without marginals).
+    def label_probabilities(self, labels=None):
+        """Per sentence, the probability of each token's label: its own, or another's.
+
+        Parameters
+        ----------
+        labels : list of sequence of str, optional
+            Other labels of the same sentences (a combined output's); default:
+            the tagger's own.  A label it has no column for gets 0.
 
         Returns
         -------
         list of ndarray of shape (n_tokens,)
+            Without marginals: 1.0 where ``labels`` are the tagger's own, 0.0 elsewhere.
         """
+        labels = self.labels if labels is None else labels
         if self.marginals is None:
-            return [np.ones(len(lab)) for lab in self.labels]
+            return [np.fromiter((a == b for a, b in zip(own, lab)), dtype=float, count=len(lab))
+                    for own, lab in zip(self.labels, labels, strict=True)]
         where = {c: k for k, c in enumerate(self.classes)}
         out = []
-        for lab, m in zip(self.labels, self.marginals, strict=True):
-            cols = np.fromiter((where[t] for t in lab), dtype=np.intp, count=len(lab))
-            out.append(m[np.arange(len(lab)), cols] if len(lab) else np.zeros(0))
+        for lab, m in zip(labels, self.marginals, strict=True):
+            cols = np.fromiter((where.get(t, -1) for t in lab), dtype=np.intp, count=len(lab))
+            out.append(np.where(cols >= 0, m[np.arange(len(lab)), cols], 0.0) if len(lab)
+                       else np.zeros(0))
         return out
 
 
@@ -186,13 +197,8 @@ def members_outputs(members, X, marginals=True, head=None):
 
 
 def _labels(entities, n):
-    """IOB2 labels of non-overlapping spans."""
-    out = ["O"] * n
-    for t, s, e, _ in entities:
-        out[s] = "B-" + t
-        for k in range(s + 1, e):
-            out[k] = "I-" + t
-    return tuple(out)
+    """IOB2 labels (a tuple) of non-overlapping ``(type, start, end, p)`` entities."""
+    return tuple(spans_to_labels([e[:3] for e in entities], n, "IOB2"))
 
 
 def _fit_job(tagger, X, y, held_out, marginals):
@@ -261,7 +267,7 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         test = np.flatnonzero(fold == k)
         tasks.append(delayed(_fit_job)(tagger, [X[i] for i in train], [y[i] for i in train],
                                        [X[i] for i in test], marginals))
-    who = owner if owner is not None else _Quiet(verbose)
+    who = owner if owner is not None else SimpleNamespace(verbose=verbose)
     t0 = time.perf_counter()
     results = []
     for (m, k), res in zip(jobs, Parallel(n_jobs=n_jobs, return_as="generator")(tasks),
@@ -269,7 +275,8 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         results.append(res)
         what = "all the data" if k is None else f"block {k + 1}/{n_blocks} held out"
         log(who, f"{names[m]}: fitted on {what} in {res[1]:.1f} s "
-                 f"({len(results)}/{len(jobs)} fits, {time.perf_counter() - t0:.0f} s)")
+                 f"({len(results)}/{len(jobs)} fits, {time.perf_counter() - t0:.0f} s)",
+            None if owner is not None else "cross_val_outputs")
     fitted, outputs, seconds = [], [], []
     for m in range(len(estimators)):
         mine = [(k, res) for (mm, k), res in zip(jobs, results, strict=True) if mm == m]
@@ -280,7 +287,3 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
                                   for k, res in mine if k is not None], len(X)))
     return fitted, (outputs if fold is not None else None), seconds
 
-
-class _Quiet:
-    def __init__(self, verbose):
-        self.verbose = verbose

@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
 from sklearn.base import clone
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, StrOptions, fit_context
-from ..base import SequenceTaggerMixin, classes_of
-from ..model_selection import document_folds, document_splits
+from ..base import DelegatingTaggerMixin, classes_of
+from ..model_selection import document_splits
 from ._columns import stacking_columns, stacking_groups
-from ._members import (
-    MembersComposition,
-    check_estimators,
-    join_head,
-    split_head,
-    strip_head,
-)
+from ._members import MembersComposition, join_head, split_head, strip_head
 from ._outputs import cross_val_outputs, members_outputs
 
 __all__ = ["StackedTagger"]
@@ -65,16 +57,7 @@ def with_feature_groups(tagger, groups):
     return tagger
 
 
-def _final_has(method):
-    def check(self):
-        final = getattr(self, "final_estimator_", None)
-        if final is None:
-            return True  # unfitted: the method exists and raises NotFittedError
-        return hasattr(final, method)
-    return check
-
-
-class StackedTagger(SequenceTaggerMixin, MembersComposition):
+class StackedTagger(DelegatingTaggerMixin, MembersComposition):
     """A second-pass tagger that learns from several member taggers' outputs.
 
     scikit-learn's :class:`~sklearn.ensemble.StackingClassifier` for
@@ -175,6 +158,7 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
     3
     """
 
+    _delegate = "final_estimator_"
     _parameter_constraints = {
         "estimators": [list, tuple],
         "final_estimator": [HasMethods(["fit", "predict"]), None],
@@ -212,15 +196,11 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
     # -- fitting -------------------------------------------------------------
 
     def _check(self):
-        estimators = check_estimators(self.estimators, type(self).__name__)
-        names = [n for n, _ in estimators]
-        self._validate_names(names)
-        steps = _default_steps() if self.document_steps is None else list(self.document_steps)
-        for item in steps:
-            if not (isinstance(item, tuple) and len(item) == 2 and hasattr(item[1], "correct")):
-                raise TypeError("document_steps must be (name, PostprocessStep) pairs, got "
-                                f"{item!r:.80}")
-        clash = sorted(n for n in names if n.endswith(("_conf", "_memory")))
+        estimators = self._members()
+        steps = self._checked_named(_default_steps() if self.document_steps is None
+                                    else self.document_steps, "document_step", ("correct",),
+                                    validate=False)
+        clash = sorted(n for n in self._names if n.endswith(("_conf", "_memory")))
         if clash:
             raise ValueError(f"estimator names {clash} would name the same column as another "
                              "member's confidence or memory column: rename them")
@@ -228,9 +208,6 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         if any(not 0 <= float(b) <= 1 for b in bins) or list(bins) != sorted(bins, reverse=True):
             raise ValueError(f"confidence_bins must be decreasing probabilities, got {bins}")
         return estimators, steps
-
-    def _final(self, estimators):
-        return estimators[0][1] if self.final_estimator is None else self.final_estimator
 
     def _columns(self, X, outputs, steps):
         return stacking_columns(X, outputs, self._names, steps, combine=self.combine,
@@ -273,56 +250,42 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
             ``X`` with the ``fp_*`` columns of the members' out-of-fold outputs.
         """
         estimators, steps = self._check()
-        final = with_feature_groups(self._final(estimators), stacking_groups())
+        final = with_feature_groups(estimators[0][1] if self.final_estimator is None
+                                    else self.final_estimator, stacking_groups())
         X, y = check_sentences(X, y, scheme="IOB2")
-        self._names = [n for n, _ in estimators]
         # the members and the second pass annotate with one head, fitted and run once
         self.head_, rests = split_head([e for _, e in estimators] + [final])
         X = X if self.head_ is None else self.head_.fit_transform(X, y)
         fitted, oof, seconds = cross_val_outputs(list(zip(self._names, rests[:-1])), X, y,
                                                  self.cv, n_jobs=self.n_jobs,
                                                  verbose=self.verbose, owner=self)
-        annotated = self._fit_second(X, y, oof, steps, rests[-1])
-        self.final_estimator_ = join_head(self.head_, self.final_estimator_)
-        self.estimators_ = [join_head(self.head_, f) for f in fitted]
+        t0 = time.perf_counter()
+        annotated = self._annotate_out_of_fold(X, y, oof, steps)
+        log(self, f"out-of-fold columns in {time.perf_counter() - t0:.1f} s")
+        t0 = time.perf_counter()
+        second = rests[-1].fit(annotated, y)
         self.fit_seconds_ = {**dict(zip(self._names, seconds, strict=True)),
-                             "final": self.fit_seconds_["final"]}
+                             "final": time.perf_counter() - t0}
+        log(self, f"second pass fitted in {self.fit_seconds_['final']:.1f} s")
+        self.classes_ = classes_of(second)
+        self.final_estimator_ = join_head(self.head_, second)
+        self.estimators_ = [join_head(self.head_, f) for f in fitted]
         return annotated
 
-    def _fold_steps(self, X, y, steps):
-        """The steps fitted on each block's training part, and on all of ``X``."""
-        out = []
-        for rest, _ in document_splits(X, self.cv):
-            Xr, yr = [X[i] for i in rest], [y[i] for i in rest]
-            out.append([(name, clone(step).fit(Xr, yr)) for name, step in steps])
-        return out, [(name, clone(step).fit(X, y)) for name, step in steps]
-
-    def _annotate_out_of_fold(self, X, y, oof, steps, fold_steps=None):
-        """``X`` with the columns of ``oof``, each block's steps fitted without it.
+    def _annotate_out_of_fold(self, X, y, oof, steps):
+        """``X`` with the columns of ``oof``, each block's ``steps`` fitted without it.
 
         Sets ``document_steps_`` (the steps fitted on all of ``X``).
         """
-        fold = document_folds(X, self.cv)
-        per_fold, self.document_steps_ = fold_steps or self._fold_steps(X, y, steps)
         annotated = [None] * len(X)
-        for k in range(int(fold.max()) + 1):
-            inside = np.flatnonzero(fold == k)
+        for rest, inside in document_splits(X, self.cv):
+            Xr, yr = [X[i] for i in rest], [y[i] for i in rest]
+            fold_steps = [(name, clone(step).fit(Xr, yr)) for name, step in steps]
             Xk = [X[i] for i in inside]
-            cols = self._columns(Xk, [o.take(inside) for o in oof], per_fold[k])
+            cols = self._columns(Xk, [o.take(inside) for o in oof], fold_steps)
             for i, s, c in zip(inside, Xk, cols, strict=True):
                 annotated[i] = s.with_annotations(**c)
-        return annotated
-
-    def _fit_second(self, X, y, oof, steps, final, fold_steps=None):
-        """Fit the second pass on the columns of the members' out-of-fold outputs ``oof``."""
-        t0 = time.perf_counter()
-        annotated = self._annotate_out_of_fold(X, y, oof, steps, fold_steps)
-        log(self, f"out-of-fold columns in {time.perf_counter() - t0:.1f} s")
-        t0 = time.perf_counter()
-        self.final_estimator_ = final.fit(annotated, y)
-        self.fit_seconds_ = {"final": time.perf_counter() - t0}
-        log(self, f"second pass fitted in {self.fit_seconds_['final']:.1f} s")
-        self.classes_ = classes_of(self.final_estimator_)
+        self.document_steps_ = [(name, clone(step).fit(X, y)) for name, step in steps]
         return annotated
 
     # -- predicting ----------------------------------------------------------
@@ -347,52 +310,8 @@ class StackedTagger(SequenceTaggerMixin, MembersComposition):
         cols = self._columns(X, outputs, self.document_steps_)
         return [s.with_annotations(**c) for s, c in zip(X, cols, strict=True)]
 
-    def _second(self):
-        """The second pass without the annotation head (:meth:`transform` ran it)."""
-        return strip_head(getattr(self, "head_", None), self.final_estimator_)
-
-    def predict(self, X):
-        """IOB2 labels of the second pass.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
+    def _delegated(self, X):
+        """The second pass without the annotation head, and ``X`` with the members' columns
+        (:meth:`transform`, which runs the head)."""
         Xt = self.transform(X)
-        return self._second().predict(Xt)
-
-    @available_if(_final_has("predict_entities"))
-    def predict_entities(self, X):
-        """The second pass's entities with their probabilities.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of (str, int, int, float)
-            Per sentence, ``(type, start, end, probability)``.
-        """
-        Xt = self.transform(X)
-        return self._second().predict_entities(Xt)
-
-    @available_if(_final_has("predict_marginals"))
-    def predict_marginals(self, X):
-        """The second pass's per-token label probabilities.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of ndarray of shape (n_tokens, n_classes)
-            Columns in the order of ``classes_``.
-        """
-        Xt = self.transform(X)
-        return self._second().predict_marginals(Xt)
+        return strip_head(getattr(self, "head_", None), self.final_estimator_), Xt

@@ -9,14 +9,8 @@ from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences, SequenceTaggerMixin
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
-from ._members import (
-    MembersComposition,
-    check_estimators,
-    fit_members,
-    join_head,
-    split_head,
-)
-from ._outputs import members_outputs
+from ._members import MembersComposition, join_head, split_head
+from ._outputs import cross_val_outputs, members_outputs
 from ._spans import member_weights, vote_spans
 
 __all__ = ["VotingTagger"]
@@ -130,16 +124,15 @@ class VotingTagger(SequenceTaggerMixin, MembersComposition):
         -------
         self : VotingTagger
         """
-        estimators = check_estimators(self.estimators, type(self).__name__)
-        self._validate_names([n for n, _ in estimators])
+        estimators = self._members()
         X, y = check_sentences(X, y, scheme="IOB2")
         types = sorted({t for labels in y for t, _, _ in labels_to_spans(labels)})
         self.weights_ = member_weights(self.weights, len(estimators), types)
-        self._names = [n for n, _ in estimators]
         self.head_, rests = split_head([e for _, e in estimators])
         Xa = X if self.head_ is None else self.head_.fit_transform(X, y)  # annotated once
-        fitted, self.fit_seconds_ = fit_members(
-            self, list(zip(self._names, rests, strict=True)), Xa, y)
+        fitted, _, self.fit_seconds_ = cross_val_outputs(
+            list(zip(self._names, rests, strict=True)), Xa, y, cv=None, n_jobs=self.n_jobs,
+            owner=self)
         self.estimators_ = [join_head(self.head_, f) for f in fitted]
         self.classes_ = np.array(scheme_labels("IOB2", types), dtype=object)
         return self

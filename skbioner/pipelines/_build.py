@@ -17,7 +17,8 @@ A tagger is assembled in a fixed order, each layer optional:
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+
+from ._presets import TWO_PASS_PARAMS, mapping, preset_pipeline, reads_pos
 
 __all__ = ["COMBINATIONS", "add_knowledge", "make_members", "make_tagger", "parse_members",
            "parse_params"]
@@ -129,8 +130,6 @@ def make_members(members, *, pos_jackknife=None, n_jobs=1, verbose=0):
         Unfitted members, named by their ``name`` or their preset and option
         values (``online-crf``, ``online-crf-IOE2``).
     """
-    from ._presets import reads_pos
-
     items = parse_members(members) if isinstance(members, str) else list(members)
     out = []
     for item in items:
@@ -155,12 +154,6 @@ def make_members(members, *, pos_jackknife=None, n_jobs=1, verbose=0):
     if len(set(names)) < len(names):
         raise ValueError(f"two members have the same name in {names}: give one a name= option")
     return out
-
-
-def _mapping(name, value):
-    if value is not None and not isinstance(value, Mapping):
-        raise TypeError(f"{name} must be a dict, got {type(value).__name__}")
-    return dict(value or {})
 
 
 def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_params=None,
@@ -242,25 +235,22 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     """
     if distill is not None or distill_params:
         return _distilled(**locals())
-    from ._presets import preset_pipeline
-
-    combination_params = _mapping("combination_params", combination_params)
+    if model == "vote":
+        return _voting(**locals())
+    combination_params = mapping("combination_params", combination_params)
     columns = dict(pos=pos, pos_jackknife=pos_jackknife, word_classes=word_classes,
                    lexicons=lexicons, lexicon_types=lexicon_types)
-    if model == "vote":
-        return _voting(members, combination_params, scheme=scheme, model_params=model_params,
-                       feature_params=feature_params, hmm_states=hmm_states,
-                       hmm_params=hmm_params, two_pass=two_pass, first_pass=first_pass,
-                       abbreviations=abbreviations, alias=alias, cascade_rules=cascade_rules,
-                       closed_dictionary=closed_dictionary, recut=recut,
-                       n_jobs=n_jobs, verbose=verbose, **columns)
     if model == "stack":  # the online-crf preset, two passes with the members as first pass
-        model, two_pass, first_pass, members = "online-crf", True, _stacked(members, two_pass,
-                                                                             first_pass), None
+        if members is None:
+            raise ValueError("model='stack' needs members")
+        if two_pass or first_pass is not None:
+            raise ValueError("model='stack' is two passes over its members: drop two_pass and "
+                             "first_pass (or use two_pass with first_pass=members)")
+        model, two_pass, first_pass, members = "online-crf", True, members, None
     elif members is not None:
         raise ValueError("members are the members of model='vote' or 'stack'")
-    model_params = _mapping("model_params", model_params)
-    feature_params = _mapping("feature_params", feature_params)
+    model_params = mapping("model_params", model_params)
+    feature_params = mapping("feature_params", feature_params)
     if model == "majority" and (hmm_states is not None or two_pass or recut or any(
             v not in (None, False) for v in [*columns.values(), abbreviations, alias,
                                              cascade_rules, closed_dictionary])):
@@ -296,22 +286,10 @@ def _recut(tagger, recut):
     return RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
 
 
-def _stacked(members, two_pass, first_pass):
-    """``model="stack"``'s members, the first passes of its second pass."""
-    if members is None:
-        raise ValueError("model='stack' needs members")
-    if two_pass or first_pass is not None:
-        raise ValueError("model='stack' is two passes over its members: drop two_pass and "
-                         "first_pass (or use two_pass with first_pass=members)")
-    return members
-
-
 def _first_passes(tagger, first_pass, *, pos, pos_jackknife, n_jobs, word_classes, lexicons,
                   lexicon_types, verbose):
     """The named first passes of ``tagger``'s second pass: one (two-pass) or several (stack)."""
     from sklearn.base import clone
-
-    from ._presets import preset_pipeline
 
     if first_pass is None:  # the same pipeline (a fitted HMM step is shared, frozen)
         return [("first_pass", clone(tagger))]
@@ -328,7 +306,6 @@ def _first_passes(tagger, first_pass, *, pos, pos_jackknife, n_jobs, word_classe
 def _second_pass(tagger, first, model, model_params, combination_params, *, n_jobs, verbose):
     """``tagger`` with its preset's second-pass settings, stacked on the ``first`` passes."""
     from ..ensemble import StackedTagger
-    from ._presets import TWO_PASS_PARAMS
 
     # the preset's second-pass settings, under the ones given
     tagger[-1].set_params(**{k: v for k, v in TWO_PASS_PARAMS.get(model, {}).items()
@@ -354,10 +331,10 @@ def _distilled(distill, distill_params, **options):
     [(_, student)] = make_members([student], pos_jackknife=options["pos_jackknife"],
                                   n_jobs=options["n_jobs"], verbose=options["verbose"])
     return DistilledTagger(make_tagger(**options), student, verbose=options["verbose"],
-                           **_mapping("distill_params", distill_params))
+                           **mapping("distill_params", distill_params))
 
 
-def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alias,
+def _voting(members, combination_params, *, model, n_jobs, verbose, abbreviations, alias,
             cascade_rules, closed_dictionary, recut, pos_jackknife, **unused):
     """``make_tagger("vote", ...)``: the members' vote, with the wrappers that apply to it."""
     from ..ensemble import VotingTagger
@@ -371,7 +348,8 @@ def _voting(members, combination_params, *, n_jobs, verbose, abbreviations, alia
     if closed_dictionary:
         raise ValueError("the closed dictionary is features: give it to the members")
     tagger = VotingTagger(make_members(members, pos_jackknife=pos_jackknife, verbose=verbose),
-                          n_jobs=n_jobs, verbose=verbose, **combination_params)
+                          n_jobs=n_jobs, verbose=verbose,
+                          **mapping("combination_params", combination_params))
     tagger = add_knowledge(tagger, abbreviations=abbreviations, alias=alias,
                            cascade_rules=cascade_rules)
     return _recut(tagger, recut)

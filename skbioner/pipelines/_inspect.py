@@ -109,25 +109,16 @@ def describe_model(model):
 
     inner = unwrap(model)
     if hasattr(inner, "named_estimators_") and hasattr(inner, "estimators"):
-        out = _describe_combination(inner)
-        if hasattr(model, "split_tokens"):
-            cuts = model.cuts
-            out["recut"] = cuts if cuts is None or isinstance(cuts, str) else type(cuts).__name__
-        return out
+        return _cuts(model, _describe_combination(inner))
     steps, final = _parts(model)
     check_is_fitted(final)
     classes = [str(c) for c in getattr(final, "classes_", [])]
     types = sorted({c.split("-", 1)[1] for c in classes if c[:2] in ("B-", "I-")})
     named = list(getattr(unwrap(model), "steps", [("model", model)]))
-    out = {"steps": [{"name": n, "class": type(s).__name__} for n, s in named],
-           "types": types, "classes": classes,
-           "confidences": hasattr(final, "predict_entities"),
-           "model": _chain_summary(final)}
-    if hasattr(model, "cut_tagger_"):
-        out["raw_cuts"] = "learned"
-    elif hasattr(model, "split_tokens"):
-        cuts = model.cuts
-        out["recut"] = cuts if cuts is None or isinstance(cuts, str) else type(cuts).__name__
+    out = _cuts(model, {"steps": [{"name": n, "class": type(s).__name__} for n, s in named],
+                        "types": types, "classes": classes,
+                        "confidences": hasattr(final, "predict_entities"),
+                        "model": _chain_summary(final)})
     for name in ("segmenter_", "classifier_"):
         if hasattr(final, name):
             out["model"][name.rstrip("_")] = _chain_summary(getattr(final, name))
@@ -144,6 +135,17 @@ def describe_model(model):
             "min_count": fz.min_count,
             "mode": "vocabulary" if fz.n_features is None else f"hashing ({fz.n_features})",
             "columns": sorted({c for _, c in getattr(fz, "_columns", ())})}
+    return out
+
+
+def _cuts(model, out):
+    """``out`` with how ``model`` cuts words: learned (``LearnedCutTagger``) or its
+    ``RecutTagger``'s ``cuts``."""
+    if hasattr(model, "cut_tagger_"):
+        out["raw_cuts"] = "learned"
+    elif hasattr(model, "split_tokens"):
+        cuts = model.cuts
+        out["recut"] = cuts if cuts is None or isinstance(cuts, str) else type(cuts).__name__
     return out
 
 

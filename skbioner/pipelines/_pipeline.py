@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from sklearn.pipeline import Pipeline
-from sklearn.utils.metaestimators import available_if
 
-from ..base import head_transform
+from ..base import DelegatedOutputsMixin, head_transform
 
 __all__ = ["TaggerPipeline"]
 
 
-def _final_has(method):
-    def check(self):
-        return hasattr(self._final_estimator, method)
-    return check
-
-
-class TaggerPipeline(Pipeline):
+class TaggerPipeline(DelegatedOutputsMixin, Pipeline):
     """A ``Pipeline`` of annotators, a featurizer and a tagger, offered as one tagger.
 
     Exactly :class:`sklearn.pipeline.Pipeline` (fit, predict, score, grid
@@ -48,38 +41,9 @@ class TaggerPipeline(Pipeline):
     [('protein', 0, 1)]
     """
 
-    def _head(self, X):
-        return head_transform(self, X)
+    _delegate = "_final_estimator"
 
-    @available_if(_final_has("predict_marginals"))
-    def predict_marginals(self, X):
-        """The final model's label marginals of each token, after the other steps.
-
-        Parameters
-        ----------
-        X : list of sentences
-
-        Returns
-        -------
-        list of ndarray of shape (n_tokens, n_classes)
-            Columns in the order of ``classes_``.
-        """
-        Xt, final = self._head(X)
-        return final.predict_marginals(Xt)
-
-    @available_if(_final_has("predict_entities"))
-    def predict_entities(self, X):
-        """The final model's entities with their probabilities, after the other steps.
-
-        Parameters
-        ----------
-        X : list of sentences
-
-        Returns
-        -------
-        list of list of (str, int, int, float)
-            Per sentence, ``(type, start, end, probability)`` of every
-            predicted entity (half-open token offsets).
-        """
-        Xt, final = self._head(X)
-        return final.predict_entities(Xt)
+    def _delegated(self, X):
+        """The final model, and ``X`` through the other steps."""
+        Xt, final = head_transform(self, X)
+        return final, Xt

@@ -43,45 +43,46 @@ HMM_STATES = 40
 
 
 def _model(name):
-    from ..models import CascadedNER, CRFsuiteTagger, MajorityTagger, OnlinePACRF
+    from .. import models as m
 
-    if name == "online-crf":
+    chain = {"scheme": "BIES", "extra_schemes": ("IO",), "C": 0.1, "max_iter": 10}
+    presets = {
         # BIES with IO trained jointly and folded, C and epochs: benchmarks/archive/tune_dev.py;
         # calibrated confidences (a held-out temperature): benchmarks/calibration.py; its
         # held-out model trains beside the final one (n_jobs=2)
-        return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
-                           calibrate=True, random_state=0, n_jobs=2)
-    if name == "cascaded":
+        "online-crf": lambda: m.OnlinePACRF(**chain, calibrate=True, random_state=0, n_jobs=2),
         # stage 2 strongly regularised (C=0.003, 5 epochs): chosen on dev
-        return CascadedNER(
-            segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
-            classifier=OnlinePACRF(C=0.003, max_iter=5), random_state=0, n_jobs=2,
-        )
-    if name == "crfsuite":
-        return CRFsuiteTagger()
-    if name == "majority":
-        return MajorityTagger()
-    if name == "hmm-svm":
-        from ..models import HMMSVMTagger
-
+        "cascaded": lambda: m.CascadedNER(segmenter=m.OnlinePACRF(**chain),
+                                          classifier=m.OnlinePACRF(C=0.003, max_iter=5),
+                                          random_state=0, n_jobs=2),
+        "crfsuite": m.CRFsuiteTagger,
+        "majority": m.MajorityTagger,
         # Zhou & Su (2004); BIES (+4.4 F1 over IOB2) and the prior weight (0.6: +1.4 over
         # the paper's 1.0) chosen on dev: benchmarks/hmm_svm.py
-        return HMMSVMTagger(scheme="BIES", C=0.1, cv=2, refit=False, prior_weight=0.6,
-                            random_state=0, n_jobs=2)
-    if name == "nerbio":  # the online-crf settings on NERBio's features
-        return OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10,
-                           random_state=0)
-    if name == "pairwise-svm":
-        from ..models import PairwiseSVMTagger
-
+        "hmm-svm": lambda: m.HMMSVMTagger(scheme="BIES", C=0.1, cv=2, refit=False,
+                                          prior_weight=0.6, random_state=0, n_jobs=2),
+        # the online-crf settings on NERBio's features
+        "nerbio": lambda: m.OnlinePACRF(**chain, random_state=0),
         # Kazama et al. 2002: d=2, greedy with pc-1, pc-2; the degree-2 kernel as explicit
         # features (minutes on a whole corpus, issue 26).  Chosen on the
         # JNLPBA dev split (benchmarks/pairwise_svm.py dev, docs/lab/benchmarks.md): C, gamma,
         # the preceding-class conjunctions, greedy over Viterbi, and O not split (on 1,800
         # abstracts splitting O by POS cost 0.5 F1 and tagged 2.4x slower)
-        return PairwiseSVMTagger(gamma=0.1, coef0=1.0, C=0.25, conjunctions="pc",
-                                 split_outside=None, n_jobs=2, random_state=0)
-    raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
+        "pairwise-svm": lambda: m.PairwiseSVMTagger(gamma=0.1, coef0=1.0, C=0.25,
+                                                    conjunctions="pc", split_outside=None,
+                                                    n_jobs=2, random_state=0),
+    }
+    make = presets.get(name) if isinstance(name, str) else None
+    if make is None:
+        raise ValueError(f"unknown model {name!r}; presets: {', '.join(PRESETS)}")
+    return make()
+
+
+def mapping(name, value):
+    """``value`` (a dict, or None for none) as a new dict; TypeError naming ``name`` else."""
+    if value is not None and not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a dict, got {type(value).__name__}")
+    return dict(value or {})
 
 
 def reads_pos(model, model_params=None):
@@ -243,15 +244,12 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
     from ..features import TokenFeaturizer
     from ._pipeline import TaggerPipeline
 
-    for name, value in (("model_params", model_params), ("feature_params", feature_params),
-                        ("hmm_params", hmm_params)):
-        if value is not None and not isinstance(value, Mapping):
-            raise TypeError(f"{name} must be a dict, got {type(value).__name__}")
+    settings = mapping("model_params", model_params)
+    feature_params = mapping("feature_params", feature_params)
+    hmm_params = mapping("hmm_params", hmm_params)
     est = _model(model)
     if model == "majority":  # make_tagger refuses the options it cannot read
-        est.set_params(**dict(model_params or {}))
-        return est
-    settings = dict(model_params or {})
+        return est.set_params(**settings)
     if model == "pairwise-svm" and scheme is not None:
         raise ValueError("pairwise-svm tags with IOB2 classes: it has no scheme option")
     # presets that read the POS column bring the POS tagger (NERBio's features; the
@@ -279,7 +277,7 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         featurizer = TokenFeaturizer(templates="nerbio", exclude=exclude, min_count=3)
         prep = [("chunks", RuleChunker()), ("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
     featurizer.set_params(**_FEATURES.get(model, {}))
-    featurizer.set_params(**dict(feature_params or {}))
+    featurizer.set_params(**feature_params)
     annotators = make_annotators(pos, pos_jackknife, hmm_states, hmm_params, n_jobs, verbose,
                                  word_classes, lexicons, lexicon_types)
     return TaggerPipeline([*annotators, *prep, ("features", featurizer), ("model", est)],

@@ -16,14 +16,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.pipeline import Pipeline
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
-from ..base import SequenceTaggerMixin
+from ..base import DelegatingTaggerMixin, split_pipeline
 from ..model_selection import document_keys, document_splits, holdout_split
-from ..models._base import check_targets
 
 __all__ = ["SequentialGroupSelector"]
 
@@ -32,12 +30,8 @@ def _split_featurizer(featurizer):
     """``(annotator steps, TokenFeaturizer)`` of a featurizer or a Pipeline ending in one."""
     from ..features import TokenFeaturizer
 
-    if isinstance(featurizer, Pipeline):
-        steps = list(featurizer.steps)
-        last = steps[-1][1]
-        annotators = steps[:-1]
-    else:
-        last, annotators = featurizer, []
+    head, last = split_pipeline(featurizer)
+    annotators = [] if head is None else list(head.steps)
     if not isinstance(last, TokenFeaturizer):
         raise TypeError("featurizer must be a TokenFeaturizer or a Pipeline ending in one, got "
                         f"{type(last).__name__}")
@@ -57,7 +51,7 @@ def _evaluate(estimator, Xtr, ytr, Xev, yev, scoring):
     return float(scoring(est, Xev, yev))
 
 
-class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
+class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
     """Sequential forward selection over a featurizer's named feature groups.
 
     Starting from ``base_groups`` (or, without them, from the best single
@@ -225,8 +219,7 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
         -------
         self : SequentialGroupSelector
         """
-        X, y = check_sentences(X, y)
-        y = check_targets(y, np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
+        X, y = check_sentences(X, y, scheme="IOB2")
         est, annotators, tf = self._parts()
         splits, holdout = self._splits(X, y)
         t0 = time.perf_counter()
@@ -254,34 +247,30 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
                   f"({'holdout' if holdout else f'{len(folds)} folds'}); base {base}, "
                   f"{len(cands)} candidates")
 
-        def score(groups):
-            jobs = []
-            for Xa, ya, Xb, yb in folds:
-                cut = [tf.select_groups(Xa, groups), tf.select_groups(Xb, groups)]
-                jobs.append((cut[0], ya, cut[1], yb))
-            return jobs
+        parallel = Parallel(n_jobs=self.n_jobs)
+
+        def mean_scores(group_sets):
+            """Each set of groups' score, the mean over the folds (all fits in one pool)."""
+            out = parallel(delayed(_evaluate)(clone(est), tf.select_groups(Xa, groups), ya,
+                                              tf.select_groups(Xb, groups), yb, self.scoring)
+                           for groups in group_sets for Xa, ya, Xb, yb in folds)
+            k = len(folds)
+            return [float(np.mean(out[i:i + k])) for i in range(0, len(out), k)]
 
         t0 = time.perf_counter()
         selected, trace, current = list(base), [], -np.inf
-        parallel = Parallel(n_jobs=self.n_jobs)
         if base:
             t1 = time.perf_counter()
-            s = float(np.mean(parallel(delayed(_evaluate)(clone(est), *job, self.scoring)
-                                       for job in score(base))))
-            trace.append({"step": 0, "scores": {}, "best": None, "score": s, "added": False,
-                          "seconds": time.perf_counter() - t1})
-            current = s
-            log(self, f"step 0: base alone {s:.4f}")
+            current = mean_scores([base])[0]
+            trace.append({"step": 0, "scores": {}, "best": None, "score": current,
+                          "added": False, "seconds": time.perf_counter() - t1})
+            log(self, f"step 0: base alone {current:.4f}")
         remaining = list(cands)
         while remaining and (self.max_groups is None
                              or len(selected) - len(base) < self.max_groups):
             t1 = time.perf_counter()
-            jobs = [(c, job) for c in remaining for job in score(selected + [c])]
-            out = parallel(delayed(_evaluate)(clone(est), *job, self.scoring) for _, job in jobs)
-            per = {c: [] for c in remaining}
-            for (c, _), s in zip(jobs, out, strict=True):
-                per[c].append(s)
-            scores = {c: float(np.mean(v)) for c, v in per.items()}
+            scores = dict(zip(remaining, mean_scores([selected + [c] for c in remaining]),
+                              strict=True))
             best = max(remaining, key=lambda c: scores[c])  # ties: the first listed
             added = not selected or scores[best] - current > self.tol
             trace.append({"step": len(trace) + (0 if base else 1), "scores": scores,
@@ -301,9 +290,9 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
         self.seconds_ = {"featurize": featurize_s, "select": select_s, "refit": 0.0}
         if self.refit:
             t0 = time.perf_counter()
-            final_tf = clone(tf).set_params(
-                exclude=tuple(dict.fromkeys([*_as_tuple(tf.exclude),
-                                             *(n for n in names if n not in selected)])))
+            excluded = [tf.exclude] if isinstance(tf.exclude, str) else list(tf.exclude)
+            final_tf = clone(tf).set_params(exclude=tuple(dict.fromkeys(
+                [*excluded, *(n for n in names if n not in selected)])))
             pipe = Pipeline([*[(n, clone(s)) for n, s in annotators], ("features", final_tf),
                              ("model", clone(est))])
             self.best_estimator_ = pipe.fit(X, y)
@@ -327,23 +316,3 @@ class SequentialGroupSelector(SequenceTaggerMixin, BaseEstimator):
                 raise ValueError(f"{what} names unknown feature group {n!r}; groups: {names}")
             # else: a template the featurizer dropped (optional column absent, no dict_ column)
         return out
-
-    def predict(self, X):
-        """IOB2 labels of ``X`` from the refitted pipeline.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
-
-
-def _as_tuple(value):
-    if isinstance(value, str):
-        return (value,)
-    return tuple(value)

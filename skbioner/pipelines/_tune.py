@@ -19,15 +19,13 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.utils.validation import check_is_fitted
 
 from .._progress import log
 from .._sentence import check_sentences
 from .._validation import Integral, Interval, Real, fit_context
-from ..base import SequenceTaggerMixin
+from ..base import DelegatingTaggerMixin
 from ..metrics import entity_f1_score
 from ..model_selection import document_keys, holdout_split
-from ..models._base import check_targets
 
 __all__ = ["TunedTagger", "tune", "search_space", "halving_schedule", "tagger_options"]
 
@@ -91,24 +89,20 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, le
               "word_classes": (["passthrough", WordClassAnnotator()] if word_classes
                                else ["passthrough"]),
               "lexicons": ["passthrough", LexiconMatcher()] if lexicons else ["passthrough"]}
-    grid = []
+    grid, off = [], {"features__min_count": 3, **dict.fromkeys(_ANNOTATORS, "passthrough")}
     if "online-crf" in models:
         chains = [OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, random_state=0),
                   OnlinePACRF(scheme="IOBES", C=0.1, random_state=0),
                   OnlinePACRF(scheme="IOB2", C=0.1, random_state=0)]
         grid.append({"model": chains, "model__max_iter": [10, 20], **common})
-        default = {"model": chains[0], "model__max_iter": 10, "features__min_count": 3,
-                   "pos": "passthrough", "word_classes": "passthrough",
-                   "lexicons": "passthrough"}
+        default = {"model": chains[0], "model__max_iter": 10, **off}
     if "cascaded" in models:
         cascade = CascadedNER(
             segmenter=OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, max_iter=10),
             classifier=OnlinePACRF(C=0.003, max_iter=5), random_state=0)
         grid.append({"model": [cascade], "model__classifier__C": [0.003, 0.01], **common})
         if "online-crf" not in models:
-            default = {"model": cascade, "model__classifier__C": 0.003,
-                       "features__min_count": 3, "pos": "passthrough",
-                       "word_classes": "passthrough", "lexicons": "passthrough"}
+            default = {"model": cascade, "model__classifier__C": 0.003, **off}
     return base, grid, default
 
 
@@ -162,7 +156,7 @@ def halving_schedule(n_candidates, n_train, factor=3, min_resources=250, max_rou
     return list(zip(counts, sizes))
 
 
-class TunedTagger(SequenceTaggerMixin, BaseEstimator):
+class TunedTagger(DelegatingTaggerMixin, BaseEstimator):
     """A tagger whose pipeline is chosen on held-out training documents.
 
     The held-out part is the last ``holdout`` share of the training
@@ -334,15 +328,12 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
         -------
         self : TunedTagger
         """
-        X, y = check_sentences(X, y)
-        y = check_targets(y, np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
+        X, y = check_sentences(X, y, scheme="IOB2")
         n_train = len(X)
         if (X_dev is None) != (y_dev is None):
             raise ValueError("X_dev and y_dev go together: give both or neither")
         if X_dev is not None:
-            X_dev, y_dev = check_sentences(X_dev, y_dev)
-            y_dev = check_targets(y_dev, np.fromiter(map(len, X_dev), dtype=np.int64,
-                                                     count=len(X_dev)))
+            X_dev, y_dev = check_sentences(X_dev, y_dev, scheme="IOB2")
             X, y = [*X, *X_dev], [*y, *y_dev]  # searched together, refitted on X alone
         keys = document_keys(X)
         if X_dev is None:
@@ -514,20 +505,6 @@ class TunedTagger(SequenceTaggerMixin, BaseEstimator):
                 "winner_f1": f_winner, "default_f1": f_default, "p_value": p,
                 "delta_ci": list(ci), "chosen": "winner" if keep else "default",
                 "chosen_f1": f_winner if keep else f_default}
-
-    def predict(self, X):
-        """IOB2 labels of ``X`` from the refitted winner.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
 
 
 def _fit_front(features, models, Xtr, ytr, Xho):

@@ -18,7 +18,6 @@ from ._base import (
     group_documents,
 )
 from ._cascade import CascadedEntityRules
-from ._consistency import LabelConsistency
 from ._patterns import Pattern, PatternPostProcessor
 
 __all__ = [
@@ -27,7 +26,6 @@ __all__ = [
     "AbbreviationResolver",
     "CascadedEntityRules",
     "LabelledDocument",
-    "LabelConsistency",
     "NameAlias",
     "Pattern",
     "PatternPostProcessor",

@@ -195,12 +195,8 @@ def _is_short_form(tokens):
 
 def _initials(token):
     """Lower-cased characters of ``token`` that begin it or follow a symbol."""
-    out, prev = set(), False
-    for c in token:
-        if c.isalnum() and not prev:
-            out.add(c.lower())
-        prev = c.isalnum()
-    return out
+    chars, initial = _token_chars(token)
+    return {c for c, i in zip(chars, initial) if i}
 
 
 def _alignments(short):
@@ -439,30 +435,11 @@ def set_span(labels, start, end, typ):
     list of str
         ``labels``.
     """
-    for _, a, b in labels_to_spans(labels):
-        if a < end and b > start:
-            labels[a:b] = ["O"] * (b - a)
+    for _, a, b in _overlapping(labels, start, end):
+        labels[a:b] = ["O"] * (b - a)
     if typ is not None:
         labels[start:end] = ["B-" + typ] + ["I-" + typ] * (end - start - 1)
     return labels
-
-
-def entity_at(labels, start, end):
-    """Type of the entity exactly at ``[start, end)``, or None.
-
-    Parameters
-    ----------
-    labels : list of str
-    start, end : int
-
-    Returns
-    -------
-    str or None
-    """
-    for t, a, b in labels_to_spans(labels):
-        if a == start and b == end:
-            return t
-    return None
 
 
 def _overlapping(labels, start, end):
@@ -604,7 +581,8 @@ class AbbreviationResolver(PostprocessStep):
                 continue  # one entity across the parenthesis: "natural killer (NK) cells"
             typ = self._long_form_type(labels, ab.long)
             if typ is None:
-                short_typ = entity_at(labels[si], sa, sb)
+                short_typ = next((t for t, a, b in labels_to_spans(labels[si])
+                                  if (a, b) == (sa, sb)), None)
                 if short_typ is not None and self.long_from_short and len(ab.long) == 1:
                     li, la, lb = ab.long[0]
                     if not _overlapping(labels[li], la, lb):

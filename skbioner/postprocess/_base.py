@@ -9,23 +9,23 @@ are fitted on the training data.  Document ids come with the sentences
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sklearn.base import BaseEstimator, clone
-from sklearn.utils.metaestimators import _BaseComposition, available_if
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, fit_context
 from ..base import (
     LabelSequences,
+    NamedComposition,
     SequenceTaggerMixin,
     classes_of,
     head_transform,
-    labels_and_marginals,
     split_pipeline,
 )
-from ..schemes import labels_to_spans, repair
+from ..schemes import labels_to_spans, repair, spans_to_labels
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
 #: created or changed (the steps are rules that override the tagger: a confidence
@@ -69,24 +69,6 @@ class LabelledDocument:
     classes: tuple | None = None
     index: tuple = ()
     retag: object = None
-
-    def outside_probability(self, i):
-        """``p(O)`` of every token of sentence ``i`` (None without marginals).
-
-        Parameters
-        ----------
-        i : int
-            Index of the sentence within the document.
-
-        Returns
-        -------
-        ndarray of shape (n_tokens,) or None
-            The marginal probability of ``O`` at each token of the sentence,
-            or None when the document has no marginals.
-        """
-        if self.marginals is None:
-            return None
-        return self.marginals[i][:, self.classes.index("O")]
 
 
 def group_documents(X):
@@ -167,7 +149,7 @@ def _final_gives_entities(self):
     return hasattr(split_pipeline(getattr(self, "tagger_", self.tagger))[1], "predict_entities")
 
 
-class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
+class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
     """A tagger whose predictions are corrected document by document.
 
     Parameters
@@ -178,7 +160,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     steps : list of (str, PostprocessStep)
         Applied in order at prediction; each is cloned and fitted on the
         training data.  Parameters tune through their names, e.g.
-        ``GridSearchCV(pp, {"consistency__min_ratio": [0.5, 0.8]})``.
+        ``GridSearchCV(pp, {"cascade__min_count": [5, 10]})``.
 
     Attributes
     ----------
@@ -195,15 +177,16 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     >>> from skbioner.datasets import load_jnlpba_sample
     >>> from skbioner.features import TokenFeaturizer
     >>> from skbioner.models import OnlinePACRF
-    >>> from skbioner.postprocess import LabelConsistency, PostProcessedTagger
+    >>> from skbioner.postprocess import AbbreviationResolver, PostProcessedTagger
     >>> train = load_jnlpba_sample("train")
     >>> pp = PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(random_state=0)),
-    ...                          steps=[("consistency", LabelConsistency())])
+    ...                          steps=[("abbreviations", AbbreviationResolver())])
     >>> pp = pp.fit(train.X[:200], train.y[:200])
     >>> len(pp.predict(train.X[:3]))
     3
     """
 
+    _named = "steps"
     _parameter_constraints = {
         "tagger": [HasMethods(["fit", "predict"])],
         "steps": [list, tuple],
@@ -212,45 +195,6 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
     def __init__(self, tagger, steps=()):
         self.tagger = tagger
         self.steps = steps
-
-    def get_params(self, deep=True):
-        """Parameters, with each step's under ``<step name>__<param>``.
-
-        Parameters
-        ----------
-        deep : bool, default=True
-
-        Returns
-        -------
-        dict
-        """
-        return self._get_params("steps", deep=deep)
-
-    def set_params(self, **params):
-        """Set parameters (``<step name>__<param>`` reaches a step).
-
-        Parameters
-        ----------
-        **params : dict
-
-        Returns
-        -------
-        self
-        """
-        self._set_params("steps", **params)
-        return self
-
-    def _check_steps(self):
-        steps = list(self.steps)
-        for item in steps:
-            if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)):
-                raise TypeError(f"steps must be (name, step) pairs, got {item!r}")
-            if not hasattr(item[1], "correct"):
-                raise TypeError(f"step {item[0]!r} has no correct(doc) method: "
-                                f"{type(item[1]).__name__}")
-        names = [n for n, _ in steps]
-        self._validate_names(names)
-        return steps
 
     @fit_context
     def fit(self, X, y):
@@ -267,7 +211,7 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         -------
         self : PostProcessedTagger
         """
-        steps = self._check_steps()
+        steps = self._checked_named(self.steps, "step", ("correct",))
         X, y = check_sentences(X, y, scheme="IOB2")
         self.tagger_ = clone(self.tagger).fit(X, y)
         self.steps_ = [(name, clone(step).fit(X, y)) for name, step in steps]
@@ -288,17 +232,20 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         """
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
-        want = any(getattr(step, "uses_marginals", False) for _, step in self.steps_)
-        labels, marginals, final = labels_and_marginals(self.tagger_, X, want)
-        classes = tuple(final.classes_) if marginals is not None else None
-        return apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
-                           self._retag())
+        Xt, final = head_transform(self.tagger_, X)
+        return self._corrected(X, Xt, final, final.predict(Xt))
 
-    def _retag(self):
-        """The tagger's ``predict``, for steps that tag other sentences (or None)."""
-        if not any(getattr(step, "uses_tagger", False) for _, step in self.steps_):
-            return None
-        return self.tagger_.predict
+    def _corrected(self, X, Xt, final, labels):
+        """The tagger's ``labels`` of ``X`` after the steps (``Xt``, ``final``: its head's
+        output and its final step, whose marginals the steps that use them read)."""
+        steps = [step for _, step in self.steps_]
+        marginals = classes = None
+        if any(getattr(s, "uses_marginals", False) for s in steps) \
+                and hasattr(final, "predict_marginals"):
+            marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
+        retag = self.tagger_.predict if any(getattr(s, "uses_tagger", False)
+                                            for s in steps) else None
+        return apply_steps(steps, X, labels, marginals, classes, retag)
 
     @available_if(_final_gives_entities)
     def predict_entities(self, X):
@@ -321,18 +268,9 @@ class PostProcessedTagger(SequenceTaggerMixin, _BaseComposition):
         X = check_sentences(X)
         Xt, final = head_transform(self.tagger_, X)
         spans = final.predict_entities(Xt)
-        labels = []
-        for sent, found in zip(X, spans):
-            lab = ["O"] * len(sent)
-            for t, a, b, _ in found:
-                lab[a:b] = ["B-" + t] + ["I-" + t] * (b - a - 1)
-            labels.append(lab)
-        marginals = classes = None
-        if any(getattr(step, "uses_marginals", False) for _, step in self.steps_) \
-                and hasattr(final, "predict_marginals"):
-            marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
-        out = apply_steps([step for _, step in self.steps_], X, labels, marginals, classes,
-                          self._retag())
+        out = self._corrected(X, Xt, final, [spans_to_labels([e[:3] for e in found], len(s),
+                                                             "IOB2")
+                                             for s, found in zip(X, spans)])
         result = []
         for found, lab in zip(spans, out):
             kept = {(t, a, b): p for t, a, b, p in found}
@@ -346,7 +284,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
 
     What :meth:`PostProcessedTagger.predict` does after tagging; public so
     that several settings of the steps can be compared on one set of
-    predictions (``benchmarks/archive/consistency.py``).
+    predictions.
 
     Parameters
     ----------
@@ -377,8 +315,7 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
                        classes, tuple(index), retag)
         for step in steps:
             new = _checked(step.correct(doc), doc, step)
-            doc = LabelledDocument(doc.doc_id, doc.sentences, tuple(new), doc.marginals,
-                                   doc.classes, doc.index, doc.retag)
+            doc = replace(doc, labels=tuple(new))
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels

@@ -172,7 +172,7 @@ class CascadedEntityRules(PostprocessStep):
         and the scan resumes after it (a walk down the rules' trie;
         ``tests/postprocess/postprocess_oracle.py`` holds the rule-by-rule version).
         """
-        trie = self._index()[2]
+        trie = self._index()[1]
         if not trie:
             return []
         low = [w.lower() for w in sent]
@@ -215,7 +215,7 @@ class CascadedEntityRules(PostprocessStep):
         return out
 
     def _index(self):
-        """``(first item -> [(pattern, class)] longest first, pattern -> class, trie)``.
+        """``(pattern -> class, trie)``.
 
         The trie maps a segment key (``("E", class)``, or a word for a ``("W",
         word)`` item) to the next level; key None holds ``(pattern, class)`` of the
@@ -223,18 +223,14 @@ class CascadedEntityRules(PostprocessStep):
         """
         cache = self.__dict__.get("_index_cache")
         if cache is None:
-            index = defaultdict(list)
             trie = {}
             for pattern, typ, _ in self.rules_:
                 if self.join_adjacent or any(kind == "W" for kind, _ in pattern):
-                    index[pattern[0]].append((pattern, typ))
                     node = trie
                     for kind, item in pattern:
                         node = node.setdefault(item if kind == "W" else (kind, item), {})
                     node.setdefault(None, (pattern, typ))
-            for lst in index.values():
-                lst.sort(key=lambda pt: -len(pt[0]))
-            cache = (index, {pattern: typ for pattern, typ, _ in self.rules_}, trie)
+            cache = ({pattern: typ for pattern, typ, _ in self.rules_}, trie)
             self.__dict__["_index_cache"] = cache  # derived, not state (not pickled)
         return cache
 
@@ -244,7 +240,7 @@ class CascadedEntityRules(PostprocessStep):
         return state
 
     def _apply(self, sent, labels):
-        _, by_pattern, _ = self._index()
+        by_pattern, _ = self._index()
         for _, typ, a, b in self._matches(sent, labels):
             set_span(labels, a, b, typ)
         if self.relabel:

@@ -5,6 +5,7 @@ import pytest
 
 from skbioner.datasets import load_jnlpba_sample
 from skbioner.pipelines import describe_model, make_tagger, parse_params, top_features
+from tests.models.toy import toy_sentences
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +59,11 @@ def test_models_without_chain_weights_are_refused(sample):
     assert describe_model(majority)["confidences"] is False
     with pytest.raises(ValueError, match="n must be a positive int"):
         top_features(majority, n=0)
+
+
+def test_a_combination_says_how_its_wrapper_cuts_words():
+    X, y = toy_sentences(30)
+    for recut, key, value in (("pieces", "recut", None), ("learned", "raw_cuts", "learned")):
+        vote = make_tagger("vote", members="majority,majority:name=m2", recut=recut).fit(X, y)
+        info = describe_model(vote)
+        assert info["combination"]["class"] == "VotingTagger" and info[key] == value

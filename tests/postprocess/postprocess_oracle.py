@@ -109,7 +109,12 @@ def cascade_matches(step, sent, labels):
         else:
             segs.append((("W", sent[k].lower()), k, k + 1))
             k += 1
-    index = step._index()[0]
+    index = {}  # first item -> [(pattern, class)], longest first
+    for pattern, typ, _ in step.rules_:
+        if step.join_adjacent or any(kind == "W" for kind, _ in pattern):
+            index.setdefault(pattern[0], []).append((pattern, typ))
+    for patterns in index.values():
+        patterns.sort(key=lambda pt: -len(pt[0]))
     out = []
     i = 0
     while i < len(segs):

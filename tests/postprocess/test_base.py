@@ -12,7 +12,7 @@ from skbioner.features import TokenFeaturizer
 from skbioner.metrics import entity_f1_scorer
 from skbioner.models import MajorityTagger, OnlinePACRF
 from skbioner.postprocess import (
-    LabelConsistency,
+    CascadedEntityRules,
     PostProcessedTagger,
     PostprocessStep,
     apply_steps,
@@ -59,7 +59,6 @@ def test_steps_see_whole_documents_with_marginals():
     assert d.classes == tuple(pp.classes_) and d.marginals[0].shape == (7, len(pp.classes_))
     np.testing.assert_allclose(d.marginals[0].sum(axis=1), 1.0)
     assert np.argmax(d.marginals[0][0]) == d.classes.index("O")  # "The" is outside
-    assert d.outside_probability(0)[0] == d.marginals[0][0, d.classes.index("O")]
     assert list(pp.classes_) == list(pp.tagger_[-1].classes_)
 
 
@@ -73,16 +72,16 @@ def test_a_tagger_without_marginals_gives_none():
 def test_params_route_to_steps_and_clone():
     X, y = corpus()
     pp = PostProcessedTagger(make_pipeline(TokenFeaturizer(), OnlinePACRF(max_iter=2)),
-                             steps=[("consistency", LabelConsistency())])
-    assert pp.get_params()["consistency__min_ratio"] == 0.5
-    pp.set_params(consistency__min_ratio=0.8, tagger__onlinepacrf__C=0.5)
-    assert pp.steps[0][1].min_ratio == 0.8 and pp.tagger[-1].C == 0.5
+                             steps=[("cascade", CascadedEntityRules())])
+    assert pp.get_params()["cascade__min_precision"] == 0.9
+    pp.set_params(cascade__min_precision=0.8, tagger__onlinepacrf__C=0.5)
+    assert pp.steps[0][1].min_precision == 0.8 and pp.tagger[-1].C == 0.5
     c = clone(pp)
-    assert c.get_params()["consistency__min_ratio"] == 0.8 and c.steps[0][1] is not pp.steps[0][1]
+    assert c.get_params()["cascade__min_precision"] == 0.8 and c.steps[0][1] is not pp.steps[0][1]
     with pytest.raises(NotFittedError):
         pp.predict(X)
     groups = [s.doc_id for s in X]
-    gs = GridSearchCV(pp, {"consistency__min_chars": [1, 3]}, scoring=entity_f1_scorer,
+    gs = GridSearchCV(pp, {"cascade__min_count": [1, 10]}, scoring=entity_f1_scorer,
                       cv=GroupKFold(2), n_jobs=2).fit(X, y, groups=groups)
     assert gs.best_score_ == pytest.approx(1.0)
 

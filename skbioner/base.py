@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["DelegatedOutputsMixin", "DelegatingTaggerMixin", "LabelSequences",
            "SentenceTransformerMixin", "SequenceTaggerMixin", "classes_of", "final_estimator",
-           "head_transform", "labels_and_marginals", "split_pipeline", "unwrap"]
+           "head_transform", "split_pipeline", "unwrap"]
 
 
 def split_pipeline(tagger):
@@ -96,31 +96,6 @@ def head_transform(tagger, X):
     """
     head, final = split_pipeline(tagger)
     return (head.transform(X) if head is not None else X), final
-
-
-def labels_and_marginals(tagger, X, want_marginals=True):
-    """``predict`` and ``predict_marginals`` of a fitted tagger, featurizing once.
-
-    Parameters
-    ----------
-    tagger : fitted estimator or Pipeline
-    X : list of sentences
-    want_marginals : bool, default=True
-        Also the token marginals (when the final model gives them).
-
-    Returns
-    -------
-    labels : list of list of str
-    marginals : list of ndarray or None
-    final : estimator
-        The model that made them (its ``classes_`` order the marginals).
-    """
-    Xt, final = head_transform(tagger, X)
-    labels = final.predict(Xt)
-    marginals = None
-    if want_marginals and hasattr(final, "predict_marginals"):
-        marginals = final.predict_marginals(Xt)
-    return labels, marginals, final
 
 
 class LabelSequences(list):

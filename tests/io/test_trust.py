@@ -93,7 +93,6 @@ NOT_IN_MODEL_FILES = {
     "skbioner.pipelines._tune.TunedTagger",
     "skbioner.pipelines._sequential.SequentialGroupSelector",
     "skbioner.postprocess._base.PostprocessStep",
-    "skbioner.postprocess._consistency.LabelConsistency",
     "skbioner.postprocess._patterns.PatternPostProcessor",
 }
 

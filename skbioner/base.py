@@ -158,8 +158,8 @@ class SequenceTaggerMixin:
 
 def _delegate_has(method):
     def check(self):
-        inner = getattr(self, self._delegate, None)
-        return inner is None or hasattr(inner, method)  # unfitted: raises NotFittedError
+        inner = getattr(self, self._delegate, None)  # unfitted: raises NotFittedError
+        return inner is None or hasattr(split_pipeline(inner)[1], method)
     return check
 
 

@@ -11,7 +11,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._sentence import check_sentences
 from .._validation import HasMethods, StrOptions, fit_context
-from ..base import LabelSequences, SequenceTaggerMixin, classes_of, head_transform, split_pipeline
+from ..base import (
+    DelegatingTaggerMixin,
+    LabelSequences,
+    SequenceTaggerMixin,
+    classes_of,
+    head_transform,
+    split_pipeline,
+)
 from ..schemes import labels_to_spans, spans_to_labels
 from ..text._cuts import CutTable
 from ..text._recut import CONNECTORS, cut_at_boundaries, recut
@@ -263,7 +270,7 @@ def _back(spans, own):
     return out
 
 
-class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
+class LearnedCutTagger(DelegatingTaggerMixin, BaseEstimator):
     """A tagger of the corpus's tokens whose raw-text word cuts a tagger of sub-word pieces decides.
 
     The JNLPBA corpus cuts a word where an entity starts or ends inside it
@@ -320,6 +327,8 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         "cut_tagger": [HasMethods(["fit", "predict"]), None],
     }
 
+    _delegate = "tagger_"  # predict, predict_entities, predict_marginals: the tagger's
+
     def __init__(self, tagger, cut_tagger=None):
         self.tagger = tagger
         self.cut_tagger = cut_tagger
@@ -346,6 +355,11 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         self.cut_tagger_ = clone(cut).fit(sents, _project(y, sents, owners))
         self.classes_ = classes_of(self.tagger_)
         return self
+
+    def _delegated(self, X):
+        check_is_fitted(self, "tagger_")
+        Xt, final = head_transform(self.tagger_, X)
+        return final, Xt
 
     def split_tokens(self, X, offsets=None):
         """The tokens to tag in raw text: words cut where the cut tagger puts a boundary.
@@ -390,49 +404,3 @@ class LearnedCutTagger(SequenceTaggerMixin, BaseEstimator):
         for n, k in enumerate(todo):
             out[k], new_off[k] = sub[0][n], sub[1][n]
         return out, new_off
-
-    def predict(self, X):
-        """IOB2 labels of the tokens: the tagger's.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of str
-        """
-        check_is_fitted(self, "tagger_")
-        return self.tagger_.predict(X)
-
-    @available_if(_has("predict_entities"))
-    def predict_entities(self, X):
-        """Entities of the tokens with their probabilities: the tagger's.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of list of (str, int, int, float)
-        """
-        check_is_fitted(self, "tagger_")
-        Xt, final = head_transform(self.tagger_, X)
-        return final.predict_entities(Xt)
-
-    @available_if(_has("predict_marginals"))
-    def predict_marginals(self, X):
-        """Per-token label probabilities: the tagger's.
-
-        Parameters
-        ----------
-        X : list of Sentence
-
-        Returns
-        -------
-        list of ndarray of shape (n_tokens, n_classes)
-        """
-        check_is_fitted(self, "tagger_")
-        Xt, final = head_transform(self.tagger_, X)
-        return final.predict_marginals(Xt)

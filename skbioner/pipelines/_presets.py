@@ -213,21 +213,12 @@ def preset_pipeline(model="online-crf", *, scheme=None, model_params=None, featu
         ``pos`` column, so the POS tagger is always added (``pos_jackknife``
         to tag the training sentences out of fold).
         ``"pairwise-svm"``: :class:`~skbioner.models.PairwiseSVMTagger`
-        (Kazama et al. 2002: degree-2 polynomial kernel, ``O`` split by
-        part of speech, so the POS tagger is always added; the ``kazama``
-        features).
-    scheme : str, optional
-        Internal segment representation; replaces the preset's scheme mix.
-    model_params : dict, optional
-        Model parameters (nested names for the cascade: ``segmenter__C``).
-    feature_params : dict, optional
-        :class:`~skbioner.features.TokenFeaturizer` parameters.
-    pos, pos_jackknife, hmm_states, hmm_params, word_classes, lexicons, lexicon_types
-        Annotation columns; see :func:`make_annotators`.
-    verbose : int, default=0
-        Progress of the model's training on stderr.
-    n_jobs : int, default=2
-        Threads/processes of the annotators.
+        after Kazama et al. 2002 (degree-2 polynomial kernel as explicit
+        features, the ``kazama`` features, which read the ``pos`` column, so
+        the POS tagger is always added; ``O`` not split, chosen on dev).
+    scheme, model_params, feature_params, pos, pos_jackknife, hmm_states, hmm_params, \
+verbose, n_jobs, word_classes, lexicons, lexicon_types
+        As in :func:`~skbioner.pipelines.make_tagger`.
 
     Returns
     -------

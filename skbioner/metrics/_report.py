@@ -50,6 +50,12 @@ class MatchScore:
         return {"tp": self.tp, "precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
+def _match_property(match):
+    def get(self):  # a def, not a lambda: numpydoc's validation reads its source line
+        return self[match]
+    return property(get, doc=f"The :class:`MatchScore` of ``{match}``.")
+
+
 @dataclass(frozen=True)
 class ClassScore:
     """Counts of one class (or overall) under exact, left and right matching.
@@ -79,9 +85,9 @@ class ClassScore:
         p, r, f = _prf(tp, self.n_gold, self.n_pred)
         return MatchScore(tp, p, r, f)
 
-    exact = property(lambda self: self["exact"], doc="The :class:`MatchScore` of ``exact``.")
-    left = property(lambda self: self["left"], doc="The :class:`MatchScore` of ``left``.")
-    right = property(lambda self: self["right"], doc="The :class:`MatchScore` of ``right``.")
+    exact = _match_property("exact")
+    left = _match_property("left")
+    right = _match_property("right")
 
     def to_dict(self):
         """The counts and the scores of every matching criterion as a plain dict.

@@ -41,10 +41,9 @@ import numpy as np
 
 from .._utils import portable_mapping, restore_mapping
 from ._channels import BOS, EOS
-from ._corpus import factorize
 from ._hashing import hash_strings, mix, mix_gather
-from ._intmap import IntIndex, factorize_int64
-from ._mining import ngram_ids, row_ids
+from ._intmap import IntIndex, factorize_int64, lookup_int64
+from ._mining import lower_ids, ngram_ids, row_ids
 
 __all__ = [
     "BLOCK_TYPES",
@@ -86,6 +85,17 @@ def _single_table(single, V):
     indptr = np.zeros(single.size + 1, dtype=np.int64)
     np.cumsum(present, out=indptr[1:])
     return Table(single, indptr, single[present], V + 2, V)
+
+
+def _ids(index, values):
+    """The id of each of ``values`` in the dict ``index`` (-1: absent), int64."""
+    return np.fromiter(map(index.get, values, repeat(-1)), dtype=np.int64, count=len(values))
+
+
+def _pairs(index, vals, rows):
+    """``(row, value id)`` of every value of a multi-valued channel's ``vals`` (one per row)."""
+    lens = np.fromiter(map(len, vals), dtype=np.int64, count=len(vals))
+    return np.repeat(rows, lens), _ids(index, list(chain.from_iterable(vals)))
 
 
 def _multi_table(rows, ids, n_types, V):
@@ -221,23 +231,17 @@ class Call:
                 distinct.pop(None, None)
             index = self._value_index(key, distinct)
             single = np.empty(n_types + 2, dtype=np.int64)
-            single[:n_types] = np.fromiter(
-                map(index.get, vals, repeat(-1)), dtype=np.int64, count=n_types
-            )
+            single[:n_types] = _ids(index, vals)
             table = _single_table(single, len(index))
             if self.mode == "fit":
                 self._fit_rows[key] = (channel.source, single[:n_types])
         else:
             vals = channel.values(types)
-            flat = list(chain.from_iterable(vals))
             index = self._value_index(
-                key, None if self.mode == "transform" else dict.fromkeys(flat)
+                key, None if self.mode == "transform" else dict.fromkeys(chain.from_iterable(vals))
             )
-            V = len(index)
-            lens = np.fromiter(map(len, vals), dtype=np.int64, count=n_types)
-            ids = np.fromiter(map(index.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
-            rows = np.repeat(np.arange(n_types, dtype=np.int64), lens)
-            table = _multi_table(rows, ids, n_types, V)
+            rows, ids = _pairs(index, vals, np.arange(n_types, dtype=np.int64))
+            table = _multi_table(rows, ids, n_types, len(index))
             if self.mode == "fit":
                 self._fit_rows[key] = (channel.source, (table.indptr[: n_types + 1], table.ids))
         if self.mode == "hash":
@@ -255,7 +259,7 @@ class Call:
             pass
         types, _ = self.corpus.column(source)
         index = self.type_cache.index(source)
-        rows = np.fromiter(map(index.get, types, repeat(-1)), dtype=np.int64, count=len(types))
+        rows = _ids(index, types)
         unseen = np.flatnonzero(rows < 0)
         out = (rows, unseen, [types[i] for i in unseen.tolist()])
         self._known[source] = out
@@ -274,10 +278,7 @@ class Call:
                 single[:n_types] = rows
             else:
                 single[:n_types] = cached[rows]  # rows of unseen types overwritten below
-            if unseen.size:
-                single[unseen] = np.fromiter(
-                    map(index.get, vals, repeat(-1)), dtype=np.int64, count=unseen.size
-                )
+            single[unseen] = _ids(index, vals)
             return _single_table(single, V)
         c_indptr, c_ids = cached
         seen = np.flatnonzero(rows >= 0)
@@ -286,16 +287,9 @@ class Call:
         total = int(counts.sum())
         offsets = np.repeat(starts - (np.cumsum(counts) - counts), counts)
         ids_seen = c_ids[offsets + np.arange(total, dtype=np.int64)].astype(np.int64)
-        rows_seen = np.repeat(seen, counts)
-        if unseen.size:
-            flat = list(chain.from_iterable(vals))
-            lens = np.fromiter(map(len, vals), dtype=np.int64, count=unseen.size)
-            ids_new = np.fromiter(map(index.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
-            rows_all = np.concatenate([rows_seen, np.repeat(unseen, lens)])
-            ids_all = np.concatenate([ids_seen, ids_new])
-        else:
-            rows_all, ids_all = rows_seen, ids_seen
-        return _multi_table(rows_all, ids_all, n_types, V)
+        rows_new, ids_new = _pairs(index, vals, unseen)
+        return _multi_table(np.concatenate([np.repeat(seen, counts), rows_new]),
+                            np.concatenate([ids_seen, ids_new]), n_types, V)
 
     def type_cache_out(self) -> TypeCache:
         """Fit: the per-type value ids of the training types, for ``transform``."""
@@ -458,10 +452,11 @@ def _frozen(a):
 
 
 class _TableBlock:
-    """A channel read at one offset through a value table.
+    """A channel's values read through a CSR table of value ids.
 
-    Subclasses say which table (:meth:`_table`) and which row of it each
-    token reads (:meth:`_source`); keys and hashes are built the same way.
+    Subclasses give the table (:meth:`_rows`): the row each token reads,
+    the rows' value ids, the size of the key space and the value hashes;
+    keys and hashes are built from it the same way.
     """
 
     def __init__(self, group, channel, offset):
@@ -471,37 +466,33 @@ class _TableBlock:
         self.label = f"{channel.label}[{offset}]"
 
     def keys(self, call, fitted=None):
-        table = self._table(call)
-        return ("table", self._source(call), table.indptr, table.ids, table.n_values)
+        src, indptr, ids, n_keys, _ = self._rows(call)
+        return ("table", src, indptr, ids, n_keys)
 
     def hashes(self, call):
-        table = self._table(call)
-        seed = hash_strings([self.label])[0]
-        return ("table", self._source(call), table.indptr, mix(seed, table.hashes[table.ids]))
-
-
-class UnaryBlock(_TableBlock):
-    """A per-type channel read at one offset: ``"<label>[<offset>]=<value>"``."""
-
-    def _table(self, call):
-        return call.table(self.channel)
-
-    def _source(self, call):
-        return call.corpus.shifted_types(self.channel.source, self.offset)
+        src, indptr, ids, _, value_hashes = self._rows(call)
+        return ("table", src, indptr, mix(hash_strings([self.label])[0], value_hashes[ids]))
 
     def names(self, vocab, fitted):
         values = vocab[self.channel.key]
         return [f"{self.label}={_value_name(values, k)}" for k in fitted.kept.tolist()]
 
 
+class UnaryBlock(_TableBlock):
+    """A per-type channel read at one offset: ``"<label>[<offset>]=<value>"``."""
+
+    def _rows(self, call):
+        t = call.table(self.channel)
+        src = call.corpus.shifted_types(self.channel.source, self.offset)
+        return src, t.indptr, t.ids, t.n_values, t.hashes
+
+
 class TokenBlock(_TableBlock):
     """A token-level channel (head-noun n-gram triggers) read at one offset."""
 
-    def _table(self, call):
-        return call.token_table(self.channel)
-
-    def _source(self, call):
-        return call.corpus.shift_index(self.offset)
+    def _rows(self, call):
+        t = call.token_table(self.channel)
+        return call.corpus.shift_index(self.offset), t.indptr, t.ids, t.n_values, t.hashes
 
     def names(self, vocab, fitted):
         classes = self.channel.classes
@@ -569,7 +560,7 @@ class ConjunctionBlock:
         return [f"{self.label}={'|'.join(vals)}" for vals in zip(*columns, strict=True)]
 
 
-class CacheBlock:
+class CacheBlock(_TableBlock):
     """Word cache: "one of the words at offsets ``window`` is W", deduplicated."""
 
     def __init__(self, group, channel, side, window, label):
@@ -584,7 +575,7 @@ class CacheBlock:
             return range(-self.window, 1)
         return range(1, self.window + 1)
 
-    def _token_table(self, call):
+    def _rows(self, call):
         table = call.table(self.channel)
         V = table.n_real
         n = call.corpus.n_tokens
@@ -597,22 +588,8 @@ class CacheBlock:
         keep[:, 1:] &= win[:, 1:] != win[:, :-1]
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(keep.sum(axis=1), out=indptr[1:])
-        return table, indptr, win[keep]
+        return np.arange(n, dtype=np.int64), indptr, win[keep], V, table.hashes
 
-    def keys(self, call, fitted=None):
-        table, indptr, ids = self._token_table(call)
-        src = np.arange(call.corpus.n_tokens, dtype=np.int64)
-        return ("table", src, indptr, ids, table.n_real)
-
-    def hashes(self, call):
-        table, indptr, ids = self._token_table(call)
-        src = np.arange(call.corpus.n_tokens, dtype=np.int64)
-        seed = hash_strings([self.label])[0]
-        return ("table", src, indptr, mix(seed, table.hashes[ids]))
-
-    def names(self, vocab, fitted):
-        values = vocab[self.channel.key]
-        return [f"{self.label}={values[k]}" for k in fitted.kept.tolist()]
 
 
 def combine_keys(parts, radices, stages, fit):
@@ -631,22 +608,12 @@ def combine_keys(parts, radices, stages, fit):
                 stages.append(np.unique(key[key >= 0]))
             table = stages[stage]
             stage += 1
-            key = _lookup(table, key)
+            key = lookup_int64(table, key)
             span = max(len(table), 1)
         ok = (key >= 0) & (part >= 0)
         key = np.where(ok, key * r + part, -1)
         span *= r
     return key
-
-
-def _lookup(sorted_keys, keys):
-    """Rank of each key in ``sorted_keys``; -1 if absent (or key negative)."""
-    if sorted_keys.size == 0:
-        return np.full(keys.shape, -1, dtype=np.int64)
-    pos = np.searchsorted(sorted_keys, keys)
-    pos_c = np.minimum(pos, sorted_keys.size - 1)
-    found = (sorted_keys[pos_c] == keys) & (keys >= 0)
-    return np.where(found, pos_c, -1).astype(np.int64)
 
 
 class HeadNgramChannel:
@@ -676,12 +643,7 @@ class HeadNgramChannel:
 
     def token_values(self, corpus):
         """Per-token CSR ``(indptr, class ids)`` of the triggers ending there."""
-        types, ids = corpus.column("word")
-        if self.lowercase:
-            words, low = factorize([t.lower() for t in types])
-            tok = low[ids]
-        else:
-            words, tok = types, ids
+        words, tok = lower_ids(corpus, self.lowercase)
         n_tok = corpus.n_tokens
         index = {w: i for i, w in enumerate(words)}
         cls_index = {c: i for i, c in enumerate(self.classes)}

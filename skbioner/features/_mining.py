@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from ..schemes import labels_to_spans
 
-__all__ = ["entity_spans", "mine_affix_patterns", "mine_head_nouns", "row_ids"]
+__all__ = ["entity_spans", "lower_ids", "mine_affix_patterns", "mine_head_nouns", "row_ids"]
 
 
 def entity_spans(y, offsets, scheme):
@@ -71,7 +71,8 @@ def row_ids(mat: np.ndarray, radix: int) -> np.ndarray:
     return key
 
 
-def _lower_ids(corpus, lowercase):
+def lower_ids(corpus, lowercase):
+    """The word types (lower-cased if ``lowercase``) and the type id of every token."""
     types, ids = corpus.column("word")
     if lowercase:
         from ._corpus import factorize
@@ -120,7 +121,7 @@ def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase, top_f
         ``(words, class)`` pairs, sorted.
     """
     classes, starts, ends, cls = spans
-    words, tok = _lower_ids(corpus, lowercase)
+    words, tok = lower_ids(corpus, lowercase)
     mat, valid = ngram_ids(corpus, tok, n)
     keys = row_ids(mat, max(len(words), 1))
     keys[~valid] = -1
@@ -173,7 +174,7 @@ def mine_affix_patterns(
         ``"pre:<affix>"`` / ``"suf:<affix>"``, best first.
     """
     classes, starts, ends, cls = spans
-    words, tok = _lower_ids(corpus, lowercase)
+    words, tok = lower_ids(corpus, lowercase)
     n_cls = len(classes)
     tok_cls = np.zeros(corpus.n_tokens, dtype=np.int64)  # 0: outside, c+1: class c
     if starts.size:

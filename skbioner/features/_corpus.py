@@ -101,16 +101,17 @@ class Corpus:
                 names.update(s._cols)
         return names
 
-    def column(self, name: str, group: str | None = None) -> tuple[list, np.ndarray]:
+    def column(self, name: str, group: str | None = None, kind: str | None = None
+               ) -> tuple[list, np.ndarray]:
         """Distinct values of a column and the type id of every token.
 
         Parameters
         ----------
         name : str
             ``"word"`` for the tokens, otherwise an annotation column.
-        group : str, optional
-            Feature group asking for it, named in the error if a sentence
-            lacks the column.
+        group, kind : str, optional
+            Feature group asking for it and its kind, named in the error if
+            a sentence lacks the column.
 
         Returns
         -------
@@ -129,7 +130,8 @@ class Corpus:
                 i = int(np.flatnonzero(~present)[0])
                 s = self.sentences[i]
                 have = sorted(s._cols) if isinstance(s, Sentence) else []
-                who = f"feature group {group!r} needs" if group else "needs"
+                who = f" (kind {kind!r}) needs" if kind else " needs"
+                who = f"feature group {group!r}{who}" if group else "needs"
                 raise ValueError(
                     f"{who} annotation column {name!r}, which X[{i}] does not have "
                     f"(its annotations: {have or 'none'}): {_preview(s)}"

@@ -7,7 +7,6 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._sentence import _preview
 from .._utils import gc_paused, portable_mapping, restore_mapping
 from .._validation import FloatDType, Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
@@ -271,7 +270,6 @@ class TokenFeaturizer(
         """Resolve the groups; drop optional groups without data; find discovered columns."""
         active, found = [], {}
         annotation_names = None
-        n = len(corpus.sentences)
         for g in groups:
             params = resolve_params(g)
             kind = get_kind(g.kind)
@@ -292,14 +290,7 @@ class TokenFeaturizer(
                         skip = True
                         break
                     if not present.all():
-                        i = int(np.flatnonzero(~present)[0]) if n else 0
-                        s = corpus.sentences[i]
-                        have = sorted(getattr(s, "_cols", {}))
-                        raise ValueError(
-                            f"feature group {g.name!r} (kind {g.kind!r}) needs annotation "
-                            f"column {c!r}, which X[{i}] does not have (its annotations: "
-                            f"{have or 'none'}): {_preview(s)}"
-                        )
+                        corpus.column(c, g.name, g.kind)  # raises: names the sentence
                 if skip:
                     continue
             active.append((g, params))
@@ -352,14 +343,9 @@ class TokenFeaturizer(
         hashing = self.n_features is not None
         vocab = {}
         parts = []
-        vocabularies = None
+        vocabularies = ranges = type_cache = None
         if hashing:
             n_out = int(self.n_features)
-            if transform:
-                call = Call(corpus, vocab, "hash")
-                parts = [block_features(b, call, n_features=n_out)[0] for b in blocks]
-            ranges = None
-            type_cache = None
         else:
             call = Call(corpus, vocab, "fit", margin=_margin(blocks))
             base = 0
@@ -398,9 +384,10 @@ class TokenFeaturizer(
         self._columns = [
             (g.name, c) for g, p in active for c in (found.get(g.name, ()) or group_columns(g, p))
         ]
+        if transform and hashing:
+            return self._featurize(corpus)
         if transform:
-            matrix = assemble(corpus.n_tokens, parts, n_out, dtype, dedupe=hashing)
-            return _features(matrix, corpus)
+            return _features(assemble(corpus.n_tokens, parts, n_out, dtype), corpus)
         return self
 
     @fit_context
@@ -467,6 +454,11 @@ class TokenFeaturizer(
             raise ValueError(
                 f"n_features was changed to {self.n_features!r} after fit; refit the featurizer"
             )
+        return self._featurize(corpus)
+
+    def _featurize(self, corpus):
+        """The features of a checked corpus, by the fitted blocks."""
+        hashing = self._hashing
         call = Call(
             corpus,
             self._vocab,

@@ -75,12 +75,6 @@ def _normalizer(digit: str, mode: str = "run"):
     return norm
 
 
-def normalize_types(words, norm) -> dict[str, str]:
-    """Map each distinct word of ``words`` to ``norm(word)`` (one call per type)."""
-    types = dict.fromkeys(words)
-    return {w: norm(w) for w in types}
-
-
 class NumericNormalizer(
     SentenceTransformerMixin, TransformerMixin, BaseEstimator, auto_wrap_output_keys=None
 ):
@@ -195,8 +189,8 @@ class NumericNormalizer(
         """
         digit, mode, ann = self._check_params()
         sentences = check_sentences(X)
-        mapping = normalize_types(chain.from_iterable(sentences), _normalizer(digit, mode))
-        get = mapping.__getitem__
+        norm = _normalizer(digit, mode)  # called once per distinct word
+        get = {w: norm(w) for w in dict.fromkeys(chain.from_iterable(sentences))}.__getitem__
         out = []
         with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
             for s in sentences:

@@ -503,17 +503,12 @@ def _sentence_spans(text):
     return _sentence_spans_scanned(text, chunks, dots, newlines, codes)
 
 
-def _whole_span(text):
-    m = _CHUNK.search(text)
-    if m is None:
-        return []
-    return [(m.start(), len(text.rstrip()))]
-
-
-def _line_spans(text):
-    spans = []
-    pos = 0
-    for line in text.splitlines(keepends=True):
+def _sentences(text, mode, rules):
+    """Sentence spans in ``mode``: by ``rules(text)`` (True), the whole text, or lines."""
+    if mode is True:
+        return rules(text)
+    pos, spans = 0, []
+    for line in [text] if mode is False else text.splitlines(keepends=True):
         m = _CHUNK.search(line)
         if m is not None:
             spans.append((pos + m.start(), pos + len(line.rstrip())))
@@ -686,12 +681,7 @@ class BioTokenizer(BaseEstimator):
             ``(start, end)`` of each sentence, without surrounding whitespace.
         """
         text = _check_text(text)
-        mode, _ = self._check_params()
-        if mode is True:
-            return _sentence_spans(text)
-        if mode is False:
-            return _whole_span(text)
-        return _line_spans(text)
+        return _sentences(text, self._check_params()[0], _sentence_spans)
 
     def _spans(self, text, boundaries):
         """``[(sentence_span, token_spans)]``."""
@@ -699,10 +689,8 @@ class BioTokenizer(BaseEstimator):
         mode, cutter = self._check_params()
         bounds = _check_boundaries(boundaries)
         tok, split, chunks, dots, newlines, codes = scan(text, isinstance(cutter, CutTable))
-        if mode is True:
-            sentences = _sentence_spans_scanned(text, chunks, dots, newlines, codes)
-        else:
-            sentences = _whole_span(text) if mode is False else _line_spans(text)
+        sentences = _sentences(text, mode, lambda t: _sentence_spans_scanned(
+            t, chunks, dots, newlines, codes))
         return [(se, _force_boundaries(spans, bounds))
                 for se, spans in _scanned_tokens(text, sentences, tok, split, cutter)]
 
@@ -710,12 +698,8 @@ class BioTokenizer(BaseEstimator):
         """:meth:`_spans` by regular expressions, sentence by sentence (the tests' oracle)."""
         mode, cutter = self._check_params()
         bounds = _check_boundaries(boundaries)
-        if mode is True:
-            sentences = _sentence_spans_reference(text)
-        else:
-            sentences = _whole_span(text) if mode is False else _line_spans(text)
         out = []
-        for s, e in sentences:
+        for s, e in _sentences(text, mode, _sentence_spans_reference):
             spans: list[tuple[int, int]] = []
             _sentence_tokens(text, s, e, spans, cutter)
             out.append(((s, e), _force_boundaries(spans, bounds)))

@@ -14,6 +14,8 @@ groups using the same channel share its value table.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from ._word_shape import (
     brief_word_class,
     length_bucket_labels,
@@ -253,15 +255,8 @@ class LengthChannel(Channel):
         self.label = label
 
     def values(self, types):
-        labels = length_bucket_labels(self.bins)
-        bins = self.bins
-        top = bins[-1]
-        table = {}
-        for i in range(len(bins)):
-            hi = bins[i + 1] if i + 1 < len(bins) else top + 1
-            for n in range(bins[i], hi):
-                table[n] = labels[i]
-        return [labels[-1] if len(t) > top else table.get(len(t)) for t in types]
+        labels = (*length_bucket_labels(self.bins), None)  # index -1: shorter than bins[0]
+        return [labels[bisect_right(self.bins, len(t)) - 1] for t in types]
 
 
 class FormationChannel(Channel):

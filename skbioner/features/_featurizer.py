@@ -14,9 +14,10 @@ from . import _kinds  # noqa: F401 - declares the built-in kinds
 from ._assemble import assemble
 from ._corpus import Corpus
 from ._engine import Call, ConjunctionBlock, block_features
+from ._mining import entity_spans
 from ._registry import BuildContext, build_blocks, get_kind, group_columns, resolve_params
 from ._representation import SentenceFeatures
-from ._templates import TEMPLATE_PRESETS, FeatureGroup, get_preset
+from ._templates import FeatureGroup, get_preset
 
 __all__ = ["TokenFeaturizer"]
 
@@ -39,18 +40,11 @@ def _rare_type_weight(corpus, y, rare_types, min_count):
     A type with fewer than ``rare_types`` training mentions keeps every feature
     its tokens show, so the cutoff cannot delete the only evidence it has.
     """
-    from ..schemes import labels_to_spans
-
-    spans = [(i, t, a, b) for i, labels in enumerate(y) for t, a, b in labels_to_spans(labels)]
-    mentions = {}
-    for _, t, _, _ in spans:
-        mentions[t] = mentions.get(t, 0) + 1
-    rare = {t for t, n in mentions.items() if n < rare_types}
+    classes, starts, ends, cls = entity_spans(y, corpus.offsets, "IOB2")
+    rare = np.bincount(cls, minlength=len(classes))[cls] < rare_types
     weight = np.ones(corpus.n_tokens)
-    offsets = corpus.offsets
-    for i, t, a, b in spans:
-        if t in rare:
-            weight[offsets[i] + a:offsets[i] + b] = min_count
+    for a, b in zip(starts[rare].tolist(), ends[rare].tolist(), strict=True):
+        weight[a:b] = min_count
     return weight
 
 
@@ -225,10 +219,7 @@ class TokenFeaturizer(
     def _template_list(self):
         t = self.templates
         if isinstance(t, str):
-            if t not in TEMPLATE_PRESETS:
-                raise ValueError(f"unknown template preset {t!r}; expected one of "
-                                 f"{TEMPLATE_PRESETS}")
-            return get_preset(t)
+            return get_preset(t)  # raises ValueError naming the presets
         try:
             groups = list(t)
         except TypeError:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 
 __all__ = [
     "GREEK_LETTERS",
@@ -66,13 +67,12 @@ ORTHOGRAPHIC_FLAGS = (
     "RealNumber", "HasDash", "HasSlash", "Bracket", "Greek", "Roman",
 )  # fmt: skip
 
-_ASCII_CLASS = {}
-for _c in range(128):
-    _ch = chr(_c)
-    _ASCII_CLASS[_c] = (
-        "A" if _ch.isupper() else "a" if _ch.islower() else "0" if _ch.isdigit() else "_"
-    )
-del _c, _ch
+
+def _char_class(c):
+    return "A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else "_"
+
+
+_ASCII_CLASS = {c: _char_class(chr(c)) for c in range(128)}
 _RUNS_RE = re.compile(r"(.)\1+")
 
 
@@ -97,9 +97,7 @@ def word_class(token: str) -> str:
     """
     if token.isascii():
         return token.translate(_ASCII_CLASS)
-    return "".join(
-        "A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else "_" for c in token
-    )
+    return "".join(map(_char_class, token))
 
 
 def brief_word_class(token: str) -> str:
@@ -178,13 +176,9 @@ def is_roman_numeral(token: str) -> bool:
     >>> is_roman_numeral("VIII"), is_roman_numeral("iv"), is_roman_numeral("mild")
     (True, True, False)
     """
-    if not token or not _ROMAN_CHARS.issuperset(token):
-        return False
-    if token.isupper():
-        return _ROMAN_UPPER_RE.fullmatch(token) is not None
-    if token.islower():
-        return _ROMAN_UPPER_RE.fullmatch(token.upper()) is not None
-    return False
+    if not _ROMAN_CHARS.issuperset(token) or not (token.isupper() or token.islower()):
+        return False  # (an empty token is neither upper nor lower case)
+    return _ROMAN_UPPER_RE.fullmatch(token.upper()) is not None
 
 
 def orthographic_flags(token: str) -> tuple[str, ...]:
@@ -484,9 +478,5 @@ def length_bucket(token: str, bins: tuple[int, ...] = (1, 2, 3, 4, 5, 7, 10)) ->
     >>> length_bucket("kappa"), length_bucket("interleukin")
     ('5-6', '10+')
     """
-    n = len(token)
-    labels = length_bucket_labels(bins)
-    for i in range(len(bins) - 1, -1, -1):
-        if n >= bins[i]:
-            return labels[i]
-    return None
+    i = bisect_right(bins, len(token)) - 1
+    return length_bucket_labels(bins)[i] if i >= 0 else None

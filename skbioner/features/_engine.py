@@ -42,7 +42,7 @@ import numpy as np
 from .._utils import portable_mapping, restore_mapping
 from ._channels import BOS, EOS
 from ._hashing import hash_strings, mix, mix_gather
-from ._intmap import IntIndex, factorize_int64, lookup_int64
+from ._intmap import KEY_LIMIT, IntIndex, combine_keys, factorize_int64
 from ._mining import lower_ids, ngram_ids, row_ids
 
 __all__ = [
@@ -58,7 +58,6 @@ __all__ = [
 ]
 
 _PAD_HASHES = hash_strings(["\x02" + BOS, "\x03" + EOS])
-_KEY_LIMIT = 2**62
 
 
 #: Marker of a cached channel whose value id of a training type is its row.
@@ -536,7 +535,7 @@ class ConjunctionBlock:
         boundaries = []
         span = radices[0]
         for j, r in enumerate(radices[1:], start=1):
-            if span * r >= _KEY_LIMIT:
+            if span * r >= KEY_LIMIT:
                 table = stages[len(boundaries)]
                 boundaries.append(j)
                 span = max(len(table), 1)
@@ -590,30 +589,6 @@ class CacheBlock(_TableBlock):
         np.cumsum(keep.sum(axis=1), out=indptr[1:])
         return np.arange(n, dtype=np.int64), indptr, win[keep], V, table.hashes
 
-
-
-def combine_keys(parts, radices, stages, fit):
-    """Mixed-radix keys of value-id arrays (-1 where any part is -1).
-
-    When the next digit would overflow 62 bits the partial keys are replaced
-    by their rank in a sorted table: built from the data (and appended to
-    ``stages``) when ``fit``, read from ``stages`` otherwise.
-    """
-    key = parts[0].copy()
-    span = radices[0]
-    stage = 0
-    for part, r in zip(parts[1:], radices[1:], strict=True):
-        if span * r >= _KEY_LIMIT:
-            if fit:
-                stages.append(np.unique(key[key >= 0]))
-            table = stages[stage]
-            stage += 1
-            key = lookup_int64(table, key)
-            span = max(len(table), 1)
-        ok = (key >= 0) & (part >= 0)
-        key = np.where(ok, key * r + part, -1)
-        span *= r
-    return key
 
 
 class HeadNgramChannel:

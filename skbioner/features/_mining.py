@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..schemes import labels_to_spans
+from ._intmap import combine_keys
 
 __all__ = ["entity_spans", "lower_ids", "mine_affix_patterns", "mine_head_nouns", "row_ids"]
 
@@ -52,23 +53,13 @@ def entity_spans(y, offsets, scheme):
 def row_ids(mat: np.ndarray, radix: int) -> np.ndarray:
     """One int64 id per row of a non-negative int matrix; equal rows, equal ids.
 
-    Uses mixed-radix arithmetic, compressing with ``np.unique`` whenever the
-    next digit would overflow 62 bits.  Ids are only comparable within one
-    call.
+    The mixed-radix keys of :func:`._intmap.combine_keys`, compressed to their rank
+    whenever the next digit would overflow 62 bits: ids are only comparable within
+    one call.
     """
-    n, m = mat.shape
-    if m == 0:
-        return np.zeros(n, dtype=np.int64)
-    key = mat[:, 0].astype(np.int64)
-    span = radix
-    for j in range(1, m):
-        if span * radix >= 2**62:
-            uniq, key = np.unique(key, return_inverse=True)
-            key = key.astype(np.int64).reshape(-1)
-            span = max(len(uniq), 1)
-        key = key * radix + mat[:, j]
-        span *= radix
-    return key
+    if mat.shape[1] == 0:
+        return np.zeros(mat.shape[0], dtype=np.int64)
+    return combine_keys(list(mat.T), [radix] * mat.shape[1], [], True)
 
 
 def lower_ids(corpus, lowercase):

@@ -41,6 +41,7 @@ import numpy as np
 
 from .._utils import portable_mapping, restore_mapping
 from ._channels import BOS, EOS
+from ._corpus import memo
 from ._hashing import hash_strings, mix, mix_gather
 from ._intmap import KEY_LIMIT, IntIndex, combine_keys, factorize_int64
 from ._mining import lower_ids, ngram_ids, row_ids
@@ -125,16 +126,11 @@ class TypeCache:
         self._index = {}
         self.value_indexes = {}  # channel key -> dict value -> id (filled by transform)
 
+    @memo("_index")
     def index(self, source):
         """Dict training type -> row (built once; not pickled, nor ``value_indexes``)."""
-        try:
-            return self._index[source]
-        except KeyError:
-            pass
         types = self.sources[source]
-        index = dict(zip(types.tolist(), range(len(types)), strict=True))
-        self._index[source] = index
-        return index
+        return dict(zip(types.tolist(), range(len(types)), strict=True))
 
     def __getstate__(self):
         # tuple keys and string arrays in a form the safe model format stores
@@ -208,13 +204,10 @@ class Call:
             self.vocab[key] = np.asarray(vocab, dtype=object)
         return dict(zip(vocab, range(len(vocab)), strict=True))
 
+    @memo("_tables", key=lambda channel: channel.key)
     def table(self, channel) -> Table:
         """The table of a per-type channel (cached by channel key)."""
         key = channel.key
-        try:
-            return self._tables[key]
-        except KeyError:
-            pass
         types, _ = self.corpus.column(channel.source)
         n_types = len(types)
         cached = None
@@ -247,22 +240,16 @@ class Call:
             table.hashes = hash_strings(sorted(index, key=index.__getitem__))
             if channel.single:
                 table.hashes = np.concatenate([table.hashes, _PAD_HASHES])
-        self._tables[key] = table
         return table
 
+    @memo("_known")
     def _known_rows(self, source):
         """Train row of each type of ``source`` in this call (-1: unseen), and the unseen."""
-        try:
-            return self._known[source]
-        except KeyError:
-            pass
         types, _ = self.corpus.column(source)
         index = self.type_cache.index(source)
         rows = _ids(index, types)
         unseen = np.flatnonzero(rows < 0)
-        out = (rows, unseen, [types[i] for i in unseen.tolist()])
-        self._known[source] = out
-        return out
+        return rows, unseen, [types[i] for i in unseen.tolist()]
 
     def _cached_table(self, channel, cached, types):
         """Transform: gather the fitted value ids of seen types, compute the unseen ones."""
@@ -313,19 +300,14 @@ class Call:
                 cache.sources[source] = np.asarray(self.corpus.column(source)[0], dtype=object)
         return cache
 
+    @memo("_tables", key=lambda channel: channel.key)
     def token_table(self, channel) -> Table:
         """The per-token table of a token-level channel (cached)."""
-        key = channel.key
-        try:
-            return self._tables[key]
-        except KeyError:
-            pass
         indptr, ids = channel.token_values(self.corpus)
         n = len(channel.classes)
         table = Table(None, indptr, ids, n, n)
         if self.mode == "hash":
             table.hashes = hash_strings(channel.classes)
-        self._tables[key] = table
         return table
 
     def pattern(self, block, stages=()):

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ._channels import Channel
+from ._corpus import memo
 from ._engine import BLOCK_TYPES, UnaryBlock
 from ._mining import entity_spans
 
@@ -336,6 +337,7 @@ class BuildContext:
         """The training sentences (list of Sentence or of token lists)."""
         return self.corpus.sentences
 
+    @memo("_spans")
     def spans(self, scheme):
         """Entity spans of ``y``, computed once per scheme and featurizer fit.
 
@@ -352,13 +354,7 @@ class BuildContext:
             Half-open spans ``[starts[j], ends[j])`` in flat token positions
             (over all sentences, in order), of class ``classes[cls[j]]``.
         """
-        try:
-            return self._spans[scheme]
-        except KeyError:
-            pass
-        out = entity_spans(self.y, self.corpus.offsets, scheme)
-        self._spans[scheme] = out
-        return out
+        return entity_spans(self.y, self.corpus.offsets, scheme)
 
     def record_mined(self, data):
         """Store what the group mined, shown as ``TokenFeaturizer.mined_[group.name]``.

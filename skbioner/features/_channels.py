@@ -46,6 +46,16 @@ BOS = "<BOS>"
 EOS = "<EOS>"
 
 
+def affixes(word, lengths, types=("prefix", "suffix")):
+    """``"pre:<prefix>"``, ``"suf:<suffix>"`` of ``word`` for each length shorter than it."""
+    for n in lengths:
+        if len(word) > n:
+            if "prefix" in types:
+                yield "pre:" + word[:n]
+            if "suffix" in types:
+                yield "suf:" + word[-n:]
+
+
 class Channel:
     """A per-type value function: what a feature kind computes for each word type.
 
@@ -283,18 +293,7 @@ class AffixPatternChannel(Channel):
 
     def values(self, types):
         pats = frozenset(self.patterns)
-        lengths = self.lengths
-        out = []
-        for t in types:
-            w = t.lower() if self.lowercase else t
-            found = {}  # distinct, in a fixed order (not a set's: see SubstringChannel)
-            for n in lengths:
-                if len(w) > n:
-                    p = "pre:" + w[:n]
-                    if p in pats:
-                        found[p] = None
-                    s = "suf:" + w[-n:]
-                    if s in pats:
-                        found[s] = None
-            out.append(tuple(found))
-        return out
+        # distinct, in a fixed order (not a set's: see SubstringChannel)
+        return [tuple(dict.fromkeys(a for a in affixes(t.lower() if self.lowercase else t,
+                                                       self.lengths) if a in pats))
+                for t in types]

@@ -70,13 +70,9 @@ def _group_names(names, known, what):
 
 
 def _doc_ids(sentences):
-    """``doc_id`` of each sentence (object array), or None if none has one."""
+    """``doc_id`` of each sentence, or None if none has one."""
     ids = [getattr(s, "doc_id", None) for s in sentences]
-    if all(d is None for d in ids):
-        return None
-    out = np.empty(len(ids), dtype=object)
-    out[:] = ids
-    return out
+    return None if all(d is None for d in ids) else ids
 
 
 class TokenFeaturizer(

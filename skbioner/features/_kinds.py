@@ -13,6 +13,7 @@ from . import _channels as ch
 from ._engine import CacheBlock, ConjunctionBlock, HeadNgramChannel, TokenBlock
 from ._mining import mine_affix_patterns, mine_head_nouns
 from ._registry import (
+    _REQUIRED,  # a parameter without default
     check_bool,
     check_choice,
     check_fraction,
@@ -42,8 +43,6 @@ TOKEN_ATTRIBUTES = tuple(_ATTRIBUTES)
 
 _LABEL = optional(check_str)
 _LOWERCASE_OR_NONE = optional(check_bool)
-#: A required parameter in the ``params`` of :func:`_kind`.
-_REQUIRED = object()
 
 
 def _kind(name, build, params, **declaration):

@@ -16,6 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..schemes import labels_to_spans
+from ._channels import affixes
 from ._intmap import combine_keys
 
 __all__ = ["entity_spans", "lower_ids", "mine_affix_patterns", "mine_head_nouns", "row_ids"]
@@ -181,16 +182,9 @@ def mine_affix_patterns(
     affix_index = {}
     rows, cols = [], []
     for t, w in enumerate(words):
-        for n in lengths:
-            if len(w) > n:
-                if "prefix" in types:
-                    a = "pre:" + w[:n]
-                    rows.append(t)
-                    cols.append(affix_index.setdefault(a, len(affix_index)))
-                if "suffix" in types:
-                    a = "suf:" + w[-n:]
-                    rows.append(t)
-                    cols.append(affix_index.setdefault(a, len(affix_index)))
+        for a in affixes(w, lengths, types):
+            rows.append(t)
+            cols.append(affix_index.setdefault(a, len(affix_index)))
     if not affix_index or n_cls == 0:
         return []
     names = list(affix_index)

@@ -70,11 +70,8 @@ _MULTI_CACHE_FACTOR = 4
 
 def _narrow(a):
     """``a`` (int64, >= -1) in the smallest signed integer dtype that holds it."""
-    top = int(a.max()) if a.size else 0
-    for dt in (np.int8, np.int16, np.int32):
-        if top <= np.iinfo(dt).max:
-            return a.astype(dt)
-    return a
+    top = max(int(a.max()), 0) if a.size else 0
+    return a.astype(np.min_scalar_type(-top - 1))  # the smallest signed type holding -1..top
 
 
 def _single_table(single, V):

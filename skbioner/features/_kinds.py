@@ -254,11 +254,6 @@ _kind(
 # -- mined from labelled data ----------------------------------------------------
 
 
-def _validate_head_noun(group, p):
-    if p["label"] is None:
-        p["label"] = f"head{p['n']}"
-
-
 def _build_head_noun(group, p, context):
     triggers = mine_head_nouns(
         context.corpus,
@@ -270,7 +265,8 @@ def _build_head_noun(group, p, context):
         p["top_fraction"],
     )
     context.record_mined(triggers)
-    channel = HeadNgramChannel(group.name, p["n"], triggers, p["lowercase"], p["label"])
+    label = f"head{p['n']}" if p["label"] is None else p["label"]
+    channel = HeadNgramChannel(group.name, p["n"], triggers, p["lowercase"], label)
     return [TokenBlock(group.name, channel, k) for k in group.offsets]
 
 
@@ -286,7 +282,6 @@ _kind(
         "label": (None, _LABEL),
         "top_fraction": (None, optional(check_fraction)),
     },
-    validate=_validate_head_noun,
     supervised=True,
 )
 

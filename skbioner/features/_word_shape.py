@@ -235,20 +235,21 @@ def orthographic_flags(token: str) -> tuple[str, ...]:
     """
     wc = word_class(token)
     flags = _class_flags(wc)
-    extra = ()
-    if "0" in wc and ("." in token or "," in token) and _REAL_RE.fullmatch(token) is not None:
-        extra += ("RealNumber",)
-    if "-" in token:
-        extra += ("HasDash",)
-    if "/" in token:
-        extra += ("HasSlash",)
-    if token in _BRACKETS:
-        extra += ("Bracket",)
-    if _GREEK_RE.search(token) is not None:
-        extra += ("Greek",)
-    if is_roman_numeral(token):
-        extra += ("Roman",)
+    extra = tuple(name for name, rule in _TOKEN_FLAGS if rule(token, wc))
     return flags + extra if extra else flags
+
+
+# the flags of orthographic_flags that read more than the word class, in their order
+_TOKEN_FLAGS = (
+    ("RealNumber",
+     lambda t, wc: "0" in wc and ("." in t or "," in t) and _REAL_RE.fullmatch(t) is not None),
+    ("HasDash", lambda t, wc: "-" in t),
+    ("HasSlash", lambda t, wc: "/" in t),
+    ("Bracket", lambda t, wc: t in _BRACKETS),
+    ("Greek", lambda t, wc: _GREEK_RE.search(t) is not None),
+    ("Roman", lambda t, wc: is_roman_numeral(t)),
+)
+_DIGIT_COUNTS = {1: "SingleDigit", 2: "TwoDigits", 4: "FourDigits"}
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -267,13 +268,8 @@ def _class_flags(wc: str) -> tuple[str, ...]:
     if "0" in classes:
         flags.append("HasDigit")
         if classes == {"0"}:
-            n = len(wc)
-            if n == 1:
-                flags.append("SingleDigit")
-            elif n == 2:
-                flags.append("TwoDigits")
-            elif n == 4:
-                flags.append("FourDigits")
+            if len(wc) in _DIGIT_COUNTS:
+                flags.append(_DIGIT_COUNTS[len(wc)])
             flags.append("NaturalNumber")
         if len(classes) > 1 and "_" not in classes:
             flags.append("AlphaNumeric")

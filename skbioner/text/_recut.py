@@ -158,9 +158,7 @@ def recut(X, cuts=None, offsets=None):
             owners.append(o)
             if offsets is not None:
                 new_off.append(new_flat[lo:hi])
-    if offsets is not None:
-        return out, owners, new_off
-    return out, owners
+    return (out, owners, new_off) if offsets is not None else (out, owners)
 
 
 def _pieces(joined):
@@ -315,6 +313,4 @@ def cut_at_boundaries(pieces, boundaries, offsets=None):
         if offsets is not None:
             new_off.append(np.stack([flat_off[first[lo:hi], 0], flat_off[last[lo:hi], 1]],
                                     axis=1))
-    if offsets is not None:
-        return out, new_off
-    return out
+    return (out, new_off) if offsets is not None else out

@@ -19,7 +19,7 @@ tokenization and sentences).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 import numpy as np
@@ -153,20 +153,12 @@ def _scanned_tokens(text, sentences, tok, split, cutter):
             _sentence_tokens(text, s, e, spans, cutter)
             out.append(((s, e), spans))
             continue
-        f0 = bisect_right(flagged, i0 - 1)
-        if f0 < len(flagged) and flagged[f0] < i1:
-            spans = []
-            prev = i0
-            f = f0
-            while f < len(flagged) and flagged[f] < i1:
-                k = flagged[f]
-                spans += spans_all[prev:k]
-                _split_word(text, spans_all[k][0], spans_all[k][1], spans, cutter)
-                prev = k + 1
-                f += 1
-            spans += spans_all[prev:i1]
-        else:
-            spans = spans_all[i0:i1]
+        spans, prev = [], i0
+        for k in flagged[bisect_left(flagged, i0):bisect_left(flagged, i1)]:
+            spans += spans_all[prev:k]
+            _split_word(text, spans_all[k][0], spans_all[k][1], spans, cutter)
+            prev = k + 1
+        spans += spans_all[prev:i1]
         _split_final_period(text, spans, 0, cutter)
         out.append(((s, e), spans))
     return out
@@ -179,30 +171,24 @@ def _split_word(text, s, e, out, suffixes):
         tail = (e - 1, e)
         e -= 1
     word = text[s:e]
-    start = s
-    cut = None
+    cuts = ()
     if _CANNOT.match(word):
-        cut = 3
+        cuts = (3,)
     else:
         m = _CONTRACTION.search(word) if "'" in word else None
         if m is not None and m.start() > 0:
-            cut = m.start()
+            cuts = (m.start(),)
         elif suffixes is True and "-" in word:
             m = _SUFFIX.search(word)
             if m is not None and _split_suffix(word[: m.start()], m.group(1)):
-                cut = m.start()
-    if cut is None and isinstance(suffixes, CutTable):
-        cuts = suffixes.cuts(word) if ("-" in word or "/" in word) else ()
-        prev = start
-        for c in cuts:
-            out.append((prev, start + c))
-            prev = start + c
-        out.append((prev, e))
-    elif cut is None:
-        out.append((s, e))
-    else:
-        out.append((s, s + cut))
-        out.append((s + cut, e))
+                cuts = (m.start(),)
+    if not cuts and isinstance(suffixes, CutTable) and ("-" in word or "/" in word):
+        cuts = suffixes.cuts(word)
+    prev = s
+    for c in cuts:
+        out.append((prev, s + c))
+        prev = s + c
+    out.append((prev, e))
     if tail is not None:
         out.append(tail)
 

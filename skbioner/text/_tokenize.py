@@ -456,26 +456,15 @@ def _sentence_spans_scanned(text, chunks, dots, newlines, codes):
     """Sentence spans from the compiled scan (:func:`skbioner.text._scan.scan`)."""
     if not len(chunks):
         return []
-    glued = []
-    for k in np.flatnonzero(dots).tolist():
-        s, e = chunks[k]
-        cuts = [g.start() for g in _GLUED.finditer(text, int(s), int(e))]
-        if cuts:
-            glued.append((k, cuts))
-    if glued:  # rare: "by MB.Moreover"; rebuild the chunk arrays (in one pass)
-        clist, nlist = chunks.tolist(), newlines.tolist()
-        cl, nls, prev = [], [], 0
-        for k, cuts in glued:
-            cl += clist[prev:k]
-            nls += nlist[prev:k]
-            bounds = [clist[k][0], *cuts, clist[k][1]]
-            cl += [[a, b] for a, b in zip(bounds, bounds[1:])]
-            nls += [0] * len(cuts) + [nlist[k]]
-            prev = k + 1
-        cl += clist[prev:]
-        nls += nlist[prev:]
-        chunks = np.array(cl, dtype=np.int64)
-        newlines = np.array(nls, dtype=np.int64)
+    cuts = [g.start() for k in np.flatnonzero(dots).tolist()
+            for g in _GLUED.finditer(text, *chunks[k].tolist())]
+    if cuts:  # rare: "by MB.Moreover"; a cut is strictly inside its chunk, so the sorted
+        # starts and ends pair up; a piece that ends at a cut has no line break after it
+        ends = np.sort(np.concatenate([chunks[:, 1], cuts]))
+        nls = np.zeros(ends.size, dtype=np.int64)
+        nls[np.searchsorted(ends, chunks[:, 1])] = newlines
+        chunks = np.stack([np.sort(np.concatenate([chunks[:, 0], cuts])), ends], axis=1)
+        newlines = nls
     pe, ns = chunks[:-1, 1], chunks[1:, 0]
     last = codes[pe - 1]
     cand = (newlines[:-1] > 0) | (pe == ns) | (_END_LUT[np.minimum(last, 127)] & (last < 128))

@@ -442,15 +442,8 @@ def length_bucket_labels(bins: tuple[int, ...]) -> tuple[str, ...]:
     >>> length_bucket_labels((1, 2, 3, 4, 5, 7, 10))
     ('1', '2', '3', '4', '5-6', '7-9', '10+')
     """
-    labels = []
-    for i, lo in enumerate(bins):
-        if i + 1 == len(bins):
-            labels.append(f"{lo}+")
-        elif bins[i + 1] == lo + 1:
-            labels.append(str(lo))
-        else:
-            labels.append(f"{lo}-{bins[i + 1] - 1}")
-    return tuple(labels)
+    return tuple(f"{lo}+" if hi is None else str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}"
+                 for lo, hi in zip(bins, (*bins[1:], None), strict=True))
 
 
 def length_bucket(token: str, bins: tuple[int, ...] = (1, 2, 3, 4, 5, 7, 10)) -> str | None:

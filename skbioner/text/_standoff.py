@@ -94,11 +94,9 @@ def _kept_entities(doc, problems):
     for k, e in enumerate(doc.entities):
         if is_discontinuous(e, text):
             problems.add("discontinuous", doc.id, e, text)
-        start, end = e.start, e.end
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
+        inner = text[e.start:e.end]
+        start = e.start + len(inner) - len(inner.lstrip())
+        end = start + len(inner.strip())
         if start == end:
             problems.add("unaligned", doc.id, e, text)
             continue
@@ -149,20 +147,11 @@ def _label_document(doc, tokenizer, problems):
             labels[i] = "B-" + typ
             labels[i + 1:j + 1] = "I-" + typ
             joined[sentence_of[i]:sentence_of[j]] = True  # an entity across a sentence break
-    sentences, out_labels, out_offsets = [], [], []
-    bounds_at = np.concatenate([[0], np.cumsum(lengths)])
-    k = 0
-    while k < len(tokenized):
-        m = k
-        while joined[m]:
-            m += 1
-        a, b = bounds_at[k], bounds_at[m + 1]
-        words = [w for t in tokenized[k:m + 1] for w in t.sentence]
-        sentences.append(Sentence(words, doc_id=doc.id))
-        out_labels.append(labels[a:b].tolist())
-        out_offsets.append(offsets[a:b])
-        k = m + 1
-    return sentences, out_labels, out_offsets
+    ends = np.cumsum(lengths)[~joined].tolist()  # of the sentences joined up
+    cuts = list(zip([0, *ends[:-1]], ends, strict=True))
+    words = [w for t in tokenized for w in t.sentence]
+    return ([Sentence(words[a:b], doc_id=doc.id) for a, b in cuts],
+            [labels[a:b].tolist() for a, b in cuts], [offsets[a:b] for a, b in cuts])
 
 
 def tokenize_documents(documents, tokenizer=None, *, return_offsets=False):

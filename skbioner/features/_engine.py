@@ -141,18 +141,16 @@ class TypeCache:
         self.value_indexes = {}
 
 
+@dataclass(slots=True)
 class Table:
     """Value ids of one channel for the rows of one call (see module docstring)."""
 
-    __slots__ = ("single", "indptr", "ids", "n_values", "n_real", "hashes")
-
-    def __init__(self, single, indptr, ids, n_values, n_real, hashes=None):
-        self.single = single  # int64 (n_rows,) value id or -1, or None (multi-valued)
-        self.indptr = indptr  # int64 (n_rows + 1,)
-        self.ids = ids  # int64, sorted within each row
-        self.n_values = n_values  # key space: real values (+ 2 pads if single)
-        self.n_real = n_real  # number of real (non-padding) values
-        self.hashes = hashes  # uint32 (n_values,) in hashing mode
+    single: np.ndarray | None  # int64 (n_rows,) value id or -1, or None (multi-valued)
+    indptr: np.ndarray  # int64 (n_rows + 1,)
+    ids: np.ndarray  # int64, sorted within each row
+    n_values: int  # key space: real values (+ 2 pads if single)
+    n_real: int  # number of real (non-padding) values
+    hashes: np.ndarray | None = None  # uint32 (n_values,) in hashing mode
 
 
 class Call:

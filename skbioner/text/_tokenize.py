@@ -28,7 +28,7 @@ from sklearn.base import BaseEstimator
 from .._sentence import Sentence
 from .._validation import StrOptions
 from ._cuts import CutTable, load_cut_table
-from ._scan import scan
+from ._scan import ALWAYS_SPLIT, scan
 
 __all__ = [
     "BioTokenizer",
@@ -56,8 +56,7 @@ __all__ = [
 # Kept inside words: hyphen (27,844 inside), slash (2,570 inside), plus
 # (132 inside, 542 at the end: CD4+, Ca2+), asterisk (41 inside: DRB1*0401),
 # apostrophe (149 inside: 5'-flanking) and period (1,314 inside: 2.5, i.e.).
-_ALWAYS = r",;:@#$%&=()\[\]{}<>?!\""
-_ALWAYS_SET = frozenset(',;:@#$%&=()[]{}<>?!"')
+_ALWAYS = re.escape(ALWAYS_SPLIT)
 
 # A token is an ellipsis, a double hyphen (PTB), one always-split character
 # (group 1) or a word (group 2): a run of other non-space characters without

@@ -10,7 +10,7 @@ import numpy as np
 from .._sentence import Sentence
 from ..io._brat import is_discontinuous
 from ..io._warnings import CorpusWarning
-from ._tokenize import BioTokenizer, TokenizedSentence, _force_boundaries
+from ._tokenize import BioTokenizer, _check_boundaries, _force_boundaries, _tokenized
 
 __all__ = ["tokenize_documents"]
 
@@ -28,17 +28,11 @@ class _WhitespaceTokenizer:
     """
 
     def tokenize_document(self, text, boundaries=None):
-        bounds = sorted({int(b) for b in boundaries}) if boundaries is not None else []
-        out = []
-        for line in _LINE.finditer(text):
-            spans = [m.span() for m in _CHUNK.finditer(text, *line.span())]
-            if not spans:
-                continue
-            spans = _force_boundaries(spans, bounds)
-            words = Sentence([text[a:b] for a, b in spans])
-            out.append(TokenizedSentence(words, np.array(spans, dtype=np.int64),
-                                         (spans[0][0], spans[-1][1])))
-        return out
+        bounds = _check_boundaries(boundaries)
+        lines = [[m.span() for m in _CHUNK.finditer(text, *line.span())]
+                 for line in _LINE.finditer(text)]
+        return _tokenized(text, [((s[0][0], s[-1][1]), _force_boundaries(s, bounds))
+                                 for s in lines if s])
 
 
 def _check_tokenizer(tokenizer):

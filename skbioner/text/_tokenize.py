@@ -524,6 +524,19 @@ class TokenizedSentence(NamedTuple):
     span: tuple[int, int]
 
 
+def _tokenized(text, sentences):
+    """``TokenizedSentence`` objects of ``[(sentence span, token spans)]``."""
+    # one array for the document, each sentence a slice of it (copied so that no
+    # sentence's offsets keep the others alive)
+    every = np.array([t for _, spans in sentences for t in spans], dtype=np.int64).reshape(-1, 2)
+    out, a = [], 0
+    for span, spans in sentences:
+        words = Sentence([text[x:y] for x, y in spans])
+        out.append(TokenizedSentence(words, every[a:a + len(spans)].copy(), span))
+        a += len(spans)
+    return out
+
+
 class BioTokenizer(BaseEstimator):
     """Sentence splitter and tokenizer for biomedical abstracts, with offsets.
 
@@ -712,19 +725,7 @@ class BioTokenizer(BaseEstimator):
         list of TokenizedSentence
             One per sentence; empty for empty or blank text.
         """
-        out = []
-        sents = self._spans(text, boundaries)
-        # one array for the document, each sentence a slice of it (copied so that no
-        # sentence's offsets keep the others alive)
-        flat = [t for _, spans in sents for t in spans]
-        every = np.array(flat, dtype=np.int64).reshape(-1, 2)
-        a = 0
-        for span, spans in sents:
-            b = a + len(spans)
-            words = Sentence([text[x:y] for x, y in spans])
-            out.append(TokenizedSentence(words, every[a:b].copy(), span))
-            a = b
-        return out
+        return _tokenized(text, self._spans(text, boundaries))
 
     def tokenize_text(self, text: str, boundaries=None) -> tuple[list[Sentence], list[np.ndarray]]:
         """Tokenize ``text`` into ``(sentences, offsets)``; see :func:`tokenize_text`.

@@ -187,17 +187,17 @@ class Call:
 
     def _value_index(self, key, values):
         if self.mode == "transform":
-            try:
-                return self._index[key]
-            except KeyError:
-                vocab = self.vocab[key]
-                index = dict(zip(vocab.tolist(), range(len(vocab)), strict=True))
-                self._index[key] = index
-                return index
+            return self._fitted_index(key)
         vocab = list(values)  # first-occurrence order: deterministic, no sort needed
         if self.mode == "fit":
             self.vocab[key] = np.asarray(vocab, dtype=object)
         return dict(zip(vocab, range(len(vocab)), strict=True))
+
+    @memo("_index")
+    def _fitted_index(self, key):
+        """Transform: dict value -> id of the fitted vocabulary of channel ``key``."""
+        vocab = self.vocab[key]
+        return dict(zip(vocab.tolist(), range(len(vocab)), strict=True))
 
     @memo("_tables", key=lambda channel: channel.key)
     def table(self, channel) -> Table:

@@ -254,14 +254,11 @@ def resolve_params(group) -> dict:
     unknown = sorted(set(group.params) - set(spec))
     if unknown:
         raise _err(group, f"unknown parameter(s) {unknown}; {group.kind!r} takes {sorted(spec)}")
-    p = {}
-    for key, default in spec.items():
-        if key in group.params:
-            p[key] = group.params[key]
-        elif default is _REQUIRED:
-            raise _err(group, f"missing required parameter {key!r}")
-        else:
-            p[key] = default
+    missing = [key for key, default in spec.items()
+               if default is _REQUIRED and key not in group.params]
+    if missing:
+        raise _err(group, f"missing required parameter {missing[0]!r}")
+    p = {**spec, **group.params}  # in the kind's parameter order
     if not group.offsets:
         raise _err(group, "offsets must not be empty")
     if kind.distinct_offsets and len(set(group.offsets)) != len(group.offsets):

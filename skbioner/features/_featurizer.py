@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -577,29 +576,13 @@ class TokenFeaturizer(
                 "pass the output of this featurizer's transform"
             )
         wanted = _group_names(names, list(self.feature_ranges_), "select_groups")
-        lut = np.full(self.n_features_out_, -1, dtype=np.int32)
-        ranges = {}
-        width = 0
+        kept, ranges, width = [], {}, 0
         for name, (start, stop) in self.feature_ranges_.items():
             if name in wanted:
-                lut[start:stop] = np.arange(width, width + stop - start, dtype=np.int32)
+                kept.append(np.arange(start, stop))
                 ranges[name] = (width, width + stop - start)
                 width += stop - start
-        m = Xt.matrix
-        cols = lut[m.indices]
-        keep = cols >= 0
-        kept_before = np.zeros(keep.size + 1, dtype=np.int64)
-        np.cumsum(keep, out=kept_before[1:])
-        indptr = kept_before[m.indptr]
-        index_dtype = np.int32 if indptr[-1] <= _MAX_FEATURES else np.int64
-        matrix = sp.csr_matrix(
-            (m.data[keep], cols[keep].astype(index_dtype, copy=False),
-             indptr.astype(index_dtype)),
-            shape=(m.shape[0], width),
-            copy=False,
-        )  # fmt: skip
-        if m.has_canonical_format:  # the kept columns keep their relative order
-            matrix.has_sorted_indices = True
-            matrix.has_canonical_format = True
+        # the kept columns keep their relative order: canonical rows stay canonical
+        matrix = Xt.matrix[:, np.concatenate([np.zeros(0, dtype=np.int64), *kept])]
         out = Xt.with_matrix(matrix)
         return (out, ranges) if return_ranges else out

@@ -636,6 +636,13 @@ def _compress_table(indptr, cols):
     return new, cols[keep]
 
 
+def _counts(index, token_weight, n):
+    """How many tokens (or their ``token_weight``) have each value ``0..n-1`` of ``index``."""
+    ok = index >= 0
+    return np.bincount(index[ok], None if token_weight is None else token_weight[ok],
+                       minlength=n)
+
+
 def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_features=None,
                    token_weight=None):
     """Compute one block's features for the assembler.
@@ -675,9 +682,7 @@ def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_featu
     if out[0] == "table":
         _, src, indptr, keys, n_keys = out
         if fit:
-            ok = src >= 0
-            row_counts = np.bincount(src[ok], None if token_weight is None else token_weight[ok],
-                                     minlength=indptr.size - 1)
+            row_counts = _counts(src, token_weight, indptr.size - 1)
             weights = np.repeat(row_counts, np.diff(indptr)).astype(np.float64)
             counts = np.bincount(keys, weights=weights, minlength=n_keys)
             vocabulary = BlockVocabulary(np.flatnonzero(counts >= min_count), base)
@@ -693,9 +698,7 @@ def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_featu
         if fit:
             # columns in order of first occurrence (no sort needed: one column
             # per token and block, so rows stay sorted)
-            ok = ids >= 0
-            counts = np.bincount(ids[ok], None if token_weight is None else token_weight[ok],
-                                 minlength=uniq.size)
+            counts = _counts(ids, token_weight, uniq.size)
             selected = np.flatnonzero(counts >= min_count)
             vocabulary = BlockVocabulary(uniq[selected], base, stages, radices)
             col_of[selected] = base + np.arange(selected.size, dtype=np.int32)

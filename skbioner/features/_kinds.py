@@ -79,8 +79,6 @@ _kind(
 def _validate_annotation(group, p):
     if p["column"] == "word":
         raise ValueError("use kind 'word' for the tokens themselves")
-    if p["label"] is None:
-        p["label"] = p["column"]
 
 
 def _build_annotation(group, p, context):

@@ -13,6 +13,7 @@ The built-in kinds are declared in :mod:`._kinds`.
 
 from __future__ import annotations
 
+import enum
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,21 +35,16 @@ __all__ = [
 ]
 
 
-class _Required:
-    """Marker of a parameter without default in :data:`KINDS`."""
+class _Required(enum.Enum):
+    """Marker of a parameter without default in :data:`KINDS` (a singleton, pickled too)."""
+
+    REQUIRED = 0
 
     def __repr__(self):
         return "<required>"
 
-    def __reduce__(self):
-        return (_required, ())
 
-
-def _required():
-    return _REQUIRED
-
-
-_REQUIRED = _Required()
+_REQUIRED = _Required.REQUIRED
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,7 @@ def normalize_numerals(word: str, digit: str = "1", mode: str = "run") -> str:
     >>> normalize_numerals("IL-12", mode="digit"), normalize_numerals("1997", mode="digit")
     ('IL-11', '1111')
     """
-    digit = _check_digit(digit)
-    return _PATTERNS[_check_mode(mode)].sub(lambda _: digit, word)
+    return _normalizer(_check_digit(digit), _check_mode(mode))(word)
 
 
 def _normalizer(digit: str, mode: str = "run"):

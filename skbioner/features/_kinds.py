@@ -227,21 +227,17 @@ def _validate_word_cache(group, p):
         raise ValueError(
             f"a word cache is position independent; offsets must be (0,), got {group.offsets!r}"
         )
-    if p["label"] is None:
-        p["label"] = f"{p['side'][0]}wc{p['window']}"
+
+
+def _build_word_cache(group, p, context):
+    label = f"{p['side'][0]}wc{p['window']}" if p["label"] is None else p["label"]
+    channel = ch.WordChannel(lowercase=p["lowercase"])
+    return [CacheBlock(group.name, channel, p["side"], p["window"], label)]
 
 
 _kind(
     "word_cache",
-    lambda group, p, context: [
-        CacheBlock(
-            group.name,
-            ch.WordChannel(lowercase=p["lowercase"]),
-            p["side"],
-            p["window"],
-            p["label"],
-        )
-    ],
+    _build_word_cache,
     {"side": (_REQUIRED, check_choice("left", "right")), "window": (2, check_int()),
      "lowercase": (None, _LOWERCASE_OR_NONE), "label": (None, _LABEL)},
     validate=_validate_word_cache,

@@ -60,12 +60,6 @@ def _kind(name, build, params, **declaration):
     )
 
 
-def _register_shape(kind, channel_class, label):
-    """A unary kind computing one per-type shape function, with only a ``label``."""
-    _kind(kind, lambda group, p, context: [channel_class(p["label"])],
-          {"label": (label, _LABEL)})
-
-
 # -- the word and annotation columns ---------------------------------------------
 
 
@@ -126,9 +120,11 @@ _kind(
 # -- word shape ------------------------------------------------------------------
 
 
-_register_shape("word_class", ch.WordClassChannel, "wc")
-_register_shape("brief_word_class", ch.BriefWordClassChannel, "bwc")
-_register_shape("orthographic", ch.OrthographicChannel, "orth")
+# unary kinds computing one per-type shape function, with only a label
+for _name, _channel, _label in (("word_class", ch.WordClassChannel, "wc"),
+                                ("brief_word_class", ch.BriefWordClassChannel, "bwc"),
+                                ("orthographic", ch.OrthographicChannel, "orth")):
+    _kind(_name, lambda group, p, context, c=_channel: [c(p["label"])], {"label": (_label, _LABEL)})
 
 
 def _check_bins(value):

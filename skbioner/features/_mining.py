@@ -130,9 +130,7 @@ def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase, top_f
     occ = occ_counts[np.searchsorted(occ_keys, pair_key)]
     keep = (pair_counts >= min_count) & (pair_counts >= min_precision * occ)
     # a position where each kept key occurs as an entity head, to spell it
-    first_pos = {}
-    for k, p in zip(head_keys.tolist(), end_pos.tolist(), strict=True):
-        first_pos.setdefault(k, p)
+    first_pos = dict(zip(head_keys.tolist()[::-1], end_pos.tolist()[::-1], strict=True))
     out = []
     for k, c, m in zip(pair_key[keep].tolist(), pair_cls[keep].tolist(),
                        pair_counts[keep].tolist(), strict=True):

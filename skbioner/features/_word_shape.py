@@ -348,10 +348,7 @@ def word_formation(token: str) -> str:
     ['HyphenCompound', 'CapsAndDigits', 'Greek', 'RomanDigit', 'InitCap', 'AlphaDigit']
     """
     wc = word_class(token)
-    for name, rule in _FORMATION_RULES:
-        if rule(token, wc):
-            return name
-    return "Other"
+    return next((name for name, rule in _FORMATION_RULES if rule(token, wc)), "Other")
 
 
 #: Stop words of the ``StopWord`` pattern of :func:`zhou_word_formation`.
@@ -418,10 +415,7 @@ def zhou_word_formation(token: str) -> str:
 'CapLowAlpha', 'StopWord']
     """
     alnum = "".join(c for c in token if c.isalnum())
-    for name, rule in _ZHOU_RULES:
-        if rule(token, alnum):
-            return name
-    return "Others"
+    return next((name for name, rule in _ZHOU_RULES if rule(token, alnum)), "Others")
 
 
 def length_bucket_labels(bins: tuple[int, ...]) -> tuple[str, ...]:

@@ -28,12 +28,6 @@ def _check_digit(digit) -> str:
     return digit
 
 
-def _check_mode(mode) -> str:
-    if mode not in _PATTERNS:
-        raise ValueError(f"mode must be 'run' or 'digit', got {mode!r}")
-    return mode
-
-
 def normalize_numerals(word: str, digit: str = "1", mode: str = "run") -> str:
     """Replace every maximal run of ASCII digits (or every digit) in ``word`` by ``digit``.
 
@@ -60,7 +54,10 @@ def normalize_numerals(word: str, digit: str = "1", mode: str = "run") -> str:
     >>> normalize_numerals("IL-12", mode="digit"), normalize_numerals("1997", mode="digit")
     ('IL-11', '1111')
     """
-    return _normalizer(_check_digit(digit), _check_mode(mode))(word)
+    digit = _check_digit(digit)
+    if mode not in _PATTERNS:
+        raise ValueError(f"mode must be 'run' or 'digit', got {mode!r}")
+    return _normalizer(digit, mode)(word)
 
 
 def _normalizer(digit: str, mode: str = "run"):

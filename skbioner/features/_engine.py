@@ -629,11 +629,8 @@ def _compress_table(indptr, cols):
     keep = cols >= 0
     if keep.all():
         return indptr, cols
-    n_rows = indptr.size - 1
-    rows = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(indptr))
-    new = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows[keep], minlength=n_rows), out=new[1:])
-    return new, cols[keep]
+    kept_before = np.r_[0, np.cumsum(keep)]  # kept entries before each entry
+    return kept_before[indptr], cols[keep]
 
 
 def _counts(index, token_weight, n):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from itertools import chain
 
@@ -62,13 +63,7 @@ def normalize_numerals(word: str, digit: str = "1", mode: str = "run") -> str:
 
 def _normalizer(digit: str, mode: str = "run"):
     """A one-string normalizer for ``digit`` (the regex replacement compiled once)."""
-    repl = digit.replace("\\", "\\\\")
-    sub = _PATTERNS[mode].sub
-
-    def norm(word: str) -> str:
-        return sub(repl, word)
-
-    return norm
+    return functools.partial(_PATTERNS[mode].sub, digit.replace("\\", "\\\\"))
 
 
 class NumericNormalizer(

@@ -210,8 +210,7 @@ def _table_boundaries(pieces, is_con, is_last, table):
     ends = np.r_[starts[1:], n]
     multi = ends - starts > 1
     for a, b in zip(starts[multi].tolist(), ends[multi].tolist()):
-        cut_at = _compound_cuts(tuple(pieces[a:b]), table)
-        for k in cut_at:  # boundary after piece a + k
+        for k in _compound_cuts(tuple(pieces[a:b]), table):  # boundary after piece a + k
             keep[a + k] = True
     return keep
 

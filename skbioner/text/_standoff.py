@@ -127,8 +127,7 @@ def _label_document(doc, tokenizer, problems):
     labels = np.full(n, "O", dtype=object)
     joined = np.zeros(len(tokenized), dtype=bool)  # sentence k continues into k + 1
     if kept:
-        starts = np.array([s for s, _, _ in kept])
-        ends = np.array([e for _, e, _ in kept])
+        starts, ends = np.array([(s, e) for s, e, _ in kept]).T
         first = np.searchsorted(offsets[:, 0], starts)
         last = np.searchsorted(offsets[:, 1], ends)
         ok = (first < n) & (last < n)

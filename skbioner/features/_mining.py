@@ -33,22 +33,13 @@ def entity_spans(y, offsets, scheme):
         Half-open span ``[starts[j], ends[j])`` in flattened token
         positions, with class index ``cls[j]`` into ``classes``.
     """
-    starts, ends, types = [], [], []
-    for i, labels in enumerate(y):
-        base = int(offsets[i])
-        for t, s, e in labels_to_spans(labels, scheme):
-            starts.append(base + s)
-            ends.append(base + e)
-            types.append(t)
-    classes = sorted(set(types))
+    spans = [(t, int(base) + s, int(base) + e) for labels, base in zip(y, offsets)
+             for t, s, e in labels_to_spans(labels, scheme)]
+    classes = sorted({t for t, _, _ in spans})
     index = {c: i for i, c in enumerate(classes)}
-    cls = np.fromiter((index[t] for t in types), dtype=np.int64, count=len(types))
-    return (
-        classes,
-        np.asarray(starts, dtype=np.int64),
-        np.asarray(ends, dtype=np.int64),
-        cls,
-    )
+    cls = np.fromiter((index[t] for t, _, _ in spans), dtype=np.int64, count=len(spans))
+    bounds = np.array([(s, e) for _, s, e in spans], dtype=np.int64).reshape(-1, 2)
+    return classes, bounds[:, 0], bounds[:, 1], cls
 
 
 def row_ids(mat: np.ndarray, radix: int) -> np.ndarray:

@@ -268,21 +268,13 @@ def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
     # supplied by the tagger); substrings did not help there and are off
     win = _window(window)
     affix = _window(window if affix_window is None else affix_window)
-    groups = [
+    substring = {"min_length": 3, "max_length": substring_max_length}
+    return [
         FeatureGroup("w", "word", win),
         FeatureGroup("prefix", "prefix", affix, {"lengths": affix_lengths}),
         FeatureGroup("suffix", "suffix", affix, {"lengths": affix_lengths}),
-    ]
-    if substring_max_length is not None:
-        groups.append(
-            FeatureGroup(
-                "substring",
-                "substring",
-                (0,),
-                {"min_length": 3, "max_length": substring_max_length},
-            )
-        )
-    groups += [
+        *([FeatureGroup("substring", "substring", (0,), substring)]
+          if substring_max_length is not None else []),
         FeatureGroup("pos", "annotation", win, {"column": "pos"}, optional=True),
         FeatureGroup("hmm", "annotation", win, {"column": "hmm"}, optional=True),
         FeatureGroup("lwc", "word_cache", (0,), {"side": "left", "window": cache_window}),
@@ -290,7 +282,6 @@ def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
         *_word_class_groups(class_window),
         _lexicon_group(lexicon_window),
     ]
-    return groups
 
 
 def _nerbio_conjunctions(span):

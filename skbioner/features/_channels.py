@@ -14,6 +14,8 @@ groups using the same channel share its value table.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from ._word_shape import (
     brief_word_class,
     length_bucket_labels,
@@ -42,6 +44,16 @@ __all__ = [
 #: Names of the padding values in feature names.
 BOS = "<BOS>"
 EOS = "<EOS>"
+
+
+def affixes(word, lengths, types=("prefix", "suffix")):
+    """``"pre:<prefix>"``, ``"suf:<suffix>"`` of ``word`` for each length shorter than it."""
+    for n in lengths:
+        if len(word) > n:
+            if "prefix" in types:
+                yield "pre:" + word[:n]
+            if "suffix" in types:
+                yield "suf:" + word[-n:]
 
 
 class Channel:
@@ -253,15 +265,8 @@ class LengthChannel(Channel):
         self.label = label
 
     def values(self, types):
-        labels = length_bucket_labels(self.bins)
-        bins = self.bins
-        top = bins[-1]
-        table = {}
-        for i in range(len(bins)):
-            hi = bins[i + 1] if i + 1 < len(bins) else top + 1
-            for n in range(bins[i], hi):
-                table[n] = labels[i]
-        return [labels[-1] if len(t) > top else table.get(len(t)) for t in types]
+        labels = (*length_bucket_labels(self.bins), None)  # index -1: shorter than bins[0]
+        return [labels[bisect_right(self.bins, len(t)) - 1] for t in types]
 
 
 class FormationChannel(Channel):
@@ -288,18 +293,7 @@ class AffixPatternChannel(Channel):
 
     def values(self, types):
         pats = frozenset(self.patterns)
-        lengths = self.lengths
-        out = []
-        for t in types:
-            w = t.lower() if self.lowercase else t
-            found = {}  # distinct, in a fixed order (not a set's: see SubstringChannel)
-            for n in lengths:
-                if len(w) > n:
-                    p = "pre:" + w[:n]
-                    if p in pats:
-                        found[p] = None
-                    s = "suf:" + w[-n:]
-                    if s in pats:
-                        found[s] = None
-            out.append(tuple(found))
-        return out
+        # distinct, in a fixed order (not a set's: see SubstringChannel)
+        return [tuple(dict.fromkeys(a for a in affixes(t.lower() if self.lowercase else t,
+                                                       self.lengths) if a in pats))
+                for t in types]

@@ -8,6 +8,7 @@ pass, and the neighbours of every token are found with array arithmetic
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, repeat
@@ -16,9 +17,32 @@ import numpy as np
 
 from .._sentence import Sentence, _preview, as_sentence, check_sentences
 
-__all__ = ["Corpus", "factorize"]
+__all__ = ["Corpus", "factorize", "memo"]
 
 _COLUMNS = operator.attrgetter("_cols")  # a Sentence's annotation columns (name -> tuple)
+
+
+def memo(store, key=None):
+    """Method decorator: results kept in the instance's dict attribute ``store``.
+
+    Keyed by ``key(*args)``; by default by the first argument (later ones, such as
+    names for an error message, do not change the result).
+    """
+
+    def decorate(method):
+        @functools.wraps(method)
+        def cached(self, *args, **kwargs):
+            k = args[0] if key is None else key(*args)
+            cache = getattr(self, store)
+            try:
+                return cache[k]
+            except KeyError:
+                out = cache[k] = method(self, *args, **kwargs)
+                return out
+
+        return cached
+
+    return decorate
 
 
 def factorize(values: list) -> tuple[list, np.ndarray]:
@@ -75,9 +99,8 @@ class Corpus:
         self._columns = {}
         self._shift_index = {}
         self._shifted = {}
-        self._pos = None
-        self._slen = None
         self._ext = {}
+        self._ext_types = {}
         self.column("word")
 
     # -- columns -------------------------------------------------------------
@@ -101,26 +124,24 @@ class Corpus:
                 names.update(s._cols)
         return names
 
-    def column(self, name: str, group: str | None = None) -> tuple[list, np.ndarray]:
+    @memo("_columns")
+    def column(self, name: str, group: str | None = None, kind: str | None = None
+               ) -> tuple[list, np.ndarray]:
         """Distinct values of a column and the type id of every token.
 
         Parameters
         ----------
         name : str
             ``"word"`` for the tokens, otherwise an annotation column.
-        group : str, optional
-            Feature group asking for it, named in the error if a sentence
-            lacks the column.
+        group, kind : str, optional
+            Feature group asking for it and its kind, named in the error if
+            a sentence lacks the column.
 
         Returns
         -------
         types : list of str
         ids : ndarray of shape (n_tokens,), dtype int64
         """
-        try:
-            return self._columns[name]
-        except KeyError:
-            pass
         if name == "word":
             values = list(chain.from_iterable(self.sentences))
         else:
@@ -129,7 +150,8 @@ class Corpus:
                 i = int(np.flatnonzero(~present)[0])
                 s = self.sentences[i]
                 have = sorted(s._cols) if isinstance(s, Sentence) else []
-                who = f"feature group {group!r} needs" if group else "needs"
+                who = f" (kind {kind!r}) needs" if kind else " needs"
+                who = f"feature group {group!r}{who}" if group else "needs"
                 raise ValueError(
                     f"{who} annotation column {name!r}, which X[{i}] does not have "
                     f"(its annotations: {have or 'none'}): {_preview(s)}"
@@ -145,7 +167,6 @@ class Corpus:
             self._raise_bad_value(name)
         if not all(isinstance(t, str) and t for t in types):
             self._raise_bad_value(name)
-        self._columns[name] = (types, ids)
         return types, ids
 
     def _raise_bad_value(self, name):
@@ -163,51 +184,42 @@ class Corpus:
 
     # -- positions -----------------------------------------------------------
 
-    def _positions(self):
-        if self._pos is None:
-            starts = np.repeat(self.offsets[:-1], self.lengths)
-            self._pos = np.arange(self.n_tokens, dtype=np.int64) - starts
-            self._slen = np.repeat(self.lengths, self.lengths)
-        return self._pos, self._slen
-
+    @memo("_shift_index")
     def shift_index(self, k: int) -> np.ndarray:
         """Index of token ``i + k`` for every token ``i``, ``-1`` outside its sentence."""
-        try:
-            return self._shift_index[k]
-        except KeyError:
-            pass
         idx = np.arange(k, self.n_tokens + k, dtype=np.int64)
         if k != 0:
-            pos, slen = self._positions()
+            pos, slen = self._positions
             inside = (pos + k >= 0) & (pos + k < slen)
             idx[~inside] = -1
-        self._shift_index[k] = idx
         return idx
 
+    @functools.cached_property
+    def _positions(self):
+        """Each token's position in its sentence, and its sentence's length."""
+        starts = np.repeat(self.offsets[:-1], self.lengths)
+        return (np.arange(self.n_tokens, dtype=np.int64) - starts,
+                np.repeat(self.lengths, self.lengths))
+
+    @memo("_shifted", key=lambda name, k: (name, k))
     def shifted_types(self, name: str, k: int) -> np.ndarray:
         """Type id of token ``i + k`` in column ``name`` for every token ``i``.
 
         Positions before the sentence get ``n_types`` (the BOS padding row)
         and after it ``n_types + 1`` (EOS).
         """
-        key = (name, k)
-        try:
-            return self._shifted[key]
-        except KeyError:
-            pass
         types, ids = self.column(name)
         if k == 0:
-            out = ids
-        else:
-            idx = self.shift_index(k)
-            inside = idx >= 0
-            out = np.full(self.n_tokens, len(types) + (0 if k < 0 else 1), dtype=np.int64)
-            out[inside] = ids[idx[inside]]
-        self._shifted[key] = out
+            return ids
+        idx = self.shift_index(k)
+        inside = idx >= 0
+        out = np.full(self.n_tokens, len(types) + (0 if k < 0 else 1), dtype=np.int64)
+        out[inside] = ids[idx[inside]]
         return out
 
     # -- padded ("extended") positions ----------------------------------------
 
+    @memo("_ext")
     def ext_layout(self, margin: int) -> tuple[int, np.ndarray, np.ndarray]:
         """Positions of the sentences padded with ``margin`` slots on each side.
 
@@ -223,10 +235,6 @@ class Corpus:
         before : ndarray of bool, shape (total,)
             True on the BOS slots.
         """
-        try:
-            return self._ext[margin]
-        except KeyError:
-            pass
         n_sent = len(self.sentences)
         ext_lengths = self.lengths + 2 * margin
         ext_offsets = np.zeros(n_sent + 1, dtype=np.int64)
@@ -235,21 +243,14 @@ class Corpus:
         sent = np.repeat(np.arange(n_sent, dtype=np.int64), self.lengths)
         token_pos = np.arange(self.n_tokens, dtype=np.int64) + 2 * margin * sent + margin
         local = np.arange(total, dtype=np.int64) - np.repeat(ext_offsets[:-1], ext_lengths)
-        out = (total, token_pos, local < margin)
-        self._ext[margin] = out
-        return out
+        return total, token_pos, local < margin
 
+    @memo("_ext_types", key=lambda name, margin: (name, margin))
     def ext_types(self, name: str, margin: int) -> np.ndarray:
         """Type ids of column ``name`` on the extended positions (BOS/EOS padding ids)."""
-        key = ("ext", name, margin)
-        try:
-            return self._shifted[key]
-        except KeyError:
-            pass
         types, ids = self.column(name)
         total, token_pos, before = self.ext_layout(margin)
         out = np.full(total, len(types) + 1, dtype=np.int64)
         out[before] = len(types)
         out[token_pos] = ids
-        self._shifted[key] = out
         return out

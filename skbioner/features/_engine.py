@@ -41,10 +41,10 @@ import numpy as np
 
 from .._utils import portable_mapping, restore_mapping
 from ._channels import BOS, EOS
-from ._corpus import factorize
+from ._corpus import memo
 from ._hashing import hash_strings, mix, mix_gather
-from ._intmap import IntIndex, factorize_int64
-from ._mining import ngram_ids, row_ids
+from ._intmap import KEY_LIMIT, IntIndex, combine_keys, factorize_int64
+from ._mining import lower_ids, ngram_ids, row_ids
 
 __all__ = [
     "BLOCK_TYPES",
@@ -59,7 +59,6 @@ __all__ = [
 ]
 
 _PAD_HASHES = hash_strings(["\x02" + BOS, "\x03" + EOS])
-_KEY_LIMIT = 2**62
 
 
 #: Marker of a cached channel whose value id of a training type is its row.
@@ -71,11 +70,8 @@ _MULTI_CACHE_FACTOR = 4
 
 def _narrow(a):
     """``a`` (int64, >= -1) in the smallest signed integer dtype that holds it."""
-    top = int(a.max()) if a.size else 0
-    for dt in (np.int8, np.int16, np.int32):
-        if top <= np.iinfo(dt).max:
-            return a.astype(dt)
-    return a
+    top = max(int(a.max()), 0) if a.size else 0
+    return a.astype(np.min_scalar_type(-top - 1))  # the smallest signed type holding -1..top
 
 
 def _single_table(single, V):
@@ -86,6 +82,17 @@ def _single_table(single, V):
     indptr = np.zeros(single.size + 1, dtype=np.int64)
     np.cumsum(present, out=indptr[1:])
     return Table(single, indptr, single[present], V + 2, V)
+
+
+def _ids(index, values):
+    """The id of each of ``values`` in the dict ``index`` (-1: absent), int64."""
+    return np.fromiter(map(index.get, values, repeat(-1)), dtype=np.int64, count=len(values))
+
+
+def _pairs(index, vals, rows):
+    """``(row, value id)`` of every value of a multi-valued channel's ``vals`` (one per row)."""
+    lens = np.fromiter(map(len, vals), dtype=np.int64, count=len(vals))
+    return np.repeat(rows, lens), _ids(index, list(chain.from_iterable(vals)))
 
 
 def _multi_table(rows, ids, n_types, V):
@@ -116,16 +123,11 @@ class TypeCache:
         self._index = {}
         self.value_indexes = {}  # channel key -> dict value -> id (filled by transform)
 
+    @memo("_index")
     def index(self, source):
         """Dict training type -> row (built once; not pickled, nor ``value_indexes``)."""
-        try:
-            return self._index[source]
-        except KeyError:
-            pass
         types = self.sources[source]
-        index = dict(zip(types.tolist(), range(len(types)), strict=True))
-        self._index[source] = index
-        return index
+        return dict(zip(types.tolist(), range(len(types)), strict=True))
 
     def __getstate__(self):
         # tuple keys and string arrays in a form the safe model format stores
@@ -139,18 +141,16 @@ class TypeCache:
         self.value_indexes = {}
 
 
+@dataclass(slots=True)
 class Table:
     """Value ids of one channel for the rows of one call (see module docstring)."""
 
-    __slots__ = ("single", "indptr", "ids", "n_values", "n_real", "hashes")
-
-    def __init__(self, single, indptr, ids, n_values, n_real, hashes=None):
-        self.single = single  # int64 (n_rows,) value id or -1, or None (multi-valued)
-        self.indptr = indptr  # int64 (n_rows + 1,)
-        self.ids = ids  # int64, sorted within each row
-        self.n_values = n_values  # key space: real values (+ 2 pads if single)
-        self.n_real = n_real  # number of real (non-padding) values
-        self.hashes = hashes  # uint32 (n_values,) in hashing mode
+    single: np.ndarray | None  # int64 (n_rows,) value id or -1, or None (multi-valued)
+    indptr: np.ndarray  # int64 (n_rows + 1,)
+    ids: np.ndarray  # int64, sorted within each row
+    n_values: int  # key space: real values (+ 2 pads if single)
+    n_real: int  # number of real (non-padding) values
+    hashes: np.ndarray | None = None  # uint32 (n_values,) in hashing mode
 
 
 class Call:
@@ -187,25 +187,22 @@ class Call:
 
     def _value_index(self, key, values):
         if self.mode == "transform":
-            try:
-                return self._index[key]
-            except KeyError:
-                vocab = self.vocab[key]
-                index = dict(zip(vocab.tolist(), range(len(vocab)), strict=True))
-                self._index[key] = index
-                return index
+            return self._fitted_index(key)
         vocab = list(values)  # first-occurrence order: deterministic, no sort needed
         if self.mode == "fit":
             self.vocab[key] = np.asarray(vocab, dtype=object)
         return dict(zip(vocab, range(len(vocab)), strict=True))
 
+    @memo("_index")
+    def _fitted_index(self, key):
+        """Transform: dict value -> id of the fitted vocabulary of channel ``key``."""
+        vocab = self.vocab[key]
+        return dict(zip(vocab.tolist(), range(len(vocab)), strict=True))
+
+    @memo("_tables", key=lambda channel: channel.key)
     def table(self, channel) -> Table:
         """The table of a per-type channel (cached by channel key)."""
         key = channel.key
-        try:
-            return self._tables[key]
-        except KeyError:
-            pass
         types, _ = self.corpus.column(channel.source)
         n_types = len(types)
         cached = None
@@ -221,45 +218,33 @@ class Call:
                 distinct.pop(None, None)
             index = self._value_index(key, distinct)
             single = np.empty(n_types + 2, dtype=np.int64)
-            single[:n_types] = np.fromiter(
-                map(index.get, vals, repeat(-1)), dtype=np.int64, count=n_types
-            )
+            single[:n_types] = _ids(index, vals)
             table = _single_table(single, len(index))
             if self.mode == "fit":
                 self._fit_rows[key] = (channel.source, single[:n_types])
         else:
             vals = channel.values(types)
-            flat = list(chain.from_iterable(vals))
             index = self._value_index(
-                key, None if self.mode == "transform" else dict.fromkeys(flat)
+                key, None if self.mode == "transform" else dict.fromkeys(chain.from_iterable(vals))
             )
-            V = len(index)
-            lens = np.fromiter(map(len, vals), dtype=np.int64, count=n_types)
-            ids = np.fromiter(map(index.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
-            rows = np.repeat(np.arange(n_types, dtype=np.int64), lens)
-            table = _multi_table(rows, ids, n_types, V)
+            rows, ids = _pairs(index, vals, np.arange(n_types, dtype=np.int64))
+            table = _multi_table(rows, ids, n_types, len(index))
             if self.mode == "fit":
                 self._fit_rows[key] = (channel.source, (table.indptr[: n_types + 1], table.ids))
         if self.mode == "hash":
             table.hashes = hash_strings(sorted(index, key=index.__getitem__))
             if channel.single:
                 table.hashes = np.concatenate([table.hashes, _PAD_HASHES])
-        self._tables[key] = table
         return table
 
+    @memo("_known")
     def _known_rows(self, source):
         """Train row of each type of ``source`` in this call (-1: unseen), and the unseen."""
-        try:
-            return self._known[source]
-        except KeyError:
-            pass
         types, _ = self.corpus.column(source)
         index = self.type_cache.index(source)
-        rows = np.fromiter(map(index.get, types, repeat(-1)), dtype=np.int64, count=len(types))
+        rows = _ids(index, types)
         unseen = np.flatnonzero(rows < 0)
-        out = (rows, unseen, [types[i] for i in unseen.tolist()])
-        self._known[source] = out
-        return out
+        return rows, unseen, [types[i] for i in unseen.tolist()]
 
     def _cached_table(self, channel, cached, types):
         """Transform: gather the fitted value ids of seen types, compute the unseen ones."""
@@ -274,10 +259,7 @@ class Call:
                 single[:n_types] = rows
             else:
                 single[:n_types] = cached[rows]  # rows of unseen types overwritten below
-            if unseen.size:
-                single[unseen] = np.fromiter(
-                    map(index.get, vals, repeat(-1)), dtype=np.int64, count=unseen.size
-                )
+            single[unseen] = _ids(index, vals)
             return _single_table(single, V)
         c_indptr, c_ids = cached
         seen = np.flatnonzero(rows >= 0)
@@ -286,16 +268,9 @@ class Call:
         total = int(counts.sum())
         offsets = np.repeat(starts - (np.cumsum(counts) - counts), counts)
         ids_seen = c_ids[offsets + np.arange(total, dtype=np.int64)].astype(np.int64)
-        rows_seen = np.repeat(seen, counts)
-        if unseen.size:
-            flat = list(chain.from_iterable(vals))
-            lens = np.fromiter(map(len, vals), dtype=np.int64, count=unseen.size)
-            ids_new = np.fromiter(map(index.get, flat, repeat(-1)), dtype=np.int64, count=len(flat))
-            rows_all = np.concatenate([rows_seen, np.repeat(unseen, lens)])
-            ids_all = np.concatenate([ids_seen, ids_new])
-        else:
-            rows_all, ids_all = rows_seen, ids_seen
-        return _multi_table(rows_all, ids_all, n_types, V)
+        rows_new, ids_new = _pairs(index, vals, unseen)
+        return _multi_table(np.concatenate([np.repeat(seen, counts), rows_new]),
+                            np.concatenate([ids_seen, ids_new]), n_types, V)
 
     def type_cache_out(self) -> TypeCache:
         """Fit: the per-type value ids of the training types, for ``transform``."""
@@ -320,19 +295,14 @@ class Call:
                 cache.sources[source] = np.asarray(self.corpus.column(source)[0], dtype=object)
         return cache
 
+    @memo("_tables", key=lambda channel: channel.key)
     def token_table(self, channel) -> Table:
         """The per-token table of a token-level channel (cached)."""
-        key = channel.key
-        try:
-            return self._tables[key]
-        except KeyError:
-            pass
         indptr, ids = channel.token_values(self.corpus)
         n = len(channel.classes)
         table = Table(None, indptr, ids, n, n)
         if self.mode == "hash":
             table.hashes = hash_strings(channel.classes)
-        self._tables[key] = table
         return table
 
     def pattern(self, block, stages=()):
@@ -458,10 +428,11 @@ def _frozen(a):
 
 
 class _TableBlock:
-    """A channel read at one offset through a value table.
+    """A channel's values read through a CSR table of value ids.
 
-    Subclasses say which table (:meth:`_table`) and which row of it each
-    token reads (:meth:`_source`); keys and hashes are built the same way.
+    Subclasses give the table (:meth:`_rows`): the row each token reads,
+    the rows' value ids, the size of the key space and the value hashes;
+    keys and hashes are built from it the same way.
     """
 
     def __init__(self, group, channel, offset):
@@ -471,37 +442,33 @@ class _TableBlock:
         self.label = f"{channel.label}[{offset}]"
 
     def keys(self, call, fitted=None):
-        table = self._table(call)
-        return ("table", self._source(call), table.indptr, table.ids, table.n_values)
+        src, indptr, ids, n_keys, _ = self._rows(call)
+        return ("table", src, indptr, ids, n_keys)
 
     def hashes(self, call):
-        table = self._table(call)
-        seed = hash_strings([self.label])[0]
-        return ("table", self._source(call), table.indptr, mix(seed, table.hashes[table.ids]))
-
-
-class UnaryBlock(_TableBlock):
-    """A per-type channel read at one offset: ``"<label>[<offset>]=<value>"``."""
-
-    def _table(self, call):
-        return call.table(self.channel)
-
-    def _source(self, call):
-        return call.corpus.shifted_types(self.channel.source, self.offset)
+        src, indptr, ids, _, value_hashes = self._rows(call)
+        return ("table", src, indptr, mix(hash_strings([self.label])[0], value_hashes[ids]))
 
     def names(self, vocab, fitted):
         values = vocab[self.channel.key]
         return [f"{self.label}={_value_name(values, k)}" for k in fitted.kept.tolist()]
 
 
+class UnaryBlock(_TableBlock):
+    """A per-type channel read at one offset: ``"<label>[<offset>]=<value>"``."""
+
+    def _rows(self, call):
+        t = call.table(self.channel)
+        src = call.corpus.shifted_types(self.channel.source, self.offset)
+        return src, t.indptr, t.ids, t.n_values, t.hashes
+
+
 class TokenBlock(_TableBlock):
     """A token-level channel (head-noun n-gram triggers) read at one offset."""
 
-    def _table(self, call):
-        return call.token_table(self.channel)
-
-    def _source(self, call):
-        return call.corpus.shift_index(self.offset)
+    def _rows(self, call):
+        t = call.token_table(self.channel)
+        return call.corpus.shift_index(self.offset), t.indptr, t.ids, t.n_values, t.hashes
 
     def names(self, vocab, fitted):
         classes = self.channel.classes
@@ -545,7 +512,7 @@ class ConjunctionBlock:
         boundaries = []
         span = radices[0]
         for j, r in enumerate(radices[1:], start=1):
-            if span * r >= _KEY_LIMIT:
+            if span * r >= KEY_LIMIT:
                 table = stages[len(boundaries)]
                 boundaries.append(j)
                 span = max(len(table), 1)
@@ -569,7 +536,7 @@ class ConjunctionBlock:
         return [f"{self.label}={'|'.join(vals)}" for vals in zip(*columns, strict=True)]
 
 
-class CacheBlock:
+class CacheBlock(_TableBlock):
     """Word cache: "one of the words at offsets ``window`` is W", deduplicated."""
 
     def __init__(self, group, channel, side, window, label):
@@ -584,7 +551,7 @@ class CacheBlock:
             return range(-self.window, 1)
         return range(1, self.window + 1)
 
-    def _token_table(self, call):
+    def _rows(self, call):
         table = call.table(self.channel)
         V = table.n_real
         n = call.corpus.n_tokens
@@ -597,56 +564,8 @@ class CacheBlock:
         keep[:, 1:] &= win[:, 1:] != win[:, :-1]
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(keep.sum(axis=1), out=indptr[1:])
-        return table, indptr, win[keep]
+        return np.arange(n, dtype=np.int64), indptr, win[keep], V, table.hashes
 
-    def keys(self, call, fitted=None):
-        table, indptr, ids = self._token_table(call)
-        src = np.arange(call.corpus.n_tokens, dtype=np.int64)
-        return ("table", src, indptr, ids, table.n_real)
-
-    def hashes(self, call):
-        table, indptr, ids = self._token_table(call)
-        src = np.arange(call.corpus.n_tokens, dtype=np.int64)
-        seed = hash_strings([self.label])[0]
-        return ("table", src, indptr, mix(seed, table.hashes[ids]))
-
-    def names(self, vocab, fitted):
-        values = vocab[self.channel.key]
-        return [f"{self.label}={values[k]}" for k in fitted.kept.tolist()]
-
-
-def combine_keys(parts, radices, stages, fit):
-    """Mixed-radix keys of value-id arrays (-1 where any part is -1).
-
-    When the next digit would overflow 62 bits the partial keys are replaced
-    by their rank in a sorted table: built from the data (and appended to
-    ``stages``) when ``fit``, read from ``stages`` otherwise.
-    """
-    key = parts[0].copy()
-    span = radices[0]
-    stage = 0
-    for part, r in zip(parts[1:], radices[1:], strict=True):
-        if span * r >= _KEY_LIMIT:
-            if fit:
-                stages.append(np.unique(key[key >= 0]))
-            table = stages[stage]
-            stage += 1
-            key = _lookup(table, key)
-            span = max(len(table), 1)
-        ok = (key >= 0) & (part >= 0)
-        key = np.where(ok, key * r + part, -1)
-        span *= r
-    return key
-
-
-def _lookup(sorted_keys, keys):
-    """Rank of each key in ``sorted_keys``; -1 if absent (or key negative)."""
-    if sorted_keys.size == 0:
-        return np.full(keys.shape, -1, dtype=np.int64)
-    pos = np.searchsorted(sorted_keys, keys)
-    pos_c = np.minimum(pos, sorted_keys.size - 1)
-    found = (sorted_keys[pos_c] == keys) & (keys >= 0)
-    return np.where(found, pos_c, -1).astype(np.int64)
 
 
 class HeadNgramChannel:
@@ -676,12 +595,7 @@ class HeadNgramChannel:
 
     def token_values(self, corpus):
         """Per-token CSR ``(indptr, class ids)`` of the triggers ending there."""
-        types, ids = corpus.column("word")
-        if self.lowercase:
-            words, low = factorize([t.lower() for t in types])
-            tok = low[ids]
-        else:
-            words, tok = types, ids
+        words, tok = lower_ids(corpus, self.lowercase)
         n_tok = corpus.n_tokens
         index = {w: i for i, w in enumerate(words)}
         cls_index = {c: i for i, c in enumerate(self.classes)}
@@ -715,11 +629,15 @@ def _compress_table(indptr, cols):
     keep = cols >= 0
     if keep.all():
         return indptr, cols
-    n_rows = indptr.size - 1
-    rows = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(indptr))
-    new = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows[keep], minlength=n_rows), out=new[1:])
-    return new, cols[keep]
+    kept_before = np.r_[0, np.cumsum(keep)]  # kept entries before each entry
+    return kept_before[indptr], cols[keep]
+
+
+def _counts(index, token_weight, n):
+    """How many tokens (or their ``token_weight``) have each value ``0..n-1`` of ``index``."""
+    ok = index >= 0
+    return np.bincount(index[ok], None if token_weight is None else token_weight[ok],
+                       minlength=n)
 
 
 def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_features=None,
@@ -761,9 +679,7 @@ def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_featu
     if out[0] == "table":
         _, src, indptr, keys, n_keys = out
         if fit:
-            ok = src >= 0
-            row_counts = np.bincount(src[ok], None if token_weight is None else token_weight[ok],
-                                     minlength=indptr.size - 1)
+            row_counts = _counts(src, token_weight, indptr.size - 1)
             weights = np.repeat(row_counts, np.diff(indptr)).astype(np.float64)
             counts = np.bincount(keys, weights=weights, minlength=n_keys)
             vocabulary = BlockVocabulary(np.flatnonzero(counts >= min_count), base)
@@ -779,9 +695,7 @@ def block_features(block, call, *, vocabulary=None, min_count=1, base=0, n_featu
         if fit:
             # columns in order of first occurrence (no sort needed: one column
             # per token and block, so rows stay sorted)
-            ok = ids >= 0
-            counts = np.bincount(ids[ok], None if token_weight is None else token_weight[ok],
-                                 minlength=uniq.size)
+            counts = _counts(ids, token_weight, uniq.size)
             selected = np.flatnonzero(counts >= min_count)
             vocabulary = BlockVocabulary(uniq[selected], base, stages, radices)
             col_of[selected] = base + np.arange(selected.size, dtype=np.int32)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._sentence import _preview
 from .._utils import gc_paused, portable_mapping, restore_mapping
 from .._validation import FloatDType, Integral, Interval, fit_context
 from ..base import SentenceTransformerMixin
@@ -15,9 +13,10 @@ from . import _kinds  # noqa: F401 - declares the built-in kinds
 from ._assemble import assemble
 from ._corpus import Corpus
 from ._engine import Call, ConjunctionBlock, block_features
+from ._mining import entity_spans
 from ._registry import BuildContext, build_blocks, get_kind, group_columns, resolve_params
 from ._representation import SentenceFeatures
-from ._templates import TEMPLATE_PRESETS, FeatureGroup, get_preset
+from ._templates import FeatureGroup, get_preset
 
 __all__ = ["TokenFeaturizer"]
 
@@ -40,18 +39,11 @@ def _rare_type_weight(corpus, y, rare_types, min_count):
     A type with fewer than ``rare_types`` training mentions keeps every feature
     its tokens show, so the cutoff cannot delete the only evidence it has.
     """
-    from ..schemes import labels_to_spans
-
-    spans = [(i, t, a, b) for i, labels in enumerate(y) for t, a, b in labels_to_spans(labels)]
-    mentions = {}
-    for _, t, _, _ in spans:
-        mentions[t] = mentions.get(t, 0) + 1
-    rare = {t for t, n in mentions.items() if n < rare_types}
+    classes, starts, ends, cls = entity_spans(y, corpus.offsets, "IOB2")
+    rare = np.bincount(cls, minlength=len(classes))[cls] < rare_types
     weight = np.ones(corpus.n_tokens)
-    offsets = corpus.offsets
-    for i, t, a, b in spans:
-        if t in rare:
-            weight[offsets[i] + a:offsets[i] + b] = min_count
+    for a, b in zip(starts[rare].tolist(), ends[rare].tolist(), strict=True):
+        weight[a:b] = min_count
     return weight
 
 
@@ -77,13 +69,9 @@ def _group_names(names, known, what):
 
 
 def _doc_ids(sentences):
-    """``doc_id`` of each sentence (object array), or None if none has one."""
+    """``doc_id`` of each sentence, or None if none has one."""
     ids = [getattr(s, "doc_id", None) for s in sentences]
-    if all(d is None for d in ids):
-        return None
-    out = np.empty(len(ids), dtype=object)
-    out[:] = ids
-    return out
+    return None if all(d is None for d in ids) else ids
 
 
 class TokenFeaturizer(
@@ -226,10 +214,7 @@ class TokenFeaturizer(
     def _template_list(self):
         t = self.templates
         if isinstance(t, str):
-            if t not in TEMPLATE_PRESETS:
-                raise ValueError(f"unknown template preset {t!r}; expected one of "
-                                 f"{TEMPLATE_PRESETS}")
-            return get_preset(t)
+            return get_preset(t)  # raises ValueError naming the presets
         try:
             groups = list(t)
         except TypeError:
@@ -271,7 +256,6 @@ class TokenFeaturizer(
         """Resolve the groups; drop optional groups without data; find discovered columns."""
         active, found = [], {}
         annotation_names = None
-        n = len(corpus.sentences)
         for g in groups:
             params = resolve_params(g)
             kind = get_kind(g.kind)
@@ -292,14 +276,7 @@ class TokenFeaturizer(
                         skip = True
                         break
                     if not present.all():
-                        i = int(np.flatnonzero(~present)[0]) if n else 0
-                        s = corpus.sentences[i]
-                        have = sorted(getattr(s, "_cols", {}))
-                        raise ValueError(
-                            f"feature group {g.name!r} (kind {g.kind!r}) needs annotation "
-                            f"column {c!r}, which X[{i}] does not have (its annotations: "
-                            f"{have or 'none'}): {_preview(s)}"
-                        )
+                        corpus.column(c, g.name, g.kind)  # raises: names the sentence
                 if skip:
                     continue
             active.append((g, params))
@@ -352,14 +329,9 @@ class TokenFeaturizer(
         hashing = self.n_features is not None
         vocab = {}
         parts = []
-        vocabularies = None
+        vocabularies = ranges = type_cache = None
         if hashing:
             n_out = int(self.n_features)
-            if transform:
-                call = Call(corpus, vocab, "hash")
-                parts = [block_features(b, call, n_features=n_out)[0] for b in blocks]
-            ranges = None
-            type_cache = None
         else:
             call = Call(corpus, vocab, "fit", margin=_margin(blocks))
             base = 0
@@ -398,9 +370,10 @@ class TokenFeaturizer(
         self._columns = [
             (g.name, c) for g, p in active for c in (found.get(g.name, ()) or group_columns(g, p))
         ]
+        if transform and hashing:
+            return self._featurize(corpus)
         if transform:
-            matrix = assemble(corpus.n_tokens, parts, n_out, dtype, dedupe=hashing)
-            return _features(matrix, corpus)
+            return _features(assemble(corpus.n_tokens, parts, n_out, dtype), corpus)
         return self
 
     @fit_context
@@ -467,6 +440,11 @@ class TokenFeaturizer(
             raise ValueError(
                 f"n_features was changed to {self.n_features!r} after fit; refit the featurizer"
             )
+        return self._featurize(corpus)
+
+    def _featurize(self, corpus):
+        """The features of a checked corpus, by the fitted blocks."""
+        hashing = self._hashing
         call = Call(
             corpus,
             self._vocab,
@@ -598,29 +576,13 @@ class TokenFeaturizer(
                 "pass the output of this featurizer's transform"
             )
         wanted = _group_names(names, list(self.feature_ranges_), "select_groups")
-        lut = np.full(self.n_features_out_, -1, dtype=np.int32)
-        ranges = {}
-        width = 0
+        kept, ranges, width = [], {}, 0
         for name, (start, stop) in self.feature_ranges_.items():
             if name in wanted:
-                lut[start:stop] = np.arange(width, width + stop - start, dtype=np.int32)
+                kept.append(np.arange(start, stop))
                 ranges[name] = (width, width + stop - start)
                 width += stop - start
-        m = Xt.matrix
-        cols = lut[m.indices]
-        keep = cols >= 0
-        kept_before = np.zeros(keep.size + 1, dtype=np.int64)
-        np.cumsum(keep, out=kept_before[1:])
-        indptr = kept_before[m.indptr]
-        index_dtype = np.int32 if indptr[-1] <= _MAX_FEATURES else np.int64
-        matrix = sp.csr_matrix(
-            (m.data[keep], cols[keep].astype(index_dtype, copy=False),
-             indptr.astype(index_dtype)),
-            shape=(m.shape[0], width),
-            copy=False,
-        )  # fmt: skip
-        if m.has_canonical_format:  # the kept columns keep their relative order
-            matrix.has_sorted_indices = True
-            matrix.has_canonical_format = True
+        # the kept columns keep their relative order: canonical rows stay canonical
+        matrix = Xt.matrix[:, np.concatenate([np.zeros(0, dtype=np.int64), *kept])]
         out = Xt.with_matrix(matrix)
         return (out, ranges) if return_ranges else out

@@ -44,12 +44,6 @@ def _mix_scalar(state, values, out):
 
 
 @njit(cache=True, nogil=True)
-def _mix_array(states, values, out):
-    for i in range(values.shape[0]):
-        out[i] = _mix1(states[i], values[i])
-
-
-@njit(cache=True, nogil=True)
 def _mix_gather(h, ids, value_hashes, valid):
     for i in range(ids.shape[0]):
         k = ids[i]
@@ -68,7 +62,7 @@ def hash_strings(strings) -> np.ndarray:
 
 
 def mix(state, values) -> np.ndarray:
-    """Combine hashes: ``state`` (scalar or array like ``values``) with ``values``.
+    """Combine hashes: ``state`` with each of ``values``.
 
     The pair is packed into 64 bits and passed through the splitmix64
     finaliser; the two halves of the result are folded into 32 bits.  Not
@@ -76,7 +70,8 @@ def mix(state, values) -> np.ndarray:
 
     Parameters
     ----------
-    state : int or ndarray of uint32
+    state : int
+        A 32-bit hash (of a feature's template label).
     values : ndarray of uint32, shape (n,)
 
     Returns
@@ -85,10 +80,7 @@ def mix(state, values) -> np.ndarray:
     """
     values = np.ascontiguousarray(values, dtype=np.uint32).reshape(-1)
     out = np.empty(values.shape[0], dtype=np.uint32)
-    if np.ndim(state) == 0:
-        _mix_scalar(np.uint32(state), values, out)
-    else:
-        _mix_array(np.ascontiguousarray(state, dtype=np.uint32), values, out)
+    _mix_scalar(np.uint32(state), values, out)
     return out
 
 

@@ -11,7 +11,10 @@ from numba import njit
 
 from ._hashing import splitmix64
 
-__all__ = ["IntIndex", "factorize_int64", "lookup_int64"]
+__all__ = ["IntIndex", "combine_keys", "factorize_int64", "lookup_int64"]
+
+#: Mixed-radix keys are compressed before they would reach this bound.
+KEY_LIMIT = 2**62
 
 
 @njit(cache=True, nogil=True)
@@ -135,3 +138,27 @@ def factorize_int64(keys):
 def lookup_int64(table_keys, queries):
     """Index of each query in ``table_keys`` (distinct keys), -1 if absent."""
     return IntIndex(table_keys).get(queries)
+
+
+def combine_keys(parts, radices, stages, fit):
+    """Mixed-radix keys of value-id arrays (-1 where any part is -1).
+
+    When the next digit would overflow 62 bits the partial keys are replaced
+    by their rank in a sorted table: built from the data (and appended to
+    ``stages``) when ``fit``, read from ``stages`` otherwise.
+    """
+    key = parts[0].copy()
+    span = radices[0]
+    stage = 0
+    for part, r in zip(parts[1:], radices[1:], strict=True):
+        if span * r >= KEY_LIMIT:
+            if fit:
+                stages.append(np.unique(key[key >= 0]))
+            table = stages[stage]
+            stage += 1
+            key = lookup_int64(table, key)
+            span = max(len(table), 1)
+        ok = (key >= 0) & (part >= 0)
+        key = np.where(ok, key * r + part, -1)
+        span *= r
+    return key

@@ -13,53 +13,66 @@ from . import _channels as ch
 from ._engine import CacheBlock, ConjunctionBlock, HeadNgramChannel, TokenBlock
 from ._mining import mine_affix_patterns, mine_head_nouns
 from ._registry import (
+    _REQUIRED,  # a parameter without default
     check_bool,
+    check_choice,
     check_fraction,
     check_int,
     check_lengths,
     check_scheme,
     check_str,
+    optional,
     register_kind,
 )
 
 __all__ = ["TOKEN_ATTRIBUTES"]
 
-#: Single-valued token attributes a ``conjunction`` can join by name;
-#: any other name in ``of`` is an annotation column (``"pos"``, ``"chunk"``).
-TOKEN_ATTRIBUTES = ("word", "word_class", "brief_word_class", "length", "formation")
-
 _DEFAULT_BINS = (1, 2, 3, 4, 5, 7, 10)
 
-_LABEL = check_str(allow_none=True)
-_LOWERCASE_OR_NONE = check_bool(allow_none=True)
+#: The single-valued channel of each token attribute a ``conjunction`` can join by name
+#: (any other name in ``of`` is an annotation column: ``"pos"``, ``"chunk"``).
+_ATTRIBUTES = {
+    "word": ch.WordChannel,  # called with the lowercase parameter
+    "word_class": ch.WordClassChannel,
+    "brief_word_class": ch.BriefWordClassChannel,
+    "length": lambda: ch.LengthChannel(_DEFAULT_BINS),
+    "formation": ch.FormationChannel,
+}
+#: Single-valued token attributes a ``conjunction`` can join by name.
+TOKEN_ATTRIBUTES = tuple(_ATTRIBUTES)
+
+_LABEL = optional(check_str)
+_LOWERCASE_OR_NONE = optional(check_bool)
 
 
-def _register_shape(kind, channel_class, label):
-    """A unary kind computing one per-type shape function, with only a ``label``."""
+def _kind(name, build, params, **declaration):
+    """:func:`register_kind` with each parameter given as ``name: (default, check)``.
+
+    ``_REQUIRED`` as the default: the parameter has none; None as the check: none.
+    """
     register_kind(
-        kind,
-        lambda group, p, context: [channel_class(p["label"])],
-        params={"label": label},
-        checks={"label": _LABEL},
+        name,
+        build,
+        params={k: d for k, (d, _) in params.items() if d is not _REQUIRED},
+        required=tuple(k for k, (d, _) in params.items() if d is _REQUIRED),
+        checks={k: c for k, (_, c) in params.items() if c is not None},
+        **declaration,
     )
 
 
 # -- the word and annotation columns ---------------------------------------------
 
 
-register_kind(
+_kind(
     "word",
     lambda group, p, context: [ch.WordChannel(lowercase=p["lowercase"], label=p["label"])],
-    params={"lowercase": None, "label": "w"},
-    checks={"lowercase": _LOWERCASE_OR_NONE, "label": _LABEL},
+    {"lowercase": (None, _LOWERCASE_OR_NONE), "label": ("w", _LABEL)},
 )
 
 
 def _validate_annotation(group, p):
     if p["column"] == "word":
         raise ValueError("use kind 'word' for the tokens themselves")
-    if p["label"] is None:
-        p["label"] = p["column"]
 
 
 def _build_annotation(group, p, context):
@@ -68,16 +81,11 @@ def _build_annotation(group, p, context):
     return [ch.AnnotationPrefixChannel(p["column"], n, p["label"]) for n in p["prefixes"]]
 
 
-def _check_prefixes(value):
-    return None if value is None else check_lengths(value)
-
-
-register_kind(
+_kind(
     "annotation",
     _build_annotation,
-    required=("column",),
-    params={"label": None, "prefixes": None},
-    checks={"column": check_str(), "label": _LABEL, "prefixes": _check_prefixes},
+    {"column": (_REQUIRED, check_str), "label": (None, _LABEL),
+     "prefixes": (None, optional(check_lengths))},
     validate=_validate_annotation,
     columns=lambda p: (p["column"],),
 )
@@ -86,19 +94,13 @@ register_kind(
 # -- affixes and substrings ------------------------------------------------------
 
 
-register_kind(
-    "prefix",
-    lambda group, p, context: [ch.PrefixChannel(n, p["label"]) for n in p["lengths"]],
-    params={"lengths": (1, 2, 3, 4, 5), "label": "pre"},
-    checks={"lengths": check_lengths, "label": _LABEL},
-)
-
-register_kind(
-    "suffix",
-    lambda group, p, context: [ch.SuffixChannel(n, p["label"]) for n in p["lengths"]],
-    params={"lengths": (1, 2, 3, 4, 5), "label": "suf"},
-    checks={"lengths": check_lengths, "label": _LABEL},
-)
+for _name, _channel, _label in (("prefix", ch.PrefixChannel, "pre"),
+                                ("suffix", ch.SuffixChannel, "suf")):
+    _kind(
+        _name,
+        lambda group, p, context, channel=_channel: [channel(n, p["label"]) for n in p["lengths"]],
+        {"lengths": ((1, 2, 3, 4, 5), check_lengths), "label": (_label, _LABEL)},
+    )
 
 
 def _validate_substring(group, p):
@@ -106,15 +108,11 @@ def _validate_substring(group, p):
         raise ValueError("max_length must be >= min_length")
 
 
-register_kind(
+_kind(
     "substring",
     lambda group, p, context: [ch.SubstringChannel(p["min_length"], p["max_length"], p["label"])],
-    params={"min_length": 3, "max_length": None, "label": "sub"},
-    checks={
-        "min_length": check_int(),
-        "max_length": check_int(allow_none=True),
-        "label": _LABEL,
-    },
+    {"min_length": (3, check_int()), "max_length": (None, optional(check_int())),
+     "label": ("sub", _LABEL)},
     validate=_validate_substring,
 )
 
@@ -122,9 +120,11 @@ register_kind(
 # -- word shape ------------------------------------------------------------------
 
 
-_register_shape("word_class", ch.WordClassChannel, "wc")
-_register_shape("brief_word_class", ch.BriefWordClassChannel, "bwc")
-_register_shape("orthographic", ch.OrthographicChannel, "orth")
+# unary kinds computing one per-type shape function, with only a label
+for _name, _channel, _label in (("word_class", ch.WordClassChannel, "wc"),
+                                ("brief_word_class", ch.BriefWordClassChannel, "bwc"),
+                                ("orthographic", ch.OrthographicChannel, "orth")):
+    _kind(_name, lambda group, p, context, c=_channel: [c(p["label"])], {"label": (_label, _LABEL)})
 
 
 def _check_bins(value):
@@ -134,54 +134,39 @@ def _check_bins(value):
     return bins
 
 
-register_kind(
+_kind(
     "length",
     lambda group, p, context: [ch.LengthChannel(p["bins"], p["label"])],
-    params={"bins": _DEFAULT_BINS, "label": "len"},
-    checks={"bins": _check_bins, "label": _LABEL},
+    {"bins": (_DEFAULT_BINS, _check_bins), "label": ("len", _LABEL)},
 )
 
-def _check_formation_patterns(value):
-    if value not in ("suite", "zhou"):
-        raise ValueError(f"must be 'suite' or 'zhou', got {value!r}")
-    return value
-
-
-register_kind(
+_kind(
     "formation",
     lambda group, p, context: [ch.FormationChannel(p["label"], p["patterns"])],
-    params={"label": "wf", "patterns": "suite"},
-    checks={"label": _LABEL, "patterns": _check_formation_patterns},
+    {"label": ("wf", _LABEL), "patterns": ("suite", check_choice("suite", "zhou"))},
 )
 
 
 # -- dictionary annotations ------------------------------------------------------
 
 
-register_kind(
+_kind(
     "dictionary",
     lambda group, p, context: [ch.AnnotationChannel(c) for c in context.columns],
-    params={"prefix": "dict_"},
-    checks={"prefix": check_str()},
+    {"prefix": ("dict_", check_str)},
     discover_columns=lambda p, names: tuple(sorted(c for c in names if c.startswith(p["prefix"]))),
 )
 
-
-register_kind(  # a chunker's IOB tags (skbioner.annotate.RuleChunker), read as written
-    "chunk",
-    lambda group, p, context: [ch.AnnotationChannel(p["column"], p["label"])],
-    params={"column": "chunk", "label": None},
-    checks={"column": check_str(), "label": _LABEL},
-    columns=lambda p: (p["column"],),
-)
-
-register_kind(
-    "lexicon",
-    lambda group, p, context: [ch.SplitAnnotationChannel(p["column"], p["label"])],
-    params={"column": "lex", "label": None},
-    checks={"column": check_str(), "label": _LABEL},
-    columns=lambda p: (p["column"],),
-)
+# chunk: a chunker's IOB tags (skbioner.annotate.RuleChunker), read as written;
+# lexicon: the matches of skbioner.annotate.LexiconMatcher, one feature each
+for _name, _channel, _column in (("chunk", ch.AnnotationChannel, "chunk"),
+                                 ("lexicon", ch.SplitAnnotationChannel, "lex")):
+    _kind(
+        _name,
+        lambda group, p, context, channel=_channel: [channel(p["column"], p["label"])],
+        {"column": (_column, check_str), "label": (None, _LABEL)},
+        columns=lambda p: (p["column"],),
+    )
 
 
 # -- conjunctions and word caches ------------------------------------------------
@@ -191,15 +176,7 @@ def _attribute_channel(name, lowercase):
     """The single-valued channel of a conjunction part (see :data:`TOKEN_ATTRIBUTES`)."""
     if name == "word":
         return ch.WordChannel(lowercase=lowercase)
-    if name == "word_class":
-        return ch.WordClassChannel()
-    if name == "brief_word_class":
-        return ch.BriefWordClassChannel()
-    if name == "length":
-        return ch.LengthChannel(_DEFAULT_BINS)
-    if name == "formation":
-        return ch.FormationChannel()
-    return ch.AnnotationChannel(name)
+    return _ATTRIBUTES[name]() if name in _ATTRIBUTES else ch.AnnotationChannel(name)
 
 
 def _validate_conjunction(group, p):
@@ -211,10 +188,9 @@ def _validate_conjunction(group, p):
             f"parameter 'of' must be a str or a tuple with one entry per offset "
             f"({len(group.offsets)}), got {p['of']!r}"
         )
-    check = check_str()
     for a in of:
         try:
-            check(a)
+            check_str(a)
         except ValueError as exc:
             raise ValueError(f"parameter 'of' {exc}") from None
     p["of"] = of
@@ -232,22 +208,14 @@ def _build_conjunction(group, p, context):
     return [ConjunctionBlock(group.name, parts)]
 
 
-register_kind(
+_kind(
     "conjunction",
     _build_conjunction,
-    required=("of",),
-    params={"lowercase": None},
-    checks={"lowercase": _LOWERCASE_OR_NONE},
+    {"of": (_REQUIRED, None), "lowercase": (None, _LOWERCASE_OR_NONE)},
     validate=_validate_conjunction,
     columns=lambda p: tuple(dict.fromkeys(a for a in p["of"] if a not in TOKEN_ATTRIBUTES)),
     distinct_offsets=False,
 )
-
-
-def _check_side(value):
-    if value not in ("left", "right"):
-        raise ValueError(f"must be 'left' or 'right', got {value!r}")
-    return value
 
 
 def _validate_word_cache(group, p):
@@ -255,46 +223,25 @@ def _validate_word_cache(group, p):
         raise ValueError(
             f"a word cache is position independent; offsets must be (0,), got {group.offsets!r}"
         )
-    if p["label"] is None:
-        p["label"] = f"{p['side'][0]}wc{p['window']}"
 
 
-register_kind(
+def _build_word_cache(group, p, context):
+    label = f"{p['side'][0]}wc{p['window']}" if p["label"] is None else p["label"]
+    channel = ch.WordChannel(lowercase=p["lowercase"])
+    return [CacheBlock(group.name, channel, p["side"], p["window"], label)]
+
+
+_kind(
     "word_cache",
-    lambda group, p, context: [
-        CacheBlock(
-            group.name,
-            ch.WordChannel(lowercase=p["lowercase"]),
-            p["side"],
-            p["window"],
-            p["label"],
-        )
-    ],
-    required=("side",),
-    params={"window": 2, "lowercase": None, "label": None},
-    checks={
-        "side": _check_side,
-        "window": check_int(),
-        "lowercase": _LOWERCASE_OR_NONE,
-        "label": _LABEL,
-    },
+    _build_word_cache,
+    {"side": (_REQUIRED, check_choice("left", "right")), "window": (2, check_int()),
+     "lowercase": (None, _LOWERCASE_OR_NONE), "label": (None, _LABEL)},
     validate=_validate_word_cache,
     distinct_offsets=False,
 )
 
 
 # -- mined from labelled data ----------------------------------------------------
-
-
-def _check_top_fraction(value):
-    if value is None:
-        return None
-    return check_fraction(value)
-
-
-def _validate_head_noun(group, p):
-    if p["label"] is None:
-        p["label"] = f"head{p['n']}"
 
 
 def _build_head_noun(group, p, context):
@@ -308,32 +255,23 @@ def _build_head_noun(group, p, context):
         p["top_fraction"],
     )
     context.record_mined(triggers)
-    channel = HeadNgramChannel(group.name, p["n"], triggers, p["lowercase"], p["label"])
+    label = f"head{p['n']}" if p["label"] is None else p["label"]
+    channel = HeadNgramChannel(group.name, p["n"], triggers, p["lowercase"], label)
     return [TokenBlock(group.name, channel, k) for k in group.offsets]
 
 
-register_kind(
+_kind(
     "head_noun",
     _build_head_noun,
-    params={
-        "n": 1,
-        "min_count": 3,
-        "min_precision": 0.2,
-        "lowercase": True,
-        "scheme": "IOB2",
-        "label": None,
-        "top_fraction": None,
+    {
+        "n": (1, check_int()),
+        "min_count": (3, check_int()),
+        "min_precision": (0.2, check_fraction),
+        "lowercase": (True, check_bool),
+        "scheme": ("IOB2", check_scheme),
+        "label": (None, _LABEL),
+        "top_fraction": (None, optional(check_fraction)),
     },
-    checks={
-        "n": check_int(),
-        "min_count": check_int(),
-        "min_precision": check_fraction,
-        "lowercase": check_bool(),
-        "scheme": check_scheme,
-        "label": _LABEL,
-        "top_fraction": _check_top_fraction,
-    },
-    validate=_validate_head_noun,
     supervised=True,
 )
 
@@ -360,28 +298,18 @@ def _build_affix_pattern(group, p, context):
     return [ch.AffixPatternChannel(group.name, patterns, p["lengths"], p["lowercase"], p["label"])]
 
 
-register_kind(
+_kind(
     "affix_pattern",
     _build_affix_pattern,
-    params={
-        "lengths": (3, 4, 5),
-        "types": ("prefix", "suffix"),
-        "min_count": 10,
-        "min_purity": 0.7,
-        "max_affixes": 100,
-        "lowercase": True,
-        "scheme": "IOB2",
-        "label": "morph",
-    },
-    checks={
-        "lengths": check_lengths,
-        "types": _check_affix_types,
-        "min_count": check_int(),
-        "min_purity": check_fraction,
-        "max_affixes": check_int(),
-        "lowercase": check_bool(),
-        "scheme": check_scheme,
-        "label": _LABEL,
+    {
+        "lengths": ((3, 4, 5), check_lengths),
+        "types": (("prefix", "suffix"), _check_affix_types),
+        "min_count": (10, check_int()),
+        "min_purity": (0.7, check_fraction),
+        "max_affixes": (100, check_int()),
+        "lowercase": (True, check_bool),
+        "scheme": ("IOB2", check_scheme),
+        "label": ("morph", _LABEL),
     },
     supervised=True,
 )

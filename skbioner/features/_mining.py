@@ -16,8 +16,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..schemes import labels_to_spans
+from ._channels import affixes
+from ._intmap import combine_keys
 
-__all__ = ["entity_spans", "mine_affix_patterns", "mine_head_nouns", "row_ids"]
+__all__ = ["entity_spans", "lower_ids", "mine_affix_patterns", "mine_head_nouns", "row_ids"]
 
 
 def entity_spans(y, offsets, scheme):
@@ -31,47 +33,29 @@ def entity_spans(y, offsets, scheme):
         Half-open span ``[starts[j], ends[j])`` in flattened token
         positions, with class index ``cls[j]`` into ``classes``.
     """
-    starts, ends, types = [], [], []
-    for i, labels in enumerate(y):
-        base = int(offsets[i])
-        for t, s, e in labels_to_spans(labels, scheme):
-            starts.append(base + s)
-            ends.append(base + e)
-            types.append(t)
-    classes = sorted(set(types))
+    spans = [(t, int(base) + s, int(base) + e) for labels, base in zip(y, offsets)
+             for t, s, e in labels_to_spans(labels, scheme)]
+    classes = sorted({t for t, _, _ in spans})
     index = {c: i for i, c in enumerate(classes)}
-    cls = np.fromiter((index[t] for t in types), dtype=np.int64, count=len(types))
-    return (
-        classes,
-        np.asarray(starts, dtype=np.int64),
-        np.asarray(ends, dtype=np.int64),
-        cls,
-    )
+    cls = np.fromiter((index[t] for t, _, _ in spans), dtype=np.int64, count=len(spans))
+    bounds = np.array([(s, e) for _, s, e in spans], dtype=np.int64).reshape(-1, 2)
+    return classes, bounds[:, 0], bounds[:, 1], cls
 
 
 def row_ids(mat: np.ndarray, radix: int) -> np.ndarray:
     """One int64 id per row of a non-negative int matrix; equal rows, equal ids.
 
-    Uses mixed-radix arithmetic, compressing with ``np.unique`` whenever the
-    next digit would overflow 62 bits.  Ids are only comparable within one
-    call.
+    The mixed-radix keys of :func:`._intmap.combine_keys`, compressed to their rank
+    whenever the next digit would overflow 62 bits: ids are only comparable within
+    one call.
     """
-    n, m = mat.shape
-    if m == 0:
-        return np.zeros(n, dtype=np.int64)
-    key = mat[:, 0].astype(np.int64)
-    span = radix
-    for j in range(1, m):
-        if span * radix >= 2**62:
-            uniq, key = np.unique(key, return_inverse=True)
-            key = key.astype(np.int64).reshape(-1)
-            span = max(len(uniq), 1)
-        key = key * radix + mat[:, j]
-        span *= radix
-    return key
+    if mat.shape[1] == 0:
+        return np.zeros(mat.shape[0], dtype=np.int64)
+    return combine_keys(list(mat.T), [radix] * mat.shape[1], [], True)
 
 
-def _lower_ids(corpus, lowercase):
+def lower_ids(corpus, lowercase):
+    """The word types (lower-cased if ``lowercase``) and the type id of every token."""
     types, ids = corpus.column("word")
     if lowercase:
         from ._corpus import factorize
@@ -120,7 +104,7 @@ def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase, top_f
         ``(words, class)`` pairs, sorted.
     """
     classes, starts, ends, cls = spans
-    words, tok = _lower_ids(corpus, lowercase)
+    words, tok = lower_ids(corpus, lowercase)
     mat, valid = ngram_ids(corpus, tok, n)
     keys = row_ids(mat, max(len(words), 1))
     keys[~valid] = -1
@@ -137,9 +121,7 @@ def mine_head_nouns(corpus, spans, n, min_count, min_precision, lowercase, top_f
     occ = occ_counts[np.searchsorted(occ_keys, pair_key)]
     keep = (pair_counts >= min_count) & (pair_counts >= min_precision * occ)
     # a position where each kept key occurs as an entity head, to spell it
-    first_pos = {}
-    for k, p in zip(head_keys.tolist(), end_pos.tolist(), strict=True):
-        first_pos.setdefault(k, p)
+    first_pos = dict(zip(head_keys.tolist()[::-1], end_pos.tolist()[::-1], strict=True))
     out = []
     for k, c, m in zip(pair_key[keep].tolist(), pair_cls[keep].tolist(),
                        pair_counts[keep].tolist(), strict=True):
@@ -173,7 +155,7 @@ def mine_affix_patterns(
         ``"pre:<affix>"`` / ``"suf:<affix>"``, best first.
     """
     classes, starts, ends, cls = spans
-    words, tok = _lower_ids(corpus, lowercase)
+    words, tok = lower_ids(corpus, lowercase)
     n_cls = len(classes)
     tok_cls = np.zeros(corpus.n_tokens, dtype=np.int64)  # 0: outside, c+1: class c
     if starts.size:
@@ -189,16 +171,9 @@ def mine_affix_patterns(
     affix_index = {}
     rows, cols = [], []
     for t, w in enumerate(words):
-        for n in lengths:
-            if len(w) > n:
-                if "prefix" in types:
-                    a = "pre:" + w[:n]
-                    rows.append(t)
-                    cols.append(affix_index.setdefault(a, len(affix_index)))
-                if "suffix" in types:
-                    a = "suf:" + w[-n:]
-                    rows.append(t)
-                    cols.append(affix_index.setdefault(a, len(affix_index)))
+        for a in affixes(w, lengths, types):
+            rows.append(t)
+            cols.append(affix_index.setdefault(a, len(affix_index)))
     if not affix_index or n_cls == 0:
         return []
     names = list(affix_index)

@@ -13,11 +13,13 @@ The built-in kinds are declared in :mod:`._kinds`.
 
 from __future__ import annotations
 
+import enum
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ._channels import Channel
+from ._corpus import memo
 from ._engine import BLOCK_TYPES, UnaryBlock
 from ._mining import entity_spans
 
@@ -33,21 +35,16 @@ __all__ = [
 ]
 
 
-class _Required:
-    """Marker of a parameter without default in :data:`KINDS`."""
+class _Required(enum.Enum):
+    """Marker of a parameter without default in :data:`KINDS` (a singleton, pickled too)."""
+
+    REQUIRED = 0
 
     def __repr__(self):
         return "<required>"
 
-    def __reduce__(self):
-        return (_required, ())
 
-
-def _required():
-    return _REQUIRED
-
-
-_REQUIRED = _Required()
+_REQUIRED = _Required.REQUIRED
 
 
 @dataclass(frozen=True)
@@ -177,17 +174,8 @@ def register_kind(
         raise ValueError(f"feature kind {name!r} is already registered (pass replace=True)")
     defaults, checks = _declared(name, build, params, required, checks,
                                  (validate, columns, discover_columns))
-    _REGISTRY[name] = FeatureKind(
-        name=name,
-        build=build,
-        defaults=defaults,
-        checks=checks,
-        validate=validate,
-        columns=columns,
-        discover_columns=discover_columns,
-        supervised=bool(supervised),
-        distinct_offsets=bool(distinct_offsets),
-    )
+    _REGISTRY[name] = FeatureKind(name, build, defaults, checks, validate, columns,
+                                  discover_columns, bool(supervised), bool(distinct_offsets))
 
 
 def _declared(name, build, params, required, checks, functions):
@@ -262,14 +250,11 @@ def resolve_params(group) -> dict:
     unknown = sorted(set(group.params) - set(spec))
     if unknown:
         raise _err(group, f"unknown parameter(s) {unknown}; {group.kind!r} takes {sorted(spec)}")
-    p = {}
-    for key, default in spec.items():
-        if key in group.params:
-            p[key] = group.params[key]
-        elif default is _REQUIRED:
-            raise _err(group, f"missing required parameter {key!r}")
-        else:
-            p[key] = default
+    missing = [key for key, default in spec.items()
+               if default is _REQUIRED and key not in group.params]
+    if missing:
+        raise _err(group, f"missing required parameter {missing[0]!r}")
+    p = {**spec, **group.params}  # in the kind's parameter order
     if not group.offsets:
         raise _err(group, "offsets must not be empty")
     if kind.distinct_offsets and len(set(group.offsets)) != len(group.offsets):
@@ -345,6 +330,7 @@ class BuildContext:
         """The training sentences (list of Sentence or of token lists)."""
         return self.corpus.sentences
 
+    @memo("_spans")
     def spans(self, scheme):
         """Entity spans of ``y``, computed once per scheme and featurizer fit.
 
@@ -361,13 +347,7 @@ class BuildContext:
             Half-open spans ``[starts[j], ends[j])`` in flat token positions
             (over all sentences, in order), of class ``classes[cls[j]]``.
         """
-        try:
-            return self._spans[scheme]
-        except KeyError:
-            pass
-        out = entity_spans(self.y, self.corpus.offsets, scheme)
-        self._spans[scheme] = out
-        return out
+        return entity_spans(self.y, self.corpus.offsets, scheme)
 
     def record_mined(self, data):
         """Store what the group mined, shown as ``TokenFeaturizer.mined_[group.name]``.
@@ -412,54 +392,44 @@ def build_blocks(group, params, context) -> list:
 # parameter checks shared by the built-in kinds
 
 
-def check_int(low=1, allow_none=False):
-    """A check: an int >= ``low`` (not a bool), or None if ``allow_none``."""
+def _check(ok, what, convert=None):
+    """A check: ``value`` (converted by ``convert``) if ``ok(value)``, else "must be ``what``"."""
 
     def check(value):
-        if value is None and allow_none:
-            return None
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-            raise ValueError(f"must be an int >= {low}, got {value!r}")
-        return int(value)
+        if not ok(value):
+            raise ValueError(f"must be {what}, got {value!r}")
+        return value if convert is None else convert(value)
 
     return check
 
 
-def check_bool(allow_none=False):
-    """A check: a bool, or None if ``allow_none``."""
-
-    def check(value):
-        if value is None and allow_none:
-            return None
-        if not isinstance(value, bool):
-            raise ValueError(f"must be a bool, got {value!r}")
-        return value
-
-    return check
+def optional(check):
+    """A check that also accepts None."""
+    return lambda value: None if value is None else check(value)
 
 
-def check_str(allow_none=False):
-    """A check: a non-empty str, or None if ``allow_none``."""
-
-    def check(value):
-        if value is None and allow_none:
-            return None
-        if not isinstance(value, str) or not value:
-            raise ValueError(f"must be a non-empty str, got {value!r}")
-        return value
-
-    return check
+def _real(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
-def check_fraction(value):
-    """A check: a number in (0, 1]."""
-    if (
-        not isinstance(value, numbers.Real)
-        or isinstance(value, bool)
-        or not 0.0 < float(value) <= 1.0
-    ):
-        raise ValueError(f"must be a number in (0, 1], got {value!r}")
-    return float(value)
+def check_int(low=1):
+    """A check: an int >= ``low`` (not a bool)."""
+    return _check(lambda v: isinstance(v, numbers.Integral) and _real(v) and v >= low,
+                  f"an int >= {low}", int)
+
+
+#: A check: a bool.
+check_bool = _check(lambda v: isinstance(v, bool), "a bool")
+#: A check: a non-empty str.
+check_str = _check(lambda v: isinstance(v, str) and v != "", "a non-empty str")
+#: A check: a number in (0, 1].
+check_fraction = _check(lambda v: _real(v) and 0.0 < float(v) <= 1.0, "a number in (0, 1]", float)
+
+
+def check_choice(*choices):
+    """A check: one of ``choices`` (str)."""
+    return _check(lambda v: isinstance(v, str) and v in choices,
+                  " or ".join(map(repr, choices)))
 
 
 def check_lengths(value):
@@ -468,7 +438,7 @@ def check_lengths(value):
         value = (value,)
     if not isinstance(value, tuple) or not value:
         raise ValueError(f"must be a non-empty tuple of int, got {value!r}")
-    out = tuple(check_int()(v) for v in value)
+    out = tuple(map(check_int(), value))
     if len(set(out)) != len(out):
         raise ValueError(f"has repeated values: {value!r}")
     return out

@@ -240,9 +240,9 @@ class SentenceFeatures:
         if len(widths) != 1:
             raise ValueError(f"cannot concatenate features of different widths {sorted(widths)}")
         matrix = sp.vstack([p.matrix for p in parts], format="csr")
-        offsets = np.concatenate(
-            [[0]] + [p.offsets[1:] + base for p, base in zip(parts, _bases(parts), strict=True)]
-        )
+        at = np.cumsum([0] + [p.n_tokens for p in parts[:-1]])  # each part's first row
+        ends = [p.offsets[1:] + a for p, a in zip(parts, at, strict=True)]
+        offsets = np.concatenate([[0], *ends])
         doc_ids = None
         if any(p.doc_ids is not None for p in parts):
             doc_ids = np.concatenate([np.full(len(p), None, dtype=object) if p.doc_ids is None
@@ -282,13 +282,6 @@ def _check_doc_ids(doc_ids, n_sentences):
     if bad:
         raise TypeError(f"doc_ids must be str or None, got {bad[0]!r:.80}")
     return out
-
-
-def _bases(parts):
-    base = 0
-    for p in parts:
-        yield base
-        base += p.n_tokens
 
 
 def _row_block(matrix, lo, hi):

@@ -205,14 +205,14 @@ def _window(k):
     return tuple(range(-k, k + 1))
 
 
+def _words(offsets):
+    """The conjunction of the words at ``offsets``, named ``w-1&w0``..."""
+    return FeatureGroup("&".join(f"w{o}" for o in offsets), "conjunction", offsets, {"of": "word"})
+
+
 def _ngram_groups(window, orders):
-    groups = []
-    for n in orders:
-        for start in range(-window, window - n + 2):
-            offs = tuple(range(start, start + n))
-            name = "&".join(f"w{o}" for o in offs)
-            groups.append(FeatureGroup(name, "conjunction", offs, {"of": "word"}))
-    return groups
+    return [_words(tuple(range(start, start + n)))
+            for n in orders for start in range(-window, window - n + 2)]
 
 
 #: Bit-string prefix lengths of the ``brown`` column read by the presets.
@@ -268,21 +268,13 @@ def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
     # supplied by the tagger); substrings did not help there and are off
     win = _window(window)
     affix = _window(window if affix_window is None else affix_window)
-    groups = [
+    substring = {"min_length": 3, "max_length": substring_max_length}
+    return [
         FeatureGroup("w", "word", win),
         FeatureGroup("prefix", "prefix", affix, {"lengths": affix_lengths}),
         FeatureGroup("suffix", "suffix", affix, {"lengths": affix_lengths}),
-    ]
-    if substring_max_length is not None:
-        groups.append(
-            FeatureGroup(
-                "substring",
-                "substring",
-                (0,),
-                {"min_length": 3, "max_length": substring_max_length},
-            )
-        )
-    groups += [
+        *([FeatureGroup("substring", "substring", (0,), substring)]
+          if substring_max_length is not None else []),
         FeatureGroup("pos", "annotation", win, {"column": "pos"}, optional=True),
         FeatureGroup("hmm", "annotation", win, {"column": "hmm"}, optional=True),
         FeatureGroup("lwc", "word_cache", (0,), {"side": "left", "window": cache_window}),
@@ -290,14 +282,12 @@ def _kazama(window=3, affix_lengths=(1, 2, 3), substring_max_length=None, cache_
         *_word_class_groups(class_window),
         _lexicon_group(lexicon_window),
     ]
-    return groups
 
 
 def _nerbio_conjunctions(span):
     """NERBio's candidate conjunctions (Tsai et al. 2006): every pair of words in
     -span..+span (21 for span 3), each a named group for sequential forward selection."""
-    return [FeatureGroup(f"w{i}&w{j}", "conjunction", (i, j), {"of": "word"})
-            for i, j in combinations(range(-span, span + 1), 2)]
+    return list(map(_words, combinations(range(-span, span + 1), 2)))
 
 
 def _nerbio(window=2, context=1, affix_lengths=(3, 4, 5), conjunction_span=3, class_window=0,

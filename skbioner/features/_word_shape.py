@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 
 __all__ = [
     "GREEK_LETTERS",
@@ -66,13 +67,12 @@ ORTHOGRAPHIC_FLAGS = (
     "RealNumber", "HasDash", "HasSlash", "Bracket", "Greek", "Roman",
 )  # fmt: skip
 
-_ASCII_CLASS = {}
-for _c in range(128):
-    _ch = chr(_c)
-    _ASCII_CLASS[_c] = (
-        "A" if _ch.isupper() else "a" if _ch.islower() else "0" if _ch.isdigit() else "_"
-    )
-del _c, _ch
+
+def _char_class(c):
+    return "A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else "_"
+
+
+_ASCII_CLASS = {c: _char_class(chr(c)) for c in range(128)}
 _RUNS_RE = re.compile(r"(.)\1+")
 
 
@@ -97,9 +97,7 @@ def word_class(token: str) -> str:
     """
     if token.isascii():
         return token.translate(_ASCII_CLASS)
-    return "".join(
-        "A" if c.isupper() else "a" if c.islower() else "0" if c.isdigit() else "_" for c in token
-    )
+    return "".join(map(_char_class, token))
 
 
 def brief_word_class(token: str) -> str:
@@ -178,13 +176,9 @@ def is_roman_numeral(token: str) -> bool:
     >>> is_roman_numeral("VIII"), is_roman_numeral("iv"), is_roman_numeral("mild")
     (True, True, False)
     """
-    if not token or not _ROMAN_CHARS.issuperset(token):
-        return False
-    if token.isupper():
-        return _ROMAN_UPPER_RE.fullmatch(token) is not None
-    if token.islower():
-        return _ROMAN_UPPER_RE.fullmatch(token.upper()) is not None
-    return False
+    if not _ROMAN_CHARS.issuperset(token) or not (token.isupper() or token.islower()):
+        return False  # (an empty token is neither upper nor lower case)
+    return _ROMAN_UPPER_RE.fullmatch(token.upper()) is not None
 
 
 def orthographic_flags(token: str) -> tuple[str, ...]:
@@ -241,20 +235,21 @@ def orthographic_flags(token: str) -> tuple[str, ...]:
     """
     wc = word_class(token)
     flags = _class_flags(wc)
-    extra = ()
-    if "0" in wc and ("." in token or "," in token) and _REAL_RE.fullmatch(token) is not None:
-        extra += ("RealNumber",)
-    if "-" in token:
-        extra += ("HasDash",)
-    if "/" in token:
-        extra += ("HasSlash",)
-    if token in _BRACKETS:
-        extra += ("Bracket",)
-    if _GREEK_RE.search(token) is not None:
-        extra += ("Greek",)
-    if is_roman_numeral(token):
-        extra += ("Roman",)
+    extra = tuple(name for name, rule in _TOKEN_FLAGS if rule(token, wc))
     return flags + extra if extra else flags
+
+
+# the flags of orthographic_flags that read more than the word class, in their order
+_TOKEN_FLAGS = (
+    ("RealNumber",
+     lambda t, wc: "0" in wc and ("." in t or "," in t) and _REAL_RE.fullmatch(t) is not None),
+    ("HasDash", lambda t, wc: "-" in t),
+    ("HasSlash", lambda t, wc: "/" in t),
+    ("Bracket", lambda t, wc: t in _BRACKETS),
+    ("Greek", lambda t, wc: _GREEK_RE.search(t) is not None),
+    ("Roman", lambda t, wc: is_roman_numeral(t)),
+)
+_DIGIT_COUNTS = {1: "SingleDigit", 2: "TwoDigits", 4: "FourDigits"}
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -273,13 +268,8 @@ def _class_flags(wc: str) -> tuple[str, ...]:
     if "0" in classes:
         flags.append("HasDigit")
         if classes == {"0"}:
-            n = len(wc)
-            if n == 1:
-                flags.append("SingleDigit")
-            elif n == 2:
-                flags.append("TwoDigits")
-            elif n == 4:
-                flags.append("FourDigits")
+            if len(wc) in _DIGIT_COUNTS:
+                flags.append(_DIGIT_COUNTS[len(wc)])
             flags.append("NaturalNumber")
         if len(classes) > 1 and "_" not in classes:
             flags.append("AlphaNumeric")
@@ -358,10 +348,7 @@ def word_formation(token: str) -> str:
     ['HyphenCompound', 'CapsAndDigits', 'Greek', 'RomanDigit', 'InitCap', 'AlphaDigit']
     """
     wc = word_class(token)
-    for name, rule in _FORMATION_RULES:
-        if rule(token, wc):
-            return name
-    return "Other"
+    return next((name for name, rule in _FORMATION_RULES if rule(token, wc)), "Other")
 
 
 #: Stop words of the ``StopWord`` pattern of :func:`zhou_word_formation`.
@@ -428,10 +415,7 @@ def zhou_word_formation(token: str) -> str:
 'CapLowAlpha', 'StopWord']
     """
     alnum = "".join(c for c in token if c.isalnum())
-    for name, rule in _ZHOU_RULES:
-        if rule(token, alnum):
-            return name
-    return "Others"
+    return next((name for name, rule in _ZHOU_RULES if rule(token, alnum)), "Others")
 
 
 def length_bucket_labels(bins: tuple[int, ...]) -> tuple[str, ...]:
@@ -452,15 +436,8 @@ def length_bucket_labels(bins: tuple[int, ...]) -> tuple[str, ...]:
     >>> length_bucket_labels((1, 2, 3, 4, 5, 7, 10))
     ('1', '2', '3', '4', '5-6', '7-9', '10+')
     """
-    labels = []
-    for i, lo in enumerate(bins):
-        if i + 1 == len(bins):
-            labels.append(f"{lo}+")
-        elif bins[i + 1] == lo + 1:
-            labels.append(str(lo))
-        else:
-            labels.append(f"{lo}-{bins[i + 1] - 1}")
-    return tuple(labels)
+    return tuple(f"{lo}+" if hi is None else str(lo) if hi == lo + 1 else f"{lo}-{hi - 1}"
+                 for lo, hi in zip(bins, (*bins[1:], None), strict=True))
 
 
 def length_bucket(token: str, bins: tuple[int, ...] = (1, 2, 3, 4, 5, 7, 10)) -> str | None:
@@ -484,9 +461,5 @@ def length_bucket(token: str, bins: tuple[int, ...] = (1, 2, 3, 4, 5, 7, 10)) ->
     >>> length_bucket("kappa"), length_bucket("interleukin")
     ('5-6', '10+')
     """
-    n = len(token)
-    labels = length_bucket_labels(bins)
-    for i in range(len(bins) - 1, -1, -1):
-        if n >= bins[i]:
-            return labels[i]
-    return None
+    i = bisect_right(bins, len(token)) - 1
+    return length_bucket_labels(bins)[i] if i >= 0 else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from itertools import chain
 
@@ -26,12 +27,6 @@ def _check_digit(digit) -> str:
     if not isinstance(digit, str) or not digit:
         raise ValueError(f"digit must be a non-empty str, got {digit!r}")
     return digit
-
-
-def _check_mode(mode) -> str:
-    if mode not in _PATTERNS:
-        raise ValueError(f"mode must be 'run' or 'digit', got {mode!r}")
-    return mode
 
 
 def normalize_numerals(word: str, digit: str = "1", mode: str = "run") -> str:
@@ -61,24 +56,14 @@ def normalize_numerals(word: str, digit: str = "1", mode: str = "run") -> str:
     ('IL-11', '1111')
     """
     digit = _check_digit(digit)
-    return _PATTERNS[_check_mode(mode)].sub(lambda _: digit, word)
+    if mode not in _PATTERNS:
+        raise ValueError(f"mode must be 'run' or 'digit', got {mode!r}")
+    return _normalizer(digit, mode)(word)
 
 
 def _normalizer(digit: str, mode: str = "run"):
     """A one-string normalizer for ``digit`` (the regex replacement compiled once)."""
-    repl = digit.replace("\\", "\\\\")
-    sub = _PATTERNS[mode].sub
-
-    def norm(word: str) -> str:
-        return sub(repl, word)
-
-    return norm
-
-
-def normalize_types(words, norm) -> dict[str, str]:
-    """Map each distinct word of ``words`` to ``norm(word)`` (one call per type)."""
-    types = dict.fromkeys(words)
-    return {w: norm(w) for w in types}
+    return functools.partial(_PATTERNS[mode].sub, digit.replace("\\", "\\\\"))
 
 
 class NumericNormalizer(
@@ -195,8 +180,8 @@ class NumericNormalizer(
         """
         digit, mode, ann = self._check_params()
         sentences = check_sentences(X)
-        mapping = normalize_types(chain.from_iterable(sentences), _normalizer(digit, mode))
-        get = mapping.__getitem__
+        norm = _normalizer(digit, mode)  # called once per distinct word
+        get = {w: norm(w) for w in dict.fromkeys(chain.from_iterable(sentences))}.__getitem__
         out = []
         with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
             for s in sentences:

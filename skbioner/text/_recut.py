@@ -19,11 +19,10 @@ import re
 import numpy as np
 
 from .._sentence import Sentence
+from ._cuts import CONNECTORS, load_cut_table
 
 __all__ = ["cut_at_boundaries", "hyphen_cut_share", "recut"]
 
-#: The characters words are cut at (those of the cut table).
-CONNECTORS = "-/"
 #: Joins the tokens of a batch before one ``re.split``; a batch holding it falls
 #: back to cutting token by token.
 _SEP = "\x1f"  # a unit separator (numpy drops trailing NULs in comparisons)
@@ -111,8 +110,6 @@ def recut(X, cuts=None, offsets=None):
     (['Tax', '-', 'induced', 'IL', '-', '2'], [[0, 0], [1, 1], [1, 1], [2, 2], [2, 2], [2, 2]])
     """
     if isinstance(cuts, str):
-        from ._cuts import load_cut_table
-
         cuts = load_cut_table(cuts)
     X = list(X)
     lengths = np.fromiter((len(s) for s in X), dtype=np.int64, count=len(X))
@@ -132,13 +129,7 @@ def recut(X, cuts=None, offsets=None):
         keep = _table_boundaries(pieces, is_con, is_last, cuts)
     first = np.flatnonzero(np.r_[True, keep | is_last[:-1]] if n else np.zeros(0, dtype=bool))
     last = np.r_[first[1:], n] - 1  # first and last piece of each new token
-    if cuts is None:
-        text = pieces
-    else:  # Python only for the new tokens of several pieces
-        text = np.array(pieces, dtype=object)[first]
-        for k in np.flatnonzero(last > first).tolist():
-            text[k] = "".join(pieces[first[k]:last[k] + 1])
-        text = text.tolist()
+    text = pieces if cuts is None else _glue(pieces, first, last)
     own = np.stack([owner[first], owner[last]], axis=1)
     base = np.r_[0, np.cumsum(lengths)]
     tok_end = np.searchsorted(first, sent_end, side="left")  # new tokens per sentence
@@ -149,9 +140,7 @@ def recut(X, cuts=None, offsets=None):
     n_whole = within[tok_end] - within[tok_start]
     unchanged = (n_whole == lengths) & (tok_end - tok_start == lengths)
     if offsets is not None:
-        flat_off = (np.concatenate([np.asarray(o, dtype=np.int64).reshape(-1, 2)
-                                    for o in offsets]) if len(offsets)
-                    else np.zeros((0, 2), dtype=np.int64))
+        flat_off = _flat_offsets(offsets)
         begin = flat_off[owner[first], 0] + start[first]
         end = flat_off[owner[last], 0] + start[last] + size[last]
         new_flat = np.stack([begin, end], axis=1)
@@ -169,9 +158,7 @@ def recut(X, cuts=None, offsets=None):
             owners.append(o)
             if offsets is not None:
                 new_off.append(new_flat[lo:hi])
-    if offsets is not None:
-        return out, owners, new_off
-    return out, owners
+    return (out, owners, new_off) if offsets is not None else (out, owners)
 
 
 def _pieces(joined):
@@ -223,8 +210,7 @@ def _table_boundaries(pieces, is_con, is_last, table):
     ends = np.r_[starts[1:], n]
     multi = ends - starts > 1
     for a, b in zip(starts[multi].tolist(), ends[multi].tolist()):
-        cut_at = _compound_cuts(tuple(pieces[a:b]), table)
-        for k in cut_at:  # boundary after piece a + k
+        for k in _compound_cuts(tuple(pieces[a:b]), table):  # boundary after piece a + k
             keep[a + k] = True
     return keep
 
@@ -236,6 +222,21 @@ def _compound_cuts(parts, table):
         return ()
     ends = itertools.accumulate(len(p) for p in parts[:-1])
     return tuple(k for k, e in enumerate(ends) if e in cut)
+
+
+def _glue(pieces, first, last):
+    """The text of each new token, pieces ``first[k]..last[k]`` (Python joins only those
+    of several pieces)."""
+    text = [pieces[i] for i in first.tolist()]
+    for k in np.flatnonzero(last > first).tolist():
+        text[k] = "".join(pieces[first[k]:last[k] + 1])
+    return text
+
+
+def _flat_offsets(offsets):
+    """The offsets of all sentences in one ``(n_tokens, 2)`` int64 array."""
+    return np.concatenate([np.zeros((0, 2), dtype=np.int64),
+                           *(np.asarray(o, dtype=np.int64).reshape(-1, 2) for o in offsets)])
 
 
 def _sentence(sent, words, first_owner):
@@ -290,17 +291,14 @@ def cut_at_boundaries(pieces, boundaries, offsets=None):
     ends = base[1:-1]
     cut[ends[ends > 0] - 1] = True  # sentence ends (an empty sentence ends nothing)
     if offsets is not None and n:
-        flat_off = np.concatenate([np.asarray(o, dtype=np.int64).reshape(-1, 2)
-                                   for o in offsets])
+        flat_off = _flat_offsets(offsets)
         cut |= flat_off[:-1, 1] != flat_off[1:, 0]  # pieces apart in the text
     bound = [int(base[k]) + b - 1 for k, bs in enumerate(boundaries) for b in bs
              if 0 < b < lengths[k]]
     cut[bound] = True
     first = np.flatnonzero(np.r_[True, cut]) if n else np.zeros(0, dtype=np.int64)
     last = np.r_[first[1:], n] - 1
-    text = [words[i] for i in first.tolist()]  # Python joins only tokens of several pieces
-    for j in np.flatnonzero(last > first).tolist():
-        text[j] = "".join(words[first[j]:last[j] + 1])
+    text = _glue(words, first, last)
     tok = np.searchsorted(first, base)  # each sentence's first token
     out, new_off = [], []
     for k, sent in enumerate(pieces):
@@ -314,6 +312,4 @@ def cut_at_boundaries(pieces, boundaries, offsets=None):
         if offsets is not None:
             new_off.append(np.stack([flat_off[first[lo:hi], 0], flat_off[last[lo:hi], 1]],
                                     axis=1))
-    if offsets is not None:
-        return out, new_off
-    return out
+    return (out, new_off) if offsets is not None else out

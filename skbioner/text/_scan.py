@@ -14,11 +14,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["scan"]
+__all__ = ["ALWAYS_SPLIT", "scan"]
 
+#: The characters that are always a token of their own (see ``_tokenize.py``).
+ALWAYS_SPLIT = ',;:@#$%&=()[]{}<>?!"'
 _ALWAYS = np.zeros(128, dtype=np.bool_)
-for _c in ',;:@#$%&=()[]{}<>?!"':
-    _ALWAYS[ord(_c)] = True
+_ALWAYS[[ord(c) for c in ALWAYS_SPLIT]] = True
 
 
 @njit(cache=True, nogil=True)

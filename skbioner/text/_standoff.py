@@ -10,7 +10,7 @@ import numpy as np
 from .._sentence import Sentence
 from ..io._brat import is_discontinuous
 from ..io._warnings import CorpusWarning
-from ._tokenize import BioTokenizer, TokenizedSentence, _force_boundaries
+from ._tokenize import BioTokenizer, _check_boundaries, _force_boundaries, _tokenized
 
 __all__ = ["tokenize_documents"]
 
@@ -28,17 +28,11 @@ class _WhitespaceTokenizer:
     """
 
     def tokenize_document(self, text, boundaries=None):
-        bounds = sorted({int(b) for b in boundaries}) if boundaries is not None else []
-        out = []
-        for line in _LINE.finditer(text):
-            spans = [m.span() for m in _CHUNK.finditer(text, *line.span())]
-            if not spans:
-                continue
-            spans = _force_boundaries(spans, bounds)
-            words = Sentence([text[a:b] for a, b in spans])
-            out.append(TokenizedSentence(words, np.array(spans, dtype=np.int64),
-                                         (spans[0][0], spans[-1][1])))
-        return out
+        bounds = _check_boundaries(boundaries)
+        lines = [[m.span() for m in _CHUNK.finditer(text, *line.span())]
+                 for line in _LINE.finditer(text)]
+        return _tokenized(text, [((s[0][0], s[-1][1]), _force_boundaries(s, bounds))
+                                 for s in lines if s])
 
 
 def _check_tokenizer(tokenizer):
@@ -94,11 +88,9 @@ def _kept_entities(doc, problems):
     for k, e in enumerate(doc.entities):
         if is_discontinuous(e, text):
             problems.add("discontinuous", doc.id, e, text)
-        start, end = e.start, e.end
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
+        inner = text[e.start:e.end]
+        start = e.start + len(inner) - len(inner.lstrip())
+        end = start + len(inner.strip())
         if start == end:
             problems.add("unaligned", doc.id, e, text)
             continue
@@ -135,8 +127,7 @@ def _label_document(doc, tokenizer, problems):
     labels = np.full(n, "O", dtype=object)
     joined = np.zeros(len(tokenized), dtype=bool)  # sentence k continues into k + 1
     if kept:
-        starts = np.array([s for s, _, _ in kept])
-        ends = np.array([e for _, e, _ in kept])
+        starts, ends = np.array([(s, e) for s, e, _ in kept]).T
         first = np.searchsorted(offsets[:, 0], starts)
         last = np.searchsorted(offsets[:, 1], ends)
         ok = (first < n) & (last < n)
@@ -149,20 +140,11 @@ def _label_document(doc, tokenizer, problems):
             labels[i] = "B-" + typ
             labels[i + 1:j + 1] = "I-" + typ
             joined[sentence_of[i]:sentence_of[j]] = True  # an entity across a sentence break
-    sentences, out_labels, out_offsets = [], [], []
-    bounds_at = np.concatenate([[0], np.cumsum(lengths)])
-    k = 0
-    while k < len(tokenized):
-        m = k
-        while joined[m]:
-            m += 1
-        a, b = bounds_at[k], bounds_at[m + 1]
-        words = [w for t in tokenized[k:m + 1] for w in t.sentence]
-        sentences.append(Sentence(words, doc_id=doc.id))
-        out_labels.append(labels[a:b].tolist())
-        out_offsets.append(offsets[a:b])
-        k = m + 1
-    return sentences, out_labels, out_offsets
+    ends = np.cumsum(lengths)[~joined].tolist()  # of the sentences joined up
+    cuts = list(zip([0, *ends[:-1]], ends, strict=True))
+    words = [w for t in tokenized for w in t.sentence]
+    return ([Sentence(words[a:b], doc_id=doc.id) for a, b in cuts],
+            [labels[a:b].tolist() for a, b in cuts], [offsets[a:b] for a, b in cuts])
 
 
 def tokenize_documents(documents, tokenizer=None, *, return_offsets=False):

@@ -19,7 +19,7 @@ tokenization and sentences).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 import numpy as np
@@ -28,7 +28,7 @@ from sklearn.base import BaseEstimator
 from .._sentence import Sentence
 from .._validation import StrOptions
 from ._cuts import CutTable, load_cut_table
-from ._scan import scan
+from ._scan import ALWAYS_SPLIT, scan
 
 __all__ = [
     "BioTokenizer",
@@ -56,8 +56,7 @@ __all__ = [
 # Kept inside words: hyphen (27,844 inside), slash (2,570 inside), plus
 # (132 inside, 542 at the end: CD4+, Ca2+), asterisk (41 inside: DRB1*0401),
 # apostrophe (149 inside: 5'-flanking) and period (1,314 inside: 2.5, i.e.).
-_ALWAYS = r",;:@#$%&=()\[\]{}<>?!\""
-_ALWAYS_SET = frozenset(',;:@#$%&=()[]{}<>?!"')
+_ALWAYS = re.escape(ALWAYS_SPLIT)
 
 # A token is an ellipsis, a double hyphen (PTB), one always-split character
 # (group 1) or a word (group 2): a run of other non-space characters without
@@ -153,20 +152,12 @@ def _scanned_tokens(text, sentences, tok, split, cutter):
             _sentence_tokens(text, s, e, spans, cutter)
             out.append(((s, e), spans))
             continue
-        f0 = bisect_right(flagged, i0 - 1)
-        if f0 < len(flagged) and flagged[f0] < i1:
-            spans = []
-            prev = i0
-            f = f0
-            while f < len(flagged) and flagged[f] < i1:
-                k = flagged[f]
-                spans += spans_all[prev:k]
-                _split_word(text, spans_all[k][0], spans_all[k][1], spans, cutter)
-                prev = k + 1
-                f += 1
-            spans += spans_all[prev:i1]
-        else:
-            spans = spans_all[i0:i1]
+        spans, prev = [], i0
+        for k in flagged[bisect_left(flagged, i0):bisect_left(flagged, i1)]:
+            spans += spans_all[prev:k]
+            _split_word(text, spans_all[k][0], spans_all[k][1], spans, cutter)
+            prev = k + 1
+        spans += spans_all[prev:i1]
         _split_final_period(text, spans, 0, cutter)
         out.append(((s, e), spans))
     return out
@@ -179,30 +170,24 @@ def _split_word(text, s, e, out, suffixes):
         tail = (e - 1, e)
         e -= 1
     word = text[s:e]
-    start = s
-    cut = None
+    cuts = ()
     if _CANNOT.match(word):
-        cut = 3
+        cuts = (3,)
     else:
         m = _CONTRACTION.search(word) if "'" in word else None
         if m is not None and m.start() > 0:
-            cut = m.start()
+            cuts = (m.start(),)
         elif suffixes is True and "-" in word:
             m = _SUFFIX.search(word)
             if m is not None and _split_suffix(word[: m.start()], m.group(1)):
-                cut = m.start()
-    if cut is None and isinstance(suffixes, CutTable):
-        cuts = suffixes.cuts(word) if ("-" in word or "/" in word) else ()
-        prev = start
-        for c in cuts:
-            out.append((prev, start + c))
-            prev = start + c
-        out.append((prev, e))
-    elif cut is None:
-        out.append((s, e))
-    else:
-        out.append((s, s + cut))
-        out.append((s + cut, e))
+                cuts = (m.start(),)
+    if not cuts and isinstance(suffixes, CutTable) and ("-" in word or "/" in word):
+        cuts = suffixes.cuts(word)
+    prev = s
+    for c in cuts:
+        out.append((prev, s + c))
+        prev = s + c
+    out.append((prev, e))
     if tail is not None:
         out.append(tail)
 
@@ -470,26 +455,15 @@ def _sentence_spans_scanned(text, chunks, dots, newlines, codes):
     """Sentence spans from the compiled scan (:func:`skbioner.text._scan.scan`)."""
     if not len(chunks):
         return []
-    glued = []
-    for k in np.flatnonzero(dots).tolist():
-        s, e = chunks[k]
-        cuts = [g.start() for g in _GLUED.finditer(text, int(s), int(e))]
-        if cuts:
-            glued.append((k, cuts))
-    if glued:  # rare: "by MB.Moreover"; rebuild the chunk arrays (in one pass)
-        clist, nlist = chunks.tolist(), newlines.tolist()
-        cl, nls, prev = [], [], 0
-        for k, cuts in glued:
-            cl += clist[prev:k]
-            nls += nlist[prev:k]
-            bounds = [clist[k][0], *cuts, clist[k][1]]
-            cl += [[a, b] for a, b in zip(bounds, bounds[1:])]
-            nls += [0] * len(cuts) + [nlist[k]]
-            prev = k + 1
-        cl += clist[prev:]
-        nls += nlist[prev:]
-        chunks = np.array(cl, dtype=np.int64)
-        newlines = np.array(nls, dtype=np.int64)
+    cuts = [g.start() for k in np.flatnonzero(dots).tolist()
+            for g in _GLUED.finditer(text, *chunks[k].tolist())]
+    if cuts:  # rare: "by MB.Moreover"; a cut is strictly inside its chunk, so the sorted
+        # starts and ends pair up; a piece that ends at a cut has no line break after it
+        ends = np.sort(np.concatenate([chunks[:, 1], cuts]))
+        nls = np.zeros(ends.size, dtype=np.int64)
+        nls[np.searchsorted(ends, chunks[:, 1])] = newlines
+        chunks = np.stack([np.sort(np.concatenate([chunks[:, 0], cuts])), ends], axis=1)
+        newlines = nls
     pe, ns = chunks[:-1, 1], chunks[1:, 0]
     last = codes[pe - 1]
     cand = (newlines[:-1] > 0) | (pe == ns) | (_END_LUT[np.minimum(last, 127)] & (last < 128))
@@ -503,17 +477,12 @@ def _sentence_spans(text):
     return _sentence_spans_scanned(text, chunks, dots, newlines, codes)
 
 
-def _whole_span(text):
-    m = _CHUNK.search(text)
-    if m is None:
-        return []
-    return [(m.start(), len(text.rstrip()))]
-
-
-def _line_spans(text):
-    spans = []
-    pos = 0
-    for line in text.splitlines(keepends=True):
+def _sentences(text, mode, rules):
+    """Sentence spans in ``mode``: by ``rules(text)`` (True), the whole text, or lines."""
+    if mode is True:
+        return rules(text)
+    pos, spans = 0, []
+    for line in [text] if mode is False else text.splitlines(keepends=True):
         m = _CHUNK.search(line)
         if m is not None:
             spans.append((pos + m.start(), pos + len(line.rstrip())))
@@ -553,6 +522,19 @@ class TokenizedSentence(NamedTuple):
     sentence: Sentence
     offsets: np.ndarray
     span: tuple[int, int]
+
+
+def _tokenized(text, sentences):
+    """``TokenizedSentence`` objects of ``[(sentence span, token spans)]``."""
+    # one array for the document, each sentence a slice of it (copied so that no
+    # sentence's offsets keep the others alive)
+    every = np.array([t for _, spans in sentences for t in spans], dtype=np.int64).reshape(-1, 2)
+    out, a = [], 0
+    for span, spans in sentences:
+        words = Sentence([text[x:y] for x, y in spans])
+        out.append(TokenizedSentence(words, every[a:a + len(spans)].copy(), span))
+        a += len(spans)
+    return out
 
 
 class BioTokenizer(BaseEstimator):
@@ -686,12 +668,7 @@ class BioTokenizer(BaseEstimator):
             ``(start, end)`` of each sentence, without surrounding whitespace.
         """
         text = _check_text(text)
-        mode, _ = self._check_params()
-        if mode is True:
-            return _sentence_spans(text)
-        if mode is False:
-            return _whole_span(text)
-        return _line_spans(text)
+        return _sentences(text, self._check_params()[0], _sentence_spans)
 
     def _spans(self, text, boundaries):
         """``[(sentence_span, token_spans)]``."""
@@ -699,10 +676,8 @@ class BioTokenizer(BaseEstimator):
         mode, cutter = self._check_params()
         bounds = _check_boundaries(boundaries)
         tok, split, chunks, dots, newlines, codes = scan(text, isinstance(cutter, CutTable))
-        if mode is True:
-            sentences = _sentence_spans_scanned(text, chunks, dots, newlines, codes)
-        else:
-            sentences = _whole_span(text) if mode is False else _line_spans(text)
+        sentences = _sentences(text, mode, lambda t: _sentence_spans_scanned(
+            t, chunks, dots, newlines, codes))
         return [(se, _force_boundaries(spans, bounds))
                 for se, spans in _scanned_tokens(text, sentences, tok, split, cutter)]
 
@@ -710,12 +685,8 @@ class BioTokenizer(BaseEstimator):
         """:meth:`_spans` by regular expressions, sentence by sentence (the tests' oracle)."""
         mode, cutter = self._check_params()
         bounds = _check_boundaries(boundaries)
-        if mode is True:
-            sentences = _sentence_spans_reference(text)
-        else:
-            sentences = _whole_span(text) if mode is False else _line_spans(text)
         out = []
-        for s, e in sentences:
+        for s, e in _sentences(text, mode, _sentence_spans_reference):
             spans: list[tuple[int, int]] = []
             _sentence_tokens(text, s, e, spans, cutter)
             out.append(((s, e), _force_boundaries(spans, bounds)))
@@ -754,19 +725,7 @@ class BioTokenizer(BaseEstimator):
         list of TokenizedSentence
             One per sentence; empty for empty or blank text.
         """
-        out = []
-        sents = self._spans(text, boundaries)
-        # one array for the document, each sentence a slice of it (copied so that no
-        # sentence's offsets keep the others alive)
-        flat = [t for _, spans in sents for t in spans]
-        every = np.array(flat, dtype=np.int64).reshape(-1, 2)
-        a = 0
-        for span, spans in sents:
-            b = a + len(spans)
-            words = Sentence([text[x:y] for x, y in spans])
-            out.append(TokenizedSentence(words, every[a:b].copy(), span))
-            a = b
-        return out
+        return _tokenized(text, self._spans(text, boundaries))
 
     def tokenize_text(self, text: str, boundaries=None) -> tuple[list[Sentence], list[np.ndarray]]:
         """Tokenize ``text`` into ``(sentences, offsets)``; see :func:`tokenize_text`.

@@ -128,7 +128,7 @@ def recut(X, cuts=None, offsets=None):
     if cuts is not None and n > 1:
         keep = _table_boundaries(pieces, is_con, is_last, cuts)
     first = np.flatnonzero(np.r_[True, keep | is_last[:-1]] if n else np.zeros(0, dtype=bool))
-    last = np.r_[first[1:], n] - 1  # first and last piece of each new token
+    last = (np.r_[first[1:], n] - 1)[:first.size]  # first and last piece of each new token
     text = pieces if cuts is None else _glue(pieces, first, last)
     own = np.stack([owner[first], owner[last]], axis=1)
     base = np.r_[0, np.cumsum(lengths)]
@@ -289,7 +289,7 @@ def cut_at_boundaries(pieces, boundaries, offsets=None):
     con = np.fromiter((w in CONNECTORS for w in words), dtype=bool, count=n)
     cut = ~(con[:-1] | con[1:])  # a token boundary after piece i of the batch
     ends = base[1:-1]
-    cut[ends[ends > 0] - 1] = True  # sentence ends (an empty sentence ends nothing)
+    cut[ends[(ends > 0) & (ends < n)] - 1] = True  # sentence ends (not the batch's)
     if offsets is not None and n:
         flat_off = _flat_offsets(offsets)
         cut |= flat_off[:-1, 1] != flat_off[1:, 0]  # pieces apart in the text

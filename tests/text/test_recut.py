@@ -141,3 +141,17 @@ def test_recut_equals_the_pure_python_reference(rng, cuts):
         assert list(new) == [w for w, _, _ in want], s
         got = [(i, i) for i in range(len(s))] if own is None else [tuple(o) for o in own.tolist()]
         assert got == [(a, b) for _, a, b in want], s
+
+
+def test_empty_batches_and_empty_sentences_anywhere():
+    from skbioner.text import cut_at_boundaries
+
+    assert recut([], None, []) == ([], [], [])
+    assert recut([[]]) == ([Sentence([])], [None])
+    sents, owners = recut([[], ["Tax-induced"], []], None)
+    assert [list(s) for s in sents] == [[], ["Tax", "-", "induced"], []]
+    assert owners[0] is None and owners[2] is None
+    out = cut_at_boundaries([[], ["Tax", "-", "induced"], []], [set(), {1}, set()])
+    assert [list(s) for s in out] == [[], ["Tax", "-induced"], []]
+    assert [list(s) for s in cut_at_boundaries([["a", "-", "b"], []], [set(), set()])] == \
+        [["a-b"], []]

@@ -25,6 +25,7 @@ from ..base import (
     head_transform,
     split_pipeline,
 )
+from ..model_selection import document_keys
 from ..schemes import labels_to_spans, repair, spans_to_labels
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
@@ -85,19 +86,10 @@ def group_documents(X):
     -------
     list of (str or None, list of int)
     """
-    docs, where = [], {}
-    for i, s in enumerate(X):
-        doc_id = getattr(s, "doc_id", None)
-        if doc_id is None:
-            docs.append((None, [i]))
-            continue
-        k = where.get(doc_id)
-        if k is None:
-            where[doc_id] = len(docs)
-            docs.append((doc_id, [i]))
-        else:
-            docs[k][1].append(i)
-    return docs
+    docs = {}
+    for i, key in enumerate(document_keys(X)):  # ("", i): a sentence without an id
+        docs.setdefault(key, []).append(i)
+    return [(None if isinstance(key, tuple) else key, index) for key, index in docs.items()]
 
 
 class PostprocessStep(BaseEstimator):

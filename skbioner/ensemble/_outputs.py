@@ -119,27 +119,16 @@ def _join(parts, n):
                 raise ValueError(f"the folds' taggers have classes {sorted(known)} that are "
                                  "not the IOB2 labels of their types")
     for index, part in parts:
-        if with_marginals and tuple(part.classes) != classes:
-            part = _reorder(part, classes)
+        if with_marginals:  # the columns of ``classes``, zeros for a class the part lacks
+            where = {c: k for k, c in enumerate(part.classes)}
+            cols = np.array([where.get(c, -1) for c in classes], dtype=np.intp)
         for k, i in enumerate(index):
             labels[i], entities[i] = part.labels[k], part.entities[k]
             if with_marginals:
-                marginals[i] = part.marginals[k]
+                m = part.marginals[k]
+                marginals[i] = m if tuple(part.classes) == classes else np.where(
+                    cols >= 0, m[:, cols], np.zeros((), dtype=m.dtype))
     return TaggerOutputs(labels, entities, marginals, classes)
-
-
-def _reorder(part, classes):
-    """``part``'s marginals with the columns of ``classes`` (zeros for a missing class)."""
-    where = {c: k for k, c in enumerate(part.classes)}
-    cols = [where.get(c) for c in classes]
-    out = []
-    for m in part.marginals:
-        new = np.zeros((m.shape[0], len(classes)), dtype=m.dtype)
-        for j, c in enumerate(cols):
-            if c is not None:
-                new[:, j] = m[:, c]
-        out.append(new)
-    return TaggerOutputs(part.labels, part.entities, out, tuple(classes))
 
 
 def tagger_outputs(tagger, X, marginals=True):

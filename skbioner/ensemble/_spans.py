@@ -87,10 +87,7 @@ def vote_spans(spans, weights, threshold=0.5, soft=True):
                 votes[key] = votes.get(key, 0.0) + weight * (p if soft else 1.0)
     if not votes:
         return []
-    totals = {}
-    for (t, _, _), _ in votes.items():
-        if t not in totals:
-            totals[t] = sum(w.get(t, 0.0) for w in weights)
+    totals = {t: sum(w.get(t, 0.0) for w in weights) for t, _, _ in votes}
     ranked = sorted(((v / totals[k[0]], k) for k, v in votes.items()),
                     key=lambda item: (-item[0], item[1][1] - item[1][2], item[1][1], item[1][0]))
     taken, out = [], []

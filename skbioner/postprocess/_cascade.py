@@ -178,19 +178,15 @@ class CascadedEntityRules(PostprocessStep):
         low = [w.lower() for w in sent]
         keys, starts, ends = [], [], []
         k = 0
-        for t, a, b in labels_to_spans(labels):
-            if k < a:
-                keys += low[k:a]
-                starts += range(k, a)
-                ends += range(k + 1, a + 1)
-            keys.append(("E", t))
-            starts.append(a)
-            ends.append(b)
+        for t, a, b in [*labels_to_spans(labels), (None, len(low), len(low))]:
+            keys += low[k:a]  # the words before the entity (None: the sentence's end)
+            starts += range(k, a)
+            ends += range(k + 1, a + 1)
+            if t is not None:
+                keys.append(("E", t))
+                starts.append(a)
+                ends.append(b)
             k = b
-        if k < len(low):
-            keys += low[k:]
-            starts += range(k, len(low))
-            ends += range(k + 1, len(low) + 1)
         out = []
         i, m = 0, len(keys)
         while i < m:

@@ -22,7 +22,7 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
 from ..base import head_transform
-from ..model_selection import document_folds
+from ..model_selection import document_splits
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
 
 __all__ = ["TaggerOutputs", "cross_val_outputs", "members_outputs",
@@ -241,8 +241,8 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         whatever the parallelism).
     """
     names = [name for name, _ in estimators]
-    fold = document_folds(X, cv) if cv is not None else None
-    n_blocks = 0 if fold is None else int(fold.max()) + 1
+    splits = document_splits(X, cv) if cv is not None else []
+    n_blocks = len(splits)
     # (member, block or None): the fits on all the data first (the largest)
     jobs = [(m, None) for m in range(len(estimators))]
     jobs += [(m, k) for m in range(len(estimators)) for k in range(n_blocks)]
@@ -252,8 +252,7 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         if k is None:
             tasks.append(delayed(_fit_job)(tagger, X, y, None, marginals))
             continue
-        train = np.flatnonzero(fold != k)
-        test = np.flatnonzero(fold == k)
+        train, test = splits[k]
         tasks.append(delayed(_fit_job)(tagger, [X[i] for i in train], [y[i] for i in train],
                                        [X[i] for i in test], marginals))
     who = owner if owner is not None else SimpleNamespace(verbose=verbose)
@@ -271,8 +270,8 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         mine = [(k, res) for (mm, k), res in zip(jobs, results, strict=True) if mm == m]
         fitted.append(next(res[0] for k, res in mine if k is None))
         seconds.append(sum(res[1] for _, res in mine))
-        if fold is not None:
-            outputs.append(_join([(np.flatnonzero(fold == k), res[0])
-                                  for k, res in mine if k is not None], len(X)))
-    return fitted, (outputs if fold is not None else None), seconds
+        if cv is not None:
+            outputs.append(_join([(splits[k][1], res[0]) for k, res in mine if k is not None],
+                                 len(X)))
+    return fitted, (outputs if cv is not None else None), seconds
 

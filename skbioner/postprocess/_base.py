@@ -321,3 +321,16 @@ def _checked(new, doc, step):
         raise ValueError(f"{type(step).__name__}.correct returned labels that do not fit "
                          f"document {doc.doc_id!r}")
     return [repair(lab, "IOB2") for lab in new]
+
+
+def segments(n, spans):
+    """``(start, end, type)`` of each entity of ``spans`` and ``(i, i + 1, None)`` of each of
+    the ``n`` tokens outside them, in sentence order: a sentence read as entities and words
+    (NERBio's collapsed sentences, the cascade rules' items)."""
+    out, pos = [], 0
+    for t, a, b in [*spans, (None, n, n)]:  # the sentinel: the words after the last entity
+        out += [(i, i + 1, None) for i in range(pos, a)]
+        if t is not None:
+            out.append((a, b, t))
+        pos = b
+    return out

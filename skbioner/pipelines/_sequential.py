@@ -21,6 +21,7 @@ from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import DelegatingTaggerMixin, split_pipeline
+from ..features import TokenFeaturizer
 from ..model_selection import document_keys, document_splits, holdout_split
 
 __all__ = ["SequentialGroupSelector"]
@@ -28,8 +29,6 @@ __all__ = ["SequentialGroupSelector"]
 
 def _split_featurizer(featurizer):
     """``(annotator steps, TokenFeaturizer)`` of a featurizer or a Pipeline ending in one."""
-    from ..features import TokenFeaturizer
-
     head, last = split_pipeline(featurizer)
     annotators = [] if head is None else list(head.steps)
     if not isinstance(last, TokenFeaturizer):
@@ -180,7 +179,6 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _parts(self):
-        from ..features import TokenFeaturizer
         from ..models import OnlinePACRF
 
         est = OnlinePACRF(random_state=0) if self.estimator is None else self.estimator
@@ -235,11 +233,9 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
         featurize_s = time.perf_counter() - t0
         names = [g.name for g in tf.groups_]
         base = self._check_names(self.base_groups, names, tf, "base_groups")
-        if self.candidate_groups is None:
-            cands = [n for n in names if n not in base]
-        else:
-            cands = [n for n in self._check_names(self.candidate_groups, names, tf,
-                                                  "candidate_groups") if n not in base]
+        given = names if self.candidate_groups is None else self._check_names(
+            self.candidate_groups, names, tf, "candidate_groups")
+        cands = [n for n in given if n not in base]
         if not cands:
             raise ValueError("no candidate group to select (all groups are base groups)")
         self.candidate_groups_ = list(cands)

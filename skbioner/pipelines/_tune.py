@@ -19,6 +19,7 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
+from sklearn.pipeline import Pipeline
 
 from .._progress import log
 from .._sentence import check_sentences
@@ -71,8 +72,6 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, le
         The grid point of the preset (``make_tagger``): the online CRF's, or
         the cascade's when the online CRF is not searched.
     """
-    from sklearn.pipeline import Pipeline
-
     from ..annotate import LexiconMatcher, POSTagger, WordClassAnnotator
     from ..features import TokenFeaturizer
     from ..models import CascadedNER, OnlinePACRF
@@ -467,11 +466,7 @@ class TunedTagger(DelegatingTaggerMixin, BaseEstimator):
                                 [p.named_steps["model"] for _, p in members],
                                 [annotated[front[0]][i] for i in sub], ysub, Xho[front[0]])
             for front, members in tasks)
-        result = {}
-        for (_, members), res in zip(tasks, out):
-            for (i, _), r in zip(members, res):
-                result[i] = r
-        return result
+        return {i: r for (_, members), res in zip(tasks, out) for (i, _), r in zip(members, res)}
 
     def _decide(self, winner, default, pred_winner, pred_default, yho, Xho):
         """The search's winner if it beats the preset significantly on the held-out part.
@@ -586,8 +581,6 @@ def _annotations(base, candidates, X):
     so annotating all of ``X`` once gives each candidate what its pipeline's
     own annotation steps would.
     """
-    from sklearn.pipeline import Pipeline
-
     out = {}
     for params in candidates:
         key = _annotation_key(params)

@@ -21,7 +21,6 @@ from .._progress import log
 from .._sentence import check_sentences
 from .._validation import HasMethods, Integral, Interval, Real, fit_context
 from ..base import DelegatingTaggerMixin, split_pipeline
-from ..features import TokenFeaturizer
 from ..model_selection import document_keys, document_splits, holdout_split
 
 __all__ = ["SequentialGroupSelector"]
@@ -29,6 +28,8 @@ __all__ = ["SequentialGroupSelector"]
 
 def _split_featurizer(featurizer):
     """``(annotator steps, TokenFeaturizer)`` of a featurizer or a Pipeline ending in one."""
+    from ..features import TokenFeaturizer
+
     head, last = split_pipeline(featurizer)
     annotators = [] if head is None else list(head.steps)
     if not isinstance(last, TokenFeaturizer):
@@ -179,6 +180,7 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
         self.verbose = verbose
 
     def _parts(self):
+        from ..features import TokenFeaturizer
         from ..models import OnlinePACRF
 
         est = OnlinePACRF(random_state=0) if self.estimator is None else self.estimator

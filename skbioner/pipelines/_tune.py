@@ -662,10 +662,9 @@ def tagger_options(params, pos_corpus=None):
         options["feature_params"] = {"min_count": params["features__min_count"]}
     if params.get("pos", "passthrough") != "passthrough":
         options.update({"pos_jackknife": os.fspath(pos_corpus)} if pos_corpus else {"pos": True})
-    if params.get("word_classes", "passthrough") != "passthrough":
-        options["word_classes"] = "bundled"
-    if params.get("lexicons", "passthrough") != "passthrough":
-        options["lexicons"] = "bundled"
+    for name in ("word_classes", "lexicons"):  # the files shipped with the package
+        if params.get(name, "passthrough") != "passthrough":
+            options[name] = "bundled"
     return options
 
 

@@ -175,10 +175,7 @@ def _top(coef, names, labels, n):
     out = {}
     for k, label in enumerate(labels):
         col = coef[:, k].toarray().ravel() if sp.issparse(coef) else coef[:, k]
-        nz = np.flatnonzero(col)
-        if nz.size == 0:
-            out[label] = {"positive": [], "negative": []}
-            continue
+        nz = np.flatnonzero(col)  # none: no feature either way
         w = col[nz]
         order = np.argsort(-w, kind="stable")
         pos = [(str(names[nz[i]]), float(w[i])) for i in order[:n] if w[i] > 0]

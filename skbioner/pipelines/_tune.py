@@ -677,8 +677,7 @@ def describe(params):
     model = params.get("model")
     name = type(model).__name__
     if hasattr(model, "scheme") and name == "OnlinePACRF":
-        extra = "+".join(model.extra_schemes)
-        name = f"OnlinePACRF({model.scheme}{'+' + extra if extra else ''})"
+        name = f"OnlinePACRF({'+'.join([model.scheme, *model.extra_schemes])})"
     parts = [name]
     for key, value in sorted(params.items()):
         if key == "model":

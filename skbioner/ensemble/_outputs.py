@@ -24,6 +24,7 @@ from .._progress import log
 from ..base import head_transform
 from ..model_selection import document_splits
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
+from ._members import strip_head
 
 __all__ = ["TaggerOutputs", "cross_val_outputs", "members_outputs",
            "tagger_outputs"]
@@ -179,8 +180,6 @@ def members_outputs(members, X, marginals=True, head=None):
     -------
     list of TaggerOutputs
     """
-    from ._members import strip_head
-
     Xa = X if head is None else head.transform(X)
     return [tagger_outputs(strip_head(head, est), Xa, marginals) for est in members]
 

@@ -305,22 +305,16 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
         doc = LabelledDocument(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
                        None if marginals is None else tuple(marginals[i] for i in index),
                        classes, tuple(index), retag)
-        for step in steps:
-            new = _checked(step.correct(doc), doc, step)
-            doc = replace(doc, labels=tuple(new))
+        for step in steps:  # its labels checked to fit the document, repaired to IOB2
+            new = [list(lab) for lab in step.correct(doc)]
+            if len(new) != len(doc.sentences) or any(
+                    len(lab) != len(s) for lab, s in zip(new, doc.sentences)):
+                raise ValueError(f"{type(step).__name__}.correct returned labels that do not "
+                                 f"fit document {doc.doc_id!r}")
+            doc = replace(doc, labels=tuple(repair(lab, "IOB2") for lab in new))
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels
-
-
-def _checked(new, doc, step):
-    """The step's labels, checked to fit the document, repaired to well-formed IOB2."""
-    new = [list(lab) for lab in new]
-    if len(new) != len(doc.sentences) or any(
-            len(lab) != len(s) for lab, s in zip(new, doc.sentences)):
-        raise ValueError(f"{type(step).__name__}.correct returned labels that do not fit "
-                         f"document {doc.doc_id!r}")
-    return [repair(lab, "IOB2") for lab in new]
 
 
 def segments(n, spans):

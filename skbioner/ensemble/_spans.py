@@ -78,13 +78,11 @@ def vote_spans(spans, weights, threshold=0.5, soft=True):
         Non-overlapping entities sorted by start, with their support.
     """
     votes = {}
-    for member, member_spans in enumerate(spans):
-        w = weights[member]
+    for w, member_spans in zip(weights, spans):
         for t, s, e, p in member_spans:
             weight = w.get(t, 0.0)
             if weight:
-                key = (t, s, e)
-                votes[key] = votes.get(key, 0.0) + weight * (p if soft else 1.0)
+                votes[t, s, e] = votes.get((t, s, e), 0.0) + weight * (p if soft else 1.0)
     if not votes:
         return []
     totals = {t: sum(w.get(t, 0.0) for w in weights) for t, _, _ in votes}

@@ -90,9 +90,8 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, le
               "lexicons": ["passthrough", LexiconMatcher()] if lexicons else ["passthrough"]}
     grid, off = [], {"features__min_count": 3, **dict.fromkeys(_ANNOTATORS, "passthrough")}
     if "online-crf" in models:
-        chains = [OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, random_state=0),
-                  OnlinePACRF(scheme="IOBES", C=0.1, random_state=0),
-                  OnlinePACRF(scheme="IOB2", C=0.1, random_state=0)]
+        chains = [OnlinePACRF(scheme=scheme, extra_schemes=extra, C=0.1, random_state=0)
+                  for scheme, extra in [("BIES", ("IO",)), ("IOBES", ()), ("IOB2", ())]]
         grid.append({"model": chains, "model__max_iter": [10, 20], **common})
         default = {"model": chains[0], "model__max_iter": 10, **off}
     if "cascaded" in models:

@@ -222,14 +222,18 @@ class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
         list of list of str
             IOB2 labels.
         """
+        return self._corrected(X, "predict")[1]
+
+    def _corrected(self, X, method):
+        """``(output, labels)``: the tagger's final step's ``method`` (``predict`` or
+        ``predict_entities``) on ``X`` through its head, and its labels after the steps
+        (which read that final step's marginals when they use them)."""
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
         Xt, final = head_transform(self.tagger_, X)
-        return self._corrected(X, Xt, final, final.predict(Xt))
-
-    def _corrected(self, X, Xt, final, labels):
-        """The tagger's ``labels`` of ``X`` after the steps (``Xt``, ``final``: its head's
-        output and its final step, whose marginals the steps that use them read)."""
+        found = getattr(final, method)(Xt)
+        labels = found if method == "predict" else [
+            spans_to_labels([e[:3] for e in spans], len(s), "IOB2") for s, spans in zip(X, found)]
         steps = [step for _, step in self.steps_]
         marginals = classes = None
         if any(getattr(s, "uses_marginals", False) for s in steps) \
@@ -237,7 +241,7 @@ class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
             marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
         retag = self.tagger_.predict if any(getattr(s, "uses_tagger", False)
                                             for s in steps) else None
-        return apply_steps(steps, X, labels, marginals, classes, retag)
+        return found, apply_steps(steps, X, labels, marginals, classes, retag)
 
     @available_if(_final_gives_entities)
     def predict_entities(self, X):
@@ -256,13 +260,7 @@ class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
             probability; one a step created or changed (other boundaries or
             class) has :data:`STEP_CONFIDENCE` (1.0).
         """
-        check_is_fitted(self, "steps_")
-        X = check_sentences(X)
-        Xt, final = head_transform(self.tagger_, X)
-        spans = final.predict_entities(Xt)
-        out = self._corrected(X, Xt, final, [spans_to_labels([e[:3] for e in found], len(s),
-                                                             "IOB2")
-                                             for s, found in zip(X, spans)])
+        spans, out = self._corrected(X, "predict_entities")
         result = []
         for found, lab in zip(spans, out):
             kept = {(t, a, b): p for t, a, b, p in found}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..annotate import first_pass_columns, first_pass_groups
+from ._outputs import _labels
 from ._spans import vote_spans
 
 __all__ = ["combined_outputs", "stacking_columns", "stacking_groups"]
@@ -28,8 +29,6 @@ def combined_outputs(outputs):
         member without marginals counts 1 where its label is the combined
         one, 0 elsewhere).
     """
-    from ._outputs import _labels
-
     if len(outputs) == 1:  # no probabilities from a tagger without marginals
         one = outputs[0]
         return one.labels, None if one.marginals is None else one.label_probabilities()

@@ -22,8 +22,9 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from .._progress import log
 from ..base import head_transform
-from ..model_selection import document_folds
+from ..model_selection import document_splits
 from ..schemes import labels_to_spans, scheme_labels, spans_to_labels
+from ._members import strip_head
 
 __all__ = ["TaggerOutputs", "cross_val_outputs", "members_outputs",
            "tagger_outputs"]
@@ -119,27 +120,16 @@ def _join(parts, n):
                 raise ValueError(f"the folds' taggers have classes {sorted(known)} that are "
                                  "not the IOB2 labels of their types")
     for index, part in parts:
-        if with_marginals and tuple(part.classes) != classes:
-            part = _reorder(part, classes)
+        if with_marginals:  # the columns of ``classes``, zeros for a class the part lacks
+            where = {c: k for k, c in enumerate(part.classes)}
+            cols = np.array([where.get(c, -1) for c in classes], dtype=np.intp)
         for k, i in enumerate(index):
             labels[i], entities[i] = part.labels[k], part.entities[k]
             if with_marginals:
-                marginals[i] = part.marginals[k]
+                m = part.marginals[k]
+                marginals[i] = m if tuple(part.classes) == classes else np.where(
+                    cols >= 0, m[:, cols], np.zeros((), dtype=m.dtype))
     return TaggerOutputs(labels, entities, marginals, classes)
-
-
-def _reorder(part, classes):
-    """``part``'s marginals with the columns of ``classes`` (zeros for a missing class)."""
-    where = {c: k for k, c in enumerate(part.classes)}
-    cols = [where.get(c) for c in classes]
-    out = []
-    for m in part.marginals:
-        new = np.zeros((m.shape[0], len(classes)), dtype=m.dtype)
-        for j, c in enumerate(cols):
-            if c is not None:
-                new[:, j] = m[:, c]
-        out.append(new)
-    return TaggerOutputs(part.labels, part.entities, out, tuple(classes))
 
 
 def tagger_outputs(tagger, X, marginals=True):
@@ -190,8 +180,6 @@ def members_outputs(members, X, marginals=True, head=None):
     -------
     list of TaggerOutputs
     """
-    from ._members import strip_head
-
     Xa = X if head is None else head.transform(X)
     return [tagger_outputs(strip_head(head, est), Xa, marginals) for est in members]
 
@@ -252,8 +240,8 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         whatever the parallelism).
     """
     names = [name for name, _ in estimators]
-    fold = document_folds(X, cv) if cv is not None else None
-    n_blocks = 0 if fold is None else int(fold.max()) + 1
+    splits = document_splits(X, cv) if cv is not None else []
+    n_blocks = len(splits)
     # (member, block or None): the fits on all the data first (the largest)
     jobs = [(m, None) for m in range(len(estimators))]
     jobs += [(m, k) for m in range(len(estimators)) for k in range(n_blocks)]
@@ -263,8 +251,7 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         if k is None:
             tasks.append(delayed(_fit_job)(tagger, X, y, None, marginals))
             continue
-        train = np.flatnonzero(fold != k)
-        test = np.flatnonzero(fold == k)
+        train, test = splits[k]
         tasks.append(delayed(_fit_job)(tagger, [X[i] for i in train], [y[i] for i in train],
                                        [X[i] for i in test], marginals))
     who = owner if owner is not None else SimpleNamespace(verbose=verbose)
@@ -282,8 +269,8 @@ def cross_val_outputs(estimators, X, y, cv=5, *, marginals=True, n_jobs=None, ve
         mine = [(k, res) for (mm, k), res in zip(jobs, results, strict=True) if mm == m]
         fitted.append(next(res[0] for k, res in mine if k is None))
         seconds.append(sum(res[1] for _, res in mine))
-        if fold is not None:
-            outputs.append(_join([(np.flatnonzero(fold == k), res[0])
-                                  for k, res in mine if k is not None], len(X)))
-    return fitted, (outputs if fold is not None else None), seconds
+        if cv is not None:
+            outputs.append(_join([(splits[k][1], res[0]) for k, res in mine if k is not None],
+                                 len(X)))
+    return fitted, (outputs if cv is not None else None), seconds
 

@@ -78,19 +78,14 @@ def vote_spans(spans, weights, threshold=0.5, soft=True):
         Non-overlapping entities sorted by start, with their support.
     """
     votes = {}
-    for member, member_spans in enumerate(spans):
-        w = weights[member]
+    for w, member_spans in zip(weights, spans):
         for t, s, e, p in member_spans:
             weight = w.get(t, 0.0)
             if weight:
-                key = (t, s, e)
-                votes[key] = votes.get(key, 0.0) + weight * (p if soft else 1.0)
+                votes[t, s, e] = votes.get((t, s, e), 0.0) + weight * (p if soft else 1.0)
     if not votes:
         return []
-    totals = {}
-    for (t, _, _), _ in votes.items():
-        if t not in totals:
-            totals[t] = sum(w.get(t, 0.0) for w in weights)
+    totals = {t: sum(w.get(t, 0.0) for w in weights) for t, _, _ in votes}
     ranked = sorted(((v / totals[k[0]], k) for k, v in votes.items()),
                     key=lambda item: (-item[0], item[1][1] - item[1][2], item[1][1], item[1][0]))
     taken, out = [], []

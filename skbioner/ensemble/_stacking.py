@@ -41,19 +41,14 @@ def with_feature_groups(tagger, groups):
         A clone of ``tagger`` (same class) with the groups appended to its
         featurizer's templates.
     """
-    from ..features import get_preset
-
     names = [n for n, _ in getattr(tagger, "steps", ())]
     if "features" not in names:
         raise ValueError("the second pass must be a pipeline with a 'features' step (a "
                          f"TokenFeaturizer) to read the members' outputs; got "
                          f"{type(tagger).__name__}")
     tagger = clone(tagger)
-    featurizer = tagger.named_steps["features"]
-    templates = featurizer.templates
-    if isinstance(templates, str):
-        templates = get_preset(templates)
-    featurizer.set_params(templates=list(templates) + list(groups))
+    featurizer = tagger.named_steps["features"]  # its templates: a preset's groups, or its own
+    featurizer.set_params(templates=[*featurizer._template_list(), *groups])
     return tagger
 
 

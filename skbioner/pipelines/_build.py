@@ -264,8 +264,8 @@ def make_tagger(model="online-crf", *, scheme=None, model_params=None, feature_p
     tagger = preset_pipeline(model, scheme=scheme, model_params=model_params,
                              feature_params=feature_params, hmm_states=hmm_states,
                              hmm_params=hmm_params, n_jobs=n_jobs, verbose=verbose, **columns)
-    first = two_pass and _first_passes(tagger, first_pass, n_jobs=n_jobs, verbose=verbose,
-                                       **columns)  # before the dictionaries of the second
+    first = two_pass and _first_passes(tagger, first_pass, columns, n_jobs=n_jobs,
+                                       verbose=verbose)  # before the dictionaries of the second
     tagger = add_knowledge(tagger, closed_dictionary=closed_dictionary)
     if first:
         tagger = _second_pass(tagger, first, model, model_params, combination_params,
@@ -286,20 +286,18 @@ def _recut(tagger, recut):
     return RecutTagger(tagger, cuts=None if recut == "pieces" else recut)
 
 
-def _first_passes(tagger, first_pass, *, pos, pos_jackknife, n_jobs, word_classes, lexicons,
-                  lexicon_types, verbose):
-    """The named first passes of ``tagger``'s second pass: one (two-pass) or several (stack)."""
+def _first_passes(tagger, first_pass, columns, *, n_jobs, verbose):
+    """The named first passes of ``tagger``'s second pass: one (two-pass) or several (stack),
+    a preset name built with the annotation ``columns`` options of the second."""
     from sklearn.base import clone
 
     if first_pass is None:  # the same pipeline (a fitted HMM step is shared, frozen)
         return [("first_pass", clone(tagger))]
     if isinstance(first_pass, list | tuple) or (isinstance(first_pass, str)
                                                 and any(c in first_pass for c in ",:")):
-        return make_members(first_pass, pos_jackknife=pos_jackknife, verbose=verbose)
+        return make_members(first_pass, pos_jackknife=columns["pos_jackknife"], verbose=verbose)
     if isinstance(first_pass, str):
-        first_pass = preset_pipeline(first_pass, pos=pos, pos_jackknife=pos_jackknife,
-                                     n_jobs=n_jobs, word_classes=word_classes,
-                                     lexicons=lexicons, lexicon_types=lexicon_types)
+        first_pass = preset_pipeline(first_pass, n_jobs=n_jobs, **columns)
     return [("first_pass", first_pass)]
 
 

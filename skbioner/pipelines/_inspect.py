@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils.validation import check_is_fitted
 
 from ..base import final_estimator, unwrap
 
@@ -105,8 +106,6 @@ def describe_model(model):
     >>> info["types"], info["model"]["scheme"], info["features"]["min_count"]
     (['DNA', 'cell_type'], 'BIES', 3)
     """
-    from sklearn.utils.validation import check_is_fitted
-
     inner = unwrap(model)
     if hasattr(inner, "named_estimators_") and hasattr(inner, "estimators"):
         return _cuts(model, _describe_combination(inner))
@@ -151,8 +150,6 @@ def _cuts(model, out):
 
 def _describe_combination(model):
     """:func:`describe_model` of a VotingTagger or StackedTagger."""
-    from sklearn.utils.validation import check_is_fitted
-
     check_is_fitted(model, "estimators_")
     settings = {k: (v if isinstance(v, str | int | float | bool | type(None)) else repr(v))
                 for k, v in model.get_params(deep=False).items()
@@ -178,10 +175,7 @@ def _top(coef, names, labels, n):
     out = {}
     for k, label in enumerate(labels):
         col = coef[:, k].toarray().ravel() if sp.issparse(coef) else coef[:, k]
-        nz = np.flatnonzero(col)
-        if nz.size == 0:
-            out[label] = {"positive": [], "negative": []}
-            continue
+        nz = np.flatnonzero(col)  # none: no feature either way
         w = col[nz]
         order = np.argsort(-w, kind="stable")
         pos = [(str(names[nz[i]]), float(w[i])) for i in order[:n] if w[i] > 0]
@@ -261,8 +255,6 @@ def top_features(model, n=10):
 
 
 def _check_chain(est):
-    from sklearn.utils.validation import check_is_fitted
-
     if not (hasattr(est, "label_space_") or hasattr(est, "coef_")):
         if hasattr(est, "get_params") and not hasattr(est, "classes_"):
             check_is_fitted(est)

@@ -262,9 +262,8 @@ verbose, n_jobs, word_classes, lexicons, lexicon_types
         from ..features import get_preset
         from ..text import NumericNormalizer
 
-        keep = {g.name for g in get_preset("nerbio") if g.kind != "conjunction"}
-        keep.update(NERBIO_CONJUNCTIONS)
-        exclude = tuple(g.name for g in get_preset("nerbio") if g.name not in keep)
+        exclude = tuple(g.name for g in get_preset("nerbio")
+                        if g.kind == "conjunction" and g.name not in NERBIO_CONJUNCTIONS)
         featurizer = TokenFeaturizer(templates="nerbio", exclude=exclude, min_count=3)
         prep = [("chunks", RuleChunker()), ("numerals", NumericNormalizer(mode=NERBIO_NUMERALS))]
     featurizer.set_params(**_FEATURES.get(model, {}))

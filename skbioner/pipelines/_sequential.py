@@ -235,11 +235,9 @@ class SequentialGroupSelector(DelegatingTaggerMixin, BaseEstimator):
         featurize_s = time.perf_counter() - t0
         names = [g.name for g in tf.groups_]
         base = self._check_names(self.base_groups, names, tf, "base_groups")
-        if self.candidate_groups is None:
-            cands = [n for n in names if n not in base]
-        else:
-            cands = [n for n in self._check_names(self.candidate_groups, names, tf,
-                                                  "candidate_groups") if n not in base]
+        given = names if self.candidate_groups is None else self._check_names(
+            self.candidate_groups, names, tf, "candidate_groups")
+        cands = [n for n in given if n not in base]
         if not cands:
             raise ValueError("no candidate group to select (all groups are base groups)")
         self.candidate_groups_ = list(cands)

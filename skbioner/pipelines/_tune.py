@@ -19,6 +19,7 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import ParameterGrid
+from sklearn.pipeline import Pipeline
 
 from .._progress import log
 from .._sentence import check_sentences
@@ -71,8 +72,6 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, le
         The grid point of the preset (``make_tagger``): the online CRF's, or
         the cascade's when the online CRF is not searched.
     """
-    from sklearn.pipeline import Pipeline
-
     from ..annotate import LexiconMatcher, POSTagger, WordClassAnnotator
     from ..features import TokenFeaturizer
     from ..models import CascadedNER, OnlinePACRF
@@ -91,9 +90,8 @@ def search_space(models=MODELS, pos=True, word_classes=True, pos_corpus=None, le
               "lexicons": ["passthrough", LexiconMatcher()] if lexicons else ["passthrough"]}
     grid, off = [], {"features__min_count": 3, **dict.fromkeys(_ANNOTATORS, "passthrough")}
     if "online-crf" in models:
-        chains = [OnlinePACRF(scheme="BIES", extra_schemes=("IO",), C=0.1, random_state=0),
-                  OnlinePACRF(scheme="IOBES", C=0.1, random_state=0),
-                  OnlinePACRF(scheme="IOB2", C=0.1, random_state=0)]
+        chains = [OnlinePACRF(scheme=scheme, extra_schemes=extra, C=0.1, random_state=0)
+                  for scheme, extra in [("BIES", ("IO",)), ("IOBES", ()), ("IOB2", ())]]
         grid.append({"model": chains, "model__max_iter": [10, 20], **common})
         default = {"model": chains[0], "model__max_iter": 10, **off}
     if "cascaded" in models:
@@ -467,11 +465,7 @@ class TunedTagger(DelegatingTaggerMixin, BaseEstimator):
                                 [p.named_steps["model"] for _, p in members],
                                 [annotated[front[0]][i] for i in sub], ysub, Xho[front[0]])
             for front, members in tasks)
-        result = {}
-        for (_, members), res in zip(tasks, out):
-            for (i, _), r in zip(members, res):
-                result[i] = r
-        return result
+        return {i: r for (_, members), res in zip(tasks, out) for (i, _), r in zip(members, res)}
 
     def _decide(self, winner, default, pred_winner, pred_default, yho, Xho):
         """The search's winner if it beats the preset significantly on the held-out part.
@@ -586,8 +580,6 @@ def _annotations(base, candidates, X):
     so annotating all of ``X`` once gives each candidate what its pipeline's
     own annotation steps would.
     """
-    from sklearn.pipeline import Pipeline
-
     out = {}
     for params in candidates:
         key = _annotation_key(params)
@@ -669,10 +661,9 @@ def tagger_options(params, pos_corpus=None):
         options["feature_params"] = {"min_count": params["features__min_count"]}
     if params.get("pos", "passthrough") != "passthrough":
         options.update({"pos_jackknife": os.fspath(pos_corpus)} if pos_corpus else {"pos": True})
-    if params.get("word_classes", "passthrough") != "passthrough":
-        options["word_classes"] = "bundled"
-    if params.get("lexicons", "passthrough") != "passthrough":
-        options["lexicons"] = "bundled"
+    for name in ("word_classes", "lexicons"):  # the files shipped with the package
+        if params.get(name, "passthrough") != "passthrough":
+            options[name] = "bundled"
     return options
 
 
@@ -685,8 +676,7 @@ def describe(params):
     model = params.get("model")
     name = type(model).__name__
     if hasattr(model, "scheme") and name == "OnlinePACRF":
-        extra = "+".join(model.extra_schemes)
-        name = f"OnlinePACRF({model.scheme}{'+' + extra if extra else ''})"
+        name = f"OnlinePACRF({'+'.join([model.scheme, *model.extra_schemes])})"
     parts = [name]
     for key, value in sorted(params.items()):
         if key == "model":

@@ -193,12 +193,6 @@ def _is_short_form(tokens):
     return True
 
 
-def _initials(token):
-    """Lower-cased characters of ``token`` that begin it or follow a symbol."""
-    chars, initial = _token_chars(token)
-    return {c for c, i in zip(chars, initial) if i}
-
-
 def _alignments(short):
     """The short form, then without a trailing number that the long form may not spell
     (``VCAM-1`` for ``vascular cell adhesion molecule``, ``IE-1`` for
@@ -252,7 +246,9 @@ def _best_long_form(short, words, lo, hi, max_words):
             depth += (token in _CLOSE) - (token in _OPEN)
             if (depth == 0 and token in _CUT) or token == "=":
                 break  # lists ("surveillance ; and ( ii )"), measures ("Mr = 90 000 ( NF90 )")
-            if first not in _initials(token) or token in _OPEN or token in _CLOSE:
+            # the first character must begin the token or follow a symbol in it
+            if first not in {c for c, i in zip(*_token_chars(token)) if i} \
+                    or token in _OPEN or token in _CLOSE:
                 continue
             cand = words[s:hi]
             if not _balanced(cand):

@@ -25,6 +25,7 @@ from ..base import (
     head_transform,
     split_pipeline,
 )
+from ..model_selection import document_keys
 from ..schemes import labels_to_spans, repair, spans_to_labels
 
 #: confidence :meth:`PostProcessedTagger.predict_entities` gives an entity that a step
@@ -85,19 +86,10 @@ def group_documents(X):
     -------
     list of (str or None, list of int)
     """
-    docs, where = [], {}
-    for i, s in enumerate(X):
-        doc_id = getattr(s, "doc_id", None)
-        if doc_id is None:
-            docs.append((None, [i]))
-            continue
-        k = where.get(doc_id)
-        if k is None:
-            where[doc_id] = len(docs)
-            docs.append((doc_id, [i]))
-        else:
-            docs[k][1].append(i)
-    return docs
+    docs = {}
+    for i, key in enumerate(document_keys(X)):  # ("", i): a sentence without an id
+        docs.setdefault(key, []).append(i)
+    return [(None if isinstance(key, tuple) else key, index) for key, index in docs.items()]
 
 
 class PostprocessStep(BaseEstimator):
@@ -230,14 +222,18 @@ class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
         list of list of str
             IOB2 labels.
         """
+        return self._corrected(X, "predict")[1]
+
+    def _corrected(self, X, method):
+        """``(output, labels)``: the tagger's final step's ``method`` (``predict`` or
+        ``predict_entities``) on ``X`` through its head, and its labels after the steps
+        (which read that final step's marginals when they use them)."""
         check_is_fitted(self, "steps_")
         X = check_sentences(X)
         Xt, final = head_transform(self.tagger_, X)
-        return self._corrected(X, Xt, final, final.predict(Xt))
-
-    def _corrected(self, X, Xt, final, labels):
-        """The tagger's ``labels`` of ``X`` after the steps (``Xt``, ``final``: its head's
-        output and its final step, whose marginals the steps that use them read)."""
+        found = getattr(final, method)(Xt)
+        labels = found if method == "predict" else [
+            spans_to_labels([e[:3] for e in spans], len(s), "IOB2") for s, spans in zip(X, found)]
         steps = [step for _, step in self.steps_]
         marginals = classes = None
         if any(getattr(s, "uses_marginals", False) for s in steps) \
@@ -245,7 +241,7 @@ class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
             marginals, classes = final.predict_marginals(Xt), tuple(final.classes_)
         retag = self.tagger_.predict if any(getattr(s, "uses_tagger", False)
                                             for s in steps) else None
-        return apply_steps(steps, X, labels, marginals, classes, retag)
+        return found, apply_steps(steps, X, labels, marginals, classes, retag)
 
     @available_if(_final_gives_entities)
     def predict_entities(self, X):
@@ -264,13 +260,7 @@ class PostProcessedTagger(SequenceTaggerMixin, NamedComposition):
             probability; one a step created or changed (other boundaries or
             class) has :data:`STEP_CONFIDENCE` (1.0).
         """
-        check_is_fitted(self, "steps_")
-        X = check_sentences(X)
-        Xt, final = head_transform(self.tagger_, X)
-        spans = final.predict_entities(Xt)
-        out = self._corrected(X, Xt, final, [spans_to_labels([e[:3] for e in found], len(s),
-                                                             "IOB2")
-                                             for s, found in zip(X, spans)])
+        spans, out = self._corrected(X, "predict_entities")
         result = []
         for found, lab in zip(spans, out):
             kept = {(t, a, b): p for t, a, b, p in found}
@@ -313,19 +303,26 @@ def apply_steps(steps, X, labels, marginals=None, classes=None, retag=None):
         doc = LabelledDocument(doc_id, tuple(X[i] for i in index), tuple(labels[i] for i in index),
                        None if marginals is None else tuple(marginals[i] for i in index),
                        classes, tuple(index), retag)
-        for step in steps:
-            new = _checked(step.correct(doc), doc, step)
-            doc = replace(doc, labels=tuple(new))
+        for step in steps:  # its labels checked to fit the document, repaired to IOB2
+            new = [list(lab) for lab in step.correct(doc)]
+            if len(new) != len(doc.sentences) or any(
+                    len(lab) != len(s) for lab, s in zip(new, doc.sentences)):
+                raise ValueError(f"{type(step).__name__}.correct returned labels that do not "
+                                 f"fit document {doc.doc_id!r}")
+            doc = replace(doc, labels=tuple(repair(lab, "IOB2") for lab in new))
         for i, lab in zip(index, doc.labels):
             labels[i] = lab
     return labels
 
 
-def _checked(new, doc, step):
-    """The step's labels, checked to fit the document, repaired to well-formed IOB2."""
-    new = [list(lab) for lab in new]
-    if len(new) != len(doc.sentences) or any(
-            len(lab) != len(s) for lab, s in zip(new, doc.sentences)):
-        raise ValueError(f"{type(step).__name__}.correct returned labels that do not fit "
-                         f"document {doc.doc_id!r}")
-    return [repair(lab, "IOB2") for lab in new]
+def segments(n, spans):
+    """``(start, end, type)`` of each entity of ``spans`` and ``(i, i + 1, None)`` of each of
+    the ``n`` tokens outside them, in sentence order: a sentence read as entities and words
+    (NERBio's collapsed sentences, the cascade rules' items)."""
+    out, pos = [], 0
+    for t, a, b in [*spans, (None, n, n)]:  # the sentinel: the words after the last entity
+        out += [(i, i + 1, None) for i in range(pos, a)]
+        if t is not None:
+            out.append((a, b, t))
+        pos = b
+    return out

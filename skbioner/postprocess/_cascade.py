@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from .._validation import Integral, Interval, Real
 from ..schemes import labels_to_spans
 from ._abbreviations import set_span
-from ._base import LabelledDocument, PostprocessStep
+from ._base import LabelledDocument, PostprocessStep, segments
 
 __all__ = ["CascadedEntityRules"]
 
@@ -175,22 +175,8 @@ class CascadedEntityRules(PostprocessStep):
         trie = self._index()[1]
         if not trie:
             return []
-        low = [w.lower() for w in sent]
-        keys, starts, ends = [], [], []
-        k = 0
-        for t, a, b in labels_to_spans(labels):
-            if k < a:
-                keys += low[k:a]
-                starts += range(k, a)
-                ends += range(k + 1, a + 1)
-            keys.append(("E", t))
-            starts.append(a)
-            ends.append(b)
-            k = b
-        if k < len(low):
-            keys += low[k:]
-            starts += range(k, len(low))
-            ends += range(k + 1, len(low) + 1)
+        parts = segments(len(sent), labels_to_spans(labels))
+        keys = [sent[a].lower() if t is None else ("E", t) for a, _, t in parts]
         out = []
         i, m = 0, len(keys)
         while i < m:
@@ -210,7 +196,7 @@ class CascadedEntityRules(PostprocessStep):
             if best is None:
                 i += 1
                 continue
-            out.append((best[0], best[1], starts[i], ends[end - 1]))
+            out.append((best[0], best[1], parts[i][0], parts[end - 1][1]))
             i = end
         return out
 

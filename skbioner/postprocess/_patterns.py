@@ -32,7 +32,7 @@ from numba import njit, prange
 from .._validation import Integral, Interval, Real
 from ..model_selection import holdout_split
 from ..schemes import labels_to_spans
-from ._base import LabelledDocument, PostprocessStep
+from ._base import LabelledDocument, PostprocessStep, segments
 
 __all__ = ["Pattern", "PatternPostProcessor"]
 
@@ -166,18 +166,8 @@ def align_pairs(seq, offsets, pairs, n_classes):
 
 def _collapse(words, labels):
     """Collapsed symbols of a sentence: ``(symbols, is_class)`` with one symbol per entity."""
-    spans = labels_to_spans(labels)
-    out, cls = [], []
-    pos = 0
-    for t, a, b in spans:
-        out.extend(words[pos:a])
-        cls.extend([False] * (a - pos))
-        out.append(t)
-        cls.append(True)
-        pos = b
-    out.extend(words[pos:])
-    cls.extend([False] * (len(words) - pos))
-    return out, cls
+    parts = segments(len(words), labels_to_spans(labels))
+    return [words[a] if t is None else t for a, _, t in parts], [t is not None for *_, t in parts]
 
 
 def _owner(n, spans):

@@ -189,6 +189,7 @@ def run(args):
     from tqdm import tqdm
 
     from ..base import final_estimator
+    from ..io._atomic import STDOUT
     from ..tagging import (
         DocumentError,
         gives_confidences,
@@ -197,7 +198,6 @@ def run(args):
         tag_documents,
     )
     from ..tagging._tagger import _model_of, model_reference, worker_count
-    from ..tagging._writers import STDOUT
     from ._formats import plural, printable
     from ._paths import refuse_output_over_inputs
 

@@ -292,7 +292,8 @@ def _stdout_closed():
 
 
 def _error(command, message):
-    print(f"skbioner {command}: error: {printable(_one_line(message))}", file=sys.stderr)
+    one_line = " ".join(message.splitlines()) if "\n" in message else message
+    print(f"skbioner {command}: error: {printable(one_line)}", file=sys.stderr)
 
 
 def _cli_hints(command, message):
@@ -300,10 +301,6 @@ def _cli_hints(command, message):
         if (only is None or only == command) and python in message:
             return message.replace(python, cli)
     return message
-
-
-def _one_line(message):
-    return " ".join(message.splitlines()) if "\n" in message else message
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -447,7 +447,8 @@ def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
         doc, sents, offs = item
         sp = spans[pos:pos + len(sents)]
         pos += len(sents)
-        labs = [_iob2(s, len(sent)) if s else ["O"] * len(sent) for s, sent in zip(sp, sents)]
+        labs = [spans_to_labels([t[:3] for t in s], len(sent), "IOB2") if s else ["O"] * len(sent)
+                for s, sent in zip(sp, sents)]
         results.append(TaggedDocument(doc.id, doc.text, doc.source, sents, offs, labs,
                                       _entities_from_spans(doc.text, offs, sp)))
     return results
@@ -499,11 +500,6 @@ def _calls(documents, local, limit=None):
     if pos > start:
         out.append((start, pos))
     return out
-
-
-def _iob2(spans, n):
-    """IOB2 labels of a sentence's predicted ``(type, start, end, confidence)`` spans."""
-    return spans_to_labels([sp[:3] for sp in spans], n, "IOB2")
 
 
 def _check_min_confidence(value):

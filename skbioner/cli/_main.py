@@ -12,10 +12,6 @@ from ._formats import printable
 SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _clusters, _demo)
 
 
-class UserError(Exception):
-    """An error in what the user asked for: one line on stderr, exit status 1."""
-
-
 def build_parser() -> argparse.ArgumentParser:
     from .._version import __version__
 
@@ -234,7 +230,7 @@ def _run(args) -> int:
         return 130
     except BrokenPipeError:  # `skbioner info --json | head -1`: the reader has gone
         return _stdout_closed()
-    except (UserError, ValueError, TypeError, OSError, KeyError, LookupError) as exc:
+    except (ValueError, TypeError, OSError, KeyError, LookupError) as exc:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"

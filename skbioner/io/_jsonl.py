@@ -146,18 +146,6 @@ def read_jsonl(path) -> list[BratDocument]:
     return docs
 
 
-def render_jsonl(doc: BratDocument) -> str:
-    """One JSONL line for a document (see :func:`write_jsonl`)."""
-    entities = []
-    for e in sorted(doc.entities, key=lambda e: (e.start, e.end, e.type)):
-        item = {"start": e.start, "end": e.end, "type": e.type, "text": e.text}
-        if e.fragments is not None:
-            item["fragments"] = [list(f) for f in e.fragments]
-        entities.append(item)
-    return json.dumps({"id": doc.id, "text": doc.text, "entities": entities},
-                      ensure_ascii=False) + "\n"
-
-
 def write_jsonl(path, documents) -> None:
     """Write documents as JSONL, one ``{"id", "text", "entities"}`` line each, atomically.
 
@@ -168,4 +156,14 @@ def write_jsonl(path, documents) -> None:
         Entities are written sorted by offsets, with ``"fragments"`` when they
         have several.
     """
-    atomic_write_utf8(path, "".join(render_jsonl(doc) for doc in check_documents(documents)))
+    lines = []
+    for doc in check_documents(documents):
+        entities = []
+        for e in sorted(doc.entities, key=lambda e: (e.start, e.end, e.type)):
+            item = {"start": e.start, "end": e.end, "type": e.type, "text": e.text}
+            if e.fragments is not None:
+                item["fragments"] = [list(f) for f in e.fragments]
+            entities.append(item)
+        lines.append(json.dumps({"id": doc.id, "text": doc.text, "entities": entities},
+                                ensure_ascii=False) + "\n")
+    atomic_write_utf8(path, "".join(lines))

@@ -34,7 +34,7 @@ from ._brat import (
     check_documents,
     document_id_problem,
 )
-from ._decode import decode, find_control, read_bytes
+from ._decode import check_text_controls, decode, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
 from ._json import loads as loads_bounded
@@ -349,11 +349,7 @@ def _to_document(document, k, path, type_infon, budget) -> BratDocument:
                                             f"document: {problem}")
     where = f"document {doc_id!r}"
     text = _joined(_items(document, "passages"), 0, path, where, budget)
-    found = find_control(text)
-    if found is not None:
-        raise CorpusFormatError(path, line, f"{where}: control character "
-                                            f"{found[1]!r} at character {found[0]} of "
-                                            "the text (a binary or corrupt file?)")
+    check_text_controls(text, path, f"{where}: ", line)
     annotations = list(_items(document, "annotations"))
     for passage in _items(document, "passages"):
         annotations.extend(_items(passage, "annotations"))

@@ -26,7 +26,7 @@ from ._brat import (
     check_fragments,
     check_new_id,
 )
-from ._decode import decode, find_control, read_bytes
+from ._decode import check_text_controls, decode, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
 from ._json import loads as _loads
@@ -130,11 +130,7 @@ def read_jsonl(path) -> list[BratDocument]:
     path_str = os.fsdecode(os.fspath(path))
     docs = []
     for lineno, doc_id, text, raw in iter_jsonl_records(path, require_text=True):
-        found = find_control(text)
-        if found is not None:
-            raise CorpusFormatError(path_str, lineno, f"document {doc_id!r}: control character "
-                                                      f"{found[1]!r} at character {found[0]} of "
-                                                      '"text" (a binary or corrupt file?)')
+        check_text_controls(text, path_str, f"document {doc_id!r}: ", lineno)
         entities = []
         for k, (typ, start, end, covered, frags) in enumerate(raw):
             check_fragments(text, frags or [(start, end)], covered, path_str, lineno,

@@ -350,37 +350,30 @@ def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None,
     if inner_threads is None:
         return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length,
                          options)
-    _ignore_ctrl_c_in_worker()
-    # compiled decoding is multi-threaded: fewer threads per worker process avoid
-    # oversubscribing the cores the workers share; restored for later joblib tasks
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
-    try:
-        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length,
-                         options)
-    finally:
-        numba.set_num_threads(before)
-
-
-def _ignore_ctrl_c_in_worker():
-    """In a joblib (loky) worker process, leave SIGINT and SIGTERM to the parent.
-
-    Ctrl-C (and a SIGTERM sent to the process group) reaches every process
-    of the group; the parent stops the batch and shuts its workers down
-    (loky kills them), whereas a worker stopped mid-task would print a
-    traceback, and workers dying while the parent shuts the pool down can
-    stall the shutdown.
-    """
     import multiprocessing
     import signal
     import threading
 
+    import numba
+
+    # In a joblib (loky) worker process, SIGINT and SIGTERM are left to the parent.  Ctrl-C
+    # (and a SIGTERM sent to the process group) reaches every process of the group; the
+    # parent stops the batch and shuts its workers down (loky kills them), whereas a worker
+    # stopped mid-task would print a traceback, and workers dying while the parent shuts
+    # the pool down can stall the shutdown.
     if (multiprocessing.current_process().name.startswith("LokyProcess")
             and threading.current_thread() is threading.main_thread()):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # compiled decoding is multi-threaded: fewer threads per worker process avoid
+    # oversubscribing the cores the workers share; restored for later joblib tasks
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        return _tag_batch(model_ref, docs, tokenizer, max_token_length, None, allow_pickle,
+                          options)
+    finally:
+        numba.set_num_threads(before)
 
 
 # a batch builds a few small objects per token, none of them cyclic garbage: the

@@ -119,11 +119,6 @@ class CompileNotes:
         self._depth = threading.local()
         self._listener = None
 
-    def _line(self, text):
-        from tqdm import tqdm
-
-        tqdm.write(text, file=self.stream or sys.stderr)
-
     def start(self, dispatcher):
         import time
 
@@ -138,7 +133,10 @@ class CompileNotes:
         if depth == 0 or self._last is None or now - self._last >= self.interval:
             self._last = now
             where = module.split(".")[1] if module.count(".") else module
-            self._line(f"skbioner: compiling {func.__name__} ({where}) ...")
+            from tqdm import tqdm
+
+            tqdm.write(f"skbioner: compiling {func.__name__} ({where}) ...",
+                       file=self.stream or sys.stderr)
 
     def end(self):
         self._depth.n = max(getattr(self._depth, "n", 1) - 1, 0)
@@ -234,7 +232,11 @@ def _run(args) -> int:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"
-        _error(args.command, _cli_hints(args.command, message))
+        for only, python, cli in sorted(CLI_HINTS, key=lambda h: h[0] is None):  # own first
+            if (only is None or only == args.command) and python in message:
+                message = message.replace(python, cli)
+                break
+        _error(args.command, message)
         return 1
     except MemoryError:
         model = getattr(args, "model_file", None)
@@ -290,13 +292,6 @@ def _stdout_closed():
 def _error(command, message):
     one_line = " ".join(message.splitlines()) if "\n" in message else message
     print(f"skbioner {command}: error: {printable(one_line)}", file=sys.stderr)
-
-
-def _cli_hints(command, message):
-    for only, python, cli in sorted(CLI_HINTS, key=lambda h: h[0] is None):  # own first
-        if (only is None or only == command) and python in message:
-            return message.replace(python, cli)
-    return message
 
 
 if __name__ == "__main__":  # pragma: no cover

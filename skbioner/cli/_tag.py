@@ -145,22 +145,6 @@ def _model_and_inputs(args):
     return args.model, inputs
 
 
-def _report_skipped(skipped, shown=3):
-    """A note on stderr per input directory and reason: the entries not read."""
-    from collections import defaultdict
-
-    from ._formats import plural, printable
-
-    groups = defaultdict(list)
-    for path, reason in skipped:
-        groups[(str(path.parent), reason)].append(path.name + ("/" if path.is_dir() else ""))
-    for (directory, reason), names in groups.items():
-        more = f" and {len(names) - shown} more" if len(names) > shown else ""
-        print(f"skbioner tag: note: {printable(directory)}: skipped "
-              f"{plural(len(names), 'entry', 'entries')} ({printable(', '.join(names[:shown]))}"
-              f"{more}): {reason}", file=sys.stderr)
-
-
 def run(args):
     from tqdm import tqdm
 
@@ -197,7 +181,15 @@ def run(args):
               f"this machine: {n_jobs} worker processes", file=sys.stderr)
     skipped = []
     documents = iter_documents(inputs, args.input_format, args.encoding, skipped=skipped)
-    _report_skipped(skipped)
+    groups = {}  # a note on stderr per input directory and reason: the entries not read
+    for path, reason in skipped:
+        groups.setdefault((str(path.parent), reason), []).append(
+            path.name + ("/" if path.is_dir() else ""))
+    for (directory, reason), names in groups.items():
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        print(f"skbioner tag: note: {printable(directory)}: skipped "
+              f"{plural(len(names), 'entry', 'entries')} ({printable(', '.join(names[:3]))}"
+              f"{more}): {reason}", file=sys.stderr)
     ref = model_reference(model_path)  # a pipe is read once, here
     model = _model_of(ref, args.allow_pickle)  # fail fast, also with --n-jobs
     for path, one in zip(paths, getattr(model, "models", [model])):

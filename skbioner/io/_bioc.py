@@ -133,24 +133,16 @@ def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocumen
 # --------------------------------------------------------------------------
 
 
-def _xml_parser():
-    """lxml's parser with entity resolution, DTD loading and network access off.
-
-    Set explicitly, whatever the installed lxml's defaults (lxml < 5 resolves
-    external entities: an ``<!ENTITY x SYSTEM "file:///etc/passwd">`` would
-    copy the file into a document's text).
-    """
-    from lxml import etree
-
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                           dtd_validation=False, huge_tree=False)
-
-
 def _load_xml(data: bytes, path: str) -> list[dict]:
     from lxml import etree
 
+    # lxml's parser with entity resolution, DTD loading and network access off, set
+    # explicitly whatever the installed lxml's defaults (lxml < 5 resolves external
+    # entities: an <!ENTITY x SYSTEM "file:///etc/passwd"> would copy the file into a text)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             dtd_validation=False, huge_tree=False)
     try:
-        tree = etree.parse(io.BytesIO(data), _xml_parser())
+        tree = etree.parse(io.BytesIO(data), parser)
     except etree.XMLSyntaxError as exc:
         raise CorpusFormatError(path, exc.lineno, f"not BioC XML: {exc.msg}") from None
     dtd = tree.docinfo.internalDTD

@@ -227,7 +227,18 @@ def _run(args) -> int:
         print("skbioner: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `skbioner info --json | head -1`: the reader has gone
-        return _stdout_closed()
+        # exit quietly, as the Python documentation's recipe has it (``signal`` module, "Note
+        # on SIGPIPE"): the rest of the output, and the flush at exit that would fail again
+        # and print a traceback, go to os.devnull; the status is 141 (128 + SIGPIPE), what a
+        # command killed by SIGPIPE reports to the shell
+        try:
+            fd = sys.stdout.fileno()
+        except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+            return 141
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+        return 141
     except (ValueError, TypeError, OSError, KeyError, LookupError) as exc:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
@@ -267,26 +278,6 @@ def _run(args) -> int:
                              "(set SKBIONER_TRACEBACK=1 for the traceback, and please report it)")
         return 1
     return int(status or 0)
-
-
-def _stdout_closed():
-    """Exit quietly once the reader of standard output has gone (a closed pipe).
-
-    The Python documentation's recipe (``signal`` module, "Note on SIGPIPE"):
-    the rest of the output, and the flush at exit that would fail again and
-    print a traceback, go to ``os.devnull``; the status is 141 (128 + SIGPIPE),
-    what a command killed by SIGPIPE reports to the shell.
-    """
-    import os
-
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
-        return 141
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
-    return 141
 
 
 def _error(command, message):

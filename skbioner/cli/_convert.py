@@ -53,8 +53,16 @@ def add_arguments(p):
 
 
 def run(args):
-    from ..io import detect_format
-    from ..schemes import check_scheme
+    from ..io import (
+        ColumnCorpus,
+        corpus_to_documents,
+        detect_format,
+        read_columns,
+        read_documents,
+        write_columns,
+        write_documents,
+    )
+    from ..schemes import check_scheme, convert
     from ._formats import output_format, plural, separator, warnings_on_stderr
     from ._paths import refuse_output_over_inputs
 
@@ -71,54 +79,32 @@ def run(args):
         raise ValueError(f"--to-scheme applies to a column OUT; {args.output} is {dst}")
     if from_scheme != "IOB2" and src != "columns":
         raise ValueError(f"--from-scheme applies to a column IN; {args.input} is {src}")
+    if src == dst == "columns" and to_scheme is None and from_scheme == "IOB2":
+        raise ValueError("IN and OUT are both IOB2 column files: give --to-scheme (or "
+                         "--from-scheme, or an OUT of another format)")
     sep = separator(args.sep)
     with warnings_on_stderr("convert"):
-        if src == dst == "columns":
-            return _relabel(args.input, args.output, sep, from_scheme, to_scheme)
-        docs = _read(args.input, src, sep, from_scheme)
-        _write(args.output, docs, dst, to_scheme, None if args.tokenizer == "bio" else "whitespace")
+        if src == "columns":
+            corpus = read_columns(args.input, sep=sep, scheme=from_scheme)
+        if src == dst == "columns":  # the label column rewritten (--to-scheme's default: IOB2)
+            write_columns(args.output, corpus, y=[convert(labels, from_scheme, to_scheme or "IOB2")
+                                                  for labels in corpus.y])
+            return 0
+        docs = read_documents(args.input, src) if src != "columns" else corpus_to_documents(
+            corpus, [convert(labels, from_scheme, "IOB2") for labels in corpus.y])
+        if dst != "columns":
+            write_documents(args.output, docs, dst)
+        else:
+            from ..text import tokenize_documents
+
+            X, y = tokenize_documents(docs, None if args.tokenizer == "bio" else "whitespace")
+            if to_scheme not in (None, "IOB2"):
+                y = [convert(labels, "IOB2", to_scheme) for labels in y]
+            write_columns(args.output, ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X],
+                                                    path=str(args.output)))
     n_entities = sum(len(d.entities) for d in docs)
     print(f"converted {plural(len(docs), 'document')} "
           f"({plural(n_entities, 'entity', 'entities')}) from {src} to {dst}: "
           f"{args.output}", file=sys.stderr)
     return 0
 
-
-def _relabel(src_path, dst_path, sep, from_scheme, to_scheme):
-    from ..io import read_columns, write_columns
-    from ..schemes import convert
-
-    if to_scheme is None:
-        if from_scheme == "IOB2":
-            raise ValueError("IN and OUT are both IOB2 column files: give --to-scheme (or "
-                             "--from-scheme, or an OUT of another format)")
-        to_scheme = "IOB2"  # --to-scheme's default
-    corpus = read_columns(src_path, sep=sep, scheme=from_scheme)
-    write_columns(dst_path, corpus, y=[convert(labels, from_scheme, to_scheme)
-                                       for labels in corpus.y])
-    return 0
-
-
-def _read(path, fmt, sep, from_scheme):
-    from ..io import corpus_to_documents, read_columns, read_documents
-    from ..schemes import convert
-
-    if fmt != "columns":
-        return read_documents(path, fmt)
-    corpus = read_columns(path, sep=sep, scheme=from_scheme)
-    y = [convert(labels, from_scheme, "IOB2") for labels in corpus.y]
-    return corpus_to_documents(corpus, y)
-
-
-def _write(path, docs, fmt, to_scheme, tokenizer):
-    from ..io import ColumnCorpus, write_columns, write_documents
-    from ..schemes import convert
-    from ..text import tokenize_documents
-
-    if fmt != "columns":
-        write_documents(path, docs, fmt)
-        return
-    X, y = tokenize_documents(docs, tokenizer)
-    if to_scheme not in (None, "IOB2"):
-        y = [convert(labels, "IOB2", to_scheme) for labels in y]
-    write_columns(path, ColumnCorpus(X=X, y=y, doc_ids=[s.doc_id for s in X], path=str(path)))

@@ -70,10 +70,6 @@ def _dict(value):
     return value if isinstance(value, dict) else {}
 
 
-def _num(value):
-    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
-
-
 def _counted(value, noun):
     """``"2 documents"``, ``"1 sentence"``; 0 documents: the corpus had no document ids."""
     from ._formats import documents_phrase, plural
@@ -84,7 +80,8 @@ def _counted(value, noun):
 
 
 def _count(d):
-    return ", ".join(f"{k} {_num(v)}" for k, v in _dict(d).items())
+    return ", ".join(f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool)
+                     else f"{k} {v}" for k, v in _dict(d).items())
 
 
 def render(info):

@@ -12,10 +12,6 @@ from ._formats import printable
 SUBCOMMANDS = (_train, _predict, _tag, _evaluate, _convert, _info, _clusters, _demo)
 
 
-class UserError(Exception):
-    """An error in what the user asked for: one line on stderr, exit status 1."""
-
-
 def build_parser() -> argparse.ArgumentParser:
     from .._version import __version__
 
@@ -123,11 +119,6 @@ class CompileNotes:
         self._depth = threading.local()
         self._listener = None
 
-    def _line(self, text):
-        from tqdm import tqdm
-
-        tqdm.write(text, file=self.stream or sys.stderr)
-
     def start(self, dispatcher):
         import time
 
@@ -142,7 +133,10 @@ class CompileNotes:
         if depth == 0 or self._last is None or now - self._last >= self.interval:
             self._last = now
             where = module.split(".")[1] if module.count(".") else module
-            self._line(f"skbioner: compiling {func.__name__} ({where}) ...")
+            from tqdm import tqdm
+
+            tqdm.write(f"skbioner: compiling {func.__name__} ({where}) ...",
+                       file=self.stream or sys.stderr)
 
     def end(self):
         self._depth.n = max(getattr(self._depth, "n", 1) - 1, 0)
@@ -233,12 +227,27 @@ def _run(args) -> int:
         print("skbioner: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `skbioner info --json | head -1`: the reader has gone
-        return _stdout_closed()
-    except (UserError, ValueError, TypeError, OSError, KeyError, LookupError) as exc:
+        # exit quietly, as the Python documentation's recipe has it (``signal`` module, "Note
+        # on SIGPIPE"): the rest of the output, and the flush at exit that would fail again
+        # and print a traceback, go to os.devnull; the status is 141 (128 + SIGPIPE), what a
+        # command killed by SIGPIPE reports to the shell
+        try:
+            fd = sys.stdout.fileno()
+        except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
+            return 141
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+        return 141
+    except (ValueError, TypeError, OSError, KeyError, LookupError) as exc:
         message = str(exc) or type(exc).__name__
         if isinstance(exc, OSError) and exc.filename and exc.strerror:
             message = f"{exc.filename}: {exc.strerror}"
-        _error(args.command, _cli_hints(args.command, message))
+        for only, python, cli in sorted(CLI_HINTS, key=lambda h: h[0] is None):  # own first
+            if (only is None or only == args.command) and python in message:
+                message = message.replace(python, cli)
+                break
+        _error(args.command, message)
         return 1
     except MemoryError:
         model = getattr(args, "model_file", None)
@@ -271,39 +280,9 @@ def _run(args) -> int:
     return int(status or 0)
 
 
-def _stdout_closed():
-    """Exit quietly once the reader of standard output has gone (a closed pipe).
-
-    The Python documentation's recipe (``signal`` module, "Note on SIGPIPE"):
-    the rest of the output, and the flush at exit that would fail again and
-    print a traceback, go to ``os.devnull``; the status is 141 (128 + SIGPIPE),
-    what a command killed by SIGPIPE reports to the shell.
-    """
-    import os
-
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):  # not a file (a test's capture)
-        return 141
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
-    return 141
-
-
 def _error(command, message):
-    print(f"skbioner {command}: error: {printable(_one_line(message))}", file=sys.stderr)
-
-
-def _cli_hints(command, message):
-    for only, python, cli in sorted(CLI_HINTS, key=lambda h: h[0] is None):  # own first
-        if (only is None or only == command) and python in message:
-            return message.replace(python, cli)
-    return message
-
-
-def _one_line(message):
-    return " ".join(message.splitlines()) if "\n" in message else message
+    one_line = " ".join(message.splitlines()) if "\n" in message else message
+    print(f"skbioner {command}: error: {printable(one_line)}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,21 +4,9 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["same_path", "refuse_output_over_inputs"]
+from ..io._atomic import same_path
 
-
-def same_path(a, b) -> bool:
-    """Whether ``a`` and ``b`` name the same file or directory.
-
-    Both existing: :func:`os.path.samefile` (hard links, symbolic links,
-    ``..`` and bind mounts are seen through); otherwise the resolved paths
-    are compared.
-    """
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        pass
-    return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
+__all__ = ["refuse_output_over_inputs"]
 
 
 def _refuse(output, source, why):

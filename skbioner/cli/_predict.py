@@ -42,19 +42,6 @@ def add_arguments(p):
     p.add_argument("--allow-pickle", action="store_true", help=ALLOW_PICKLE_HELP)
 
 
-def _check_single_column(corpus, path, sep):
-    """A one-column file whose tokens hold spaces was most likely space-separated."""
-    from ..io import CorpusFormatError
-
-    for i, sentence in enumerate(corpus.X):
-        for j, token in enumerate(sentence):
-            if " " in token:
-                raise CorpusFormatError(
-                    path, corpus.line_of(i, j),
-                    f"token {token!r} contains a space: IN looks space-separated, but columns "
-                    f"are split on {sep!r}; pass --sep ' ' for a space-separated file")
-
-
 def _model_and_input(args):
     """``(model, IN)``: ``[MODEL] IN`` or ``--model MODEL IN``; no model: the bundled one."""
     if len(args.positional) > 2:
@@ -68,7 +55,7 @@ def _model_and_input(args):
 
 
 def run(args):
-    from ..io import read_columns, write_columns
+    from ..io import CorpusFormatError, read_columns, write_columns
     from ..io._atomic import check_writable
     from ..tagging._bundled import load_model
     from ._formats import separator
@@ -82,8 +69,13 @@ def run(args):
     model = load_model(model_path, allow_pickle=args.allow_pickle)
     corpus = read_columns(input_path, label_col="auto", scheme=None, sep=separator(args.sep))
     sep = corpus._layout.sep
-    if corpus.y is None and sep != " ":
-        _check_single_column(corpus, input_path, sep)
+    for i, sentence in enumerate(corpus.X if corpus.y is None and sep != " " else ()):
+        for j, token in enumerate(sentence):  # one column of tokens with spaces: IN has spaces
+            if " " in token:
+                raise CorpusFormatError(
+                    input_path, corpus.line_of(i, j),
+                    f"token {token!r} contains a space: IN looks space-separated, but columns "
+                    f"are split on {sep!r}; pass --sep ' ' for a space-separated file")
     t0 = time.perf_counter()
     pred = model.predict(corpus.X)
     seconds = time.perf_counter() - t0

@@ -47,6 +47,7 @@ zip or pickle by its content) is taken as the model.
 """
 
 import errno
+import os
 import sys
 import time
 
@@ -109,19 +110,6 @@ def add_arguments(p):
 _DOCUMENT_ERRNOS = {errno.ENAMETOOLONG, errno.EINVAL, errno.EILSEQ, errno.EISDIR}
 
 
-def _write_problem(writer, res):
-    """Write ``res``; a message if that document cannot be written (the batch goes on)."""
-    try:
-        writer.write(res)
-    except ValueError as exc:
-        return str(exc)
-    except OSError as exc:
-        if exc.errno not in _DOCUMENT_ERRNOS:
-            raise
-        return f"cannot be written: {exc.strerror}"
-    return None
-
-
 #: File name endings of model files: a first INPUT ending so is the model (older usage).
 MODEL_SUFFIXES = (".skops", ".joblib", ".pkl", ".pickle")
 
@@ -129,7 +117,6 @@ MODEL_SUFFIXES = (".skops", ".joblib", ".pkl", ".pickle")
 def _looks_like_a_model(path):
     """Whether ``path`` names a model file: by its ending, or a regular file that starts as
     a zip archive or a pickle does (a text or JSONL input never does).  Pipes are not read."""
-    import os
     import stat
 
     if str(path).lower().endswith(MODEL_SUFFIXES):
@@ -158,37 +145,11 @@ def _model_and_inputs(args):
     return args.model, inputs
 
 
-def _models(model_path):
-    """``model_path``, or the models it lists (``jnlpba,bc5cdr``: not a file's name)."""
-    import os
-
-    from ..tagging._tagger import Models
-
-    if model_path is None or "," not in model_path or os.path.exists(model_path):
-        return model_path
-    return Models.of([m.strip() for m in model_path.split(",")])
-
-
-def _report_skipped(skipped, shown=3):
-    """A note on stderr per input directory and reason: the entries not read."""
-    from collections import defaultdict
-
-    from ._formats import plural, printable
-
-    groups = defaultdict(list)
-    for path, reason in skipped:
-        groups[(str(path.parent), reason)].append(path.name + ("/" if path.is_dir() else ""))
-    for (directory, reason), names in groups.items():
-        more = f" and {len(names) - shown} more" if len(names) > shown else ""
-        print(f"skbioner tag: note: {printable(directory)}: skipped "
-              f"{plural(len(names), 'entry', 'entries')} ({printable(', '.join(names[:shown]))}"
-              f"{more}): {reason}", file=sys.stderr)
-
-
 def run(args):
     from tqdm import tqdm
 
     from ..base import final_estimator
+    from ..io._atomic import STDOUT
     from ..tagging import (
         DocumentError,
         gives_confidences,
@@ -196,14 +157,14 @@ def run(args):
         open_writer,
         tag_documents,
     )
-    from ..tagging._tagger import _model_of, model_reference, worker_count
-    from ..tagging._writers import STDOUT
+    from ..tagging._tagger import Models, _model_of, model_reference, worker_count
     from ._formats import plural, printable
     from ._paths import refuse_output_over_inputs
 
     model_path, inputs = _model_and_inputs(args)
     args.model_file = model_path  # named if the model fails unexpectedly
-    model_path = _models(model_path)
+    if model_path is not None and "," in model_path and not os.path.exists(model_path):
+        model_path = Models.of([m.strip() for m in model_path.split(",")])  # jnlpba,bc5cdr
     paths = list(getattr(model_path, "models", [model_path]))
     if args.min_confidence is not None and not 0 <= args.min_confidence <= 1:
         raise ValueError(f"--min-confidence must be between 0 and 1, got {args.min_confidence}")
@@ -220,7 +181,15 @@ def run(args):
               f"this machine: {n_jobs} worker processes", file=sys.stderr)
     skipped = []
     documents = iter_documents(inputs, args.input_format, args.encoding, skipped=skipped)
-    _report_skipped(skipped)
+    groups = {}  # a note on stderr per input directory and reason: the entries not read
+    for path, reason in skipped:
+        groups.setdefault((str(path.parent), reason), []).append(
+            path.name + ("/" if path.is_dir() else ""))
+    for (directory, reason), names in groups.items():
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        print(f"skbioner tag: note: {printable(directory)}: skipped "
+              f"{plural(len(names), 'entry', 'entries')} ({printable(', '.join(names[:3]))}"
+              f"{more}): {reason}", file=sys.stderr)
     ref = model_reference(model_path)  # a pipe is read once, here
     model = _model_of(ref, args.allow_pickle)  # fail fast, also with --n-jobs
     for path, one in zip(paths, getattr(model, "models", [model])):
@@ -239,10 +208,15 @@ def run(args):
     t0 = time.perf_counter()
     with open_writer(args.output_format, args.output) as writer:
         for res in tqdm(results, desc="tagging", unit="doc", disable=disable, file=sys.stderr):
-            if not isinstance(res, DocumentError):
-                problem = _write_problem(writer, res)
-                if problem is not None:
-                    res = DocumentError(res.id, res.source, problem)
+            try:  # a document that cannot be written is its error; the batch goes on
+                if not isinstance(res, DocumentError):
+                    writer.write(res)
+            except ValueError as exc:
+                res = DocumentError(res.id, res.source, str(exc))
+            except OSError as exc:
+                if exc.errno not in _DOCUMENT_ERRNOS:
+                    raise
+                res = DocumentError(res.id, res.source, f"cannot be written: {exc.strerror}")
             if isinstance(res, DocumentError):
                 n_failed += 1
                 if args.strict:

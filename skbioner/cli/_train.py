@@ -76,21 +76,6 @@ def _silenced(model):
     return model
 
 
-def _auto_recut(corpus, name, options, model, verbose, say):
-    """Raw text cut as the training tokens were: pieces if the corpus cuts every hyphen."""
-    from ..pipelines import make_tagger
-    from ..text import hyphen_cut_share
-    from ..text._recut import EVERY_HYPHEN
-
-    share = hyphen_cut_share(corpus.X)
-    if name == "majority" or not share >= EVERY_HYPHEN:  # nan (no hyphen) too
-        return options, model
-    say(f"the corpus cuts words at every hyphen ({share:.0%} of its hyphens are tokens): "
-        "raw text will be cut the same way (--recut pieces; --recut none to keep words whole)")
-    options = {**options, "recut": "pieces"}
-    return options, _built(make_tagger, name, verbose=verbose, **options)
-
-
 def run(args):
     from ..io import save_model
     from ..io._atomic import check_writable
@@ -127,8 +112,17 @@ def run(args):
         print(f"skbioner train: warning: {args.train} has no entity (every label is O): the "
               "model will tag nothing", file=sys.stderr)
     metadata = {"command": "skbioner train", "training_data": record}
-    if not args.tune and args.recut == "auto":
-        options, model = _auto_recut(corpus, args.model, options, model, verbose, say)
+    if not args.tune and args.recut == "auto" and args.model != "majority":
+        from ..text import hyphen_cut_share
+        from ..text._recut import EVERY_HYPHEN
+
+        share = hyphen_cut_share(corpus.X)
+        if share >= EVERY_HYPHEN:  # raw text cut as the training tokens were (nan: no hyphen)
+            say(f"the corpus cuts words at every hyphen ({share:.0%} of its hyphens are "
+                "tokens): raw text will be cut the same way (--recut pieces; --recut none to "
+                "keep words whole)")
+            options = {**options, "recut": "pieces"}
+            model = _built(make_tagger, args.model, verbose=verbose, **options)
     t0 = time.perf_counter()
     if args.tune:  # logs its rounds and choice
         model = tuned_model(args, corpus, options, verbose, say, metadata)

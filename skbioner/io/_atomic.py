@@ -22,7 +22,8 @@ import threading
 from ._decode import file_kind
 
 __all__ = ["STDOUT", "atomic_open", "atomic_write_bytes", "atomic_write_files",
-           "atomic_write_utf8", "check_writable", "output_target", "signals_deferred", "utf8"]
+           "atomic_write_utf8", "check_writable", "output_target", "same_path", "signals_deferred",
+           "utf8"]
 
 #: The output name that means standard output.
 STDOUT = "-"
@@ -111,6 +112,20 @@ def check_writable(path) -> None:
     fd, tmp = _create_temp(where, name=os.fspath(path))
     os.close(fd)
     os.unlink(tmp)
+
+
+def same_path(a, b) -> bool:
+    """Whether ``a`` and ``b`` name the same file or directory.
+
+    Both existing: :func:`os.path.samefile` (hard links, symbolic links,
+    ``..`` and bind mounts are seen through); otherwise the resolved paths
+    are compared.
+    """
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
 
 
 def _raise_naming(exc, path):

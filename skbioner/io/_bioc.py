@@ -34,7 +34,7 @@ from ._brat import (
     check_documents,
     document_id_problem,
 )
-from ._decode import decode, find_control, read_bytes
+from ._decode import check_text_controls, decode, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
 from ._json import loads as loads_bounded
@@ -133,24 +133,16 @@ def read_bioc(path, *, format="auto", type_infon=TYPE_INFON) -> list[BratDocumen
 # --------------------------------------------------------------------------
 
 
-def _xml_parser():
-    """lxml's parser with entity resolution, DTD loading and network access off.
-
-    Set explicitly, whatever the installed lxml's defaults (lxml < 5 resolves
-    external entities: an ``<!ENTITY x SYSTEM "file:///etc/passwd">`` would
-    copy the file into a document's text).
-    """
-    from lxml import etree
-
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                           dtd_validation=False, huge_tree=False)
-
-
 def _load_xml(data: bytes, path: str) -> list[dict]:
     from lxml import etree
 
+    # lxml's parser with entity resolution, DTD loading and network access off, set
+    # explicitly whatever the installed lxml's defaults (lxml < 5 resolves external
+    # entities: an <!ENTITY x SYSTEM "file:///etc/passwd"> would copy the file into a text)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             dtd_validation=False, huge_tree=False)
     try:
-        tree = etree.parse(io.BytesIO(data), _xml_parser())
+        tree = etree.parse(io.BytesIO(data), parser)
     except etree.XMLSyntaxError as exc:
         raise CorpusFormatError(path, exc.lineno, f"not BioC XML: {exc.msg}") from None
     dtd = tree.docinfo.internalDTD
@@ -349,11 +341,7 @@ def _to_document(document, k, path, type_infon, budget) -> BratDocument:
                                             f"document: {problem}")
     where = f"document {doc_id!r}"
     text = _joined(_items(document, "passages"), 0, path, where, budget)
-    found = find_control(text)
-    if found is not None:
-        raise CorpusFormatError(path, line, f"{where}: control character "
-                                            f"{found[1]!r} at character {found[0]} of "
-                                            "the text (a binary or corrupt file?)")
+    check_text_controls(text, path, f"{where}: ", line)
     annotations = list(_items(document, "annotations"))
     for passage in _items(document, "passages"):
         annotations.extend(_items(passage, "annotations"))

@@ -115,10 +115,6 @@ def detect_format(path) -> str:
         return "brat"
     if stat.S_ISFIFO(p.stat().st_mode):
         return "columns"  # a pipe is read once: looking at it would use up what it holds
-    return _sniff(p)
-
-
-def _sniff(p: Path) -> str:
     import gzip
 
     opener = gzip.open if p.name.endswith(".gz") else open

@@ -170,13 +170,14 @@ def find_control(text: str):
     return None if bad is None else (bad.start(), bad.group())
 
 
-def check_text_controls(text: str, path, what: str = "") -> None:
+def check_text_controls(text: str, path, what: str = "", line=False) -> None:
     """Raise :class:`CorpusFormatError` (naming the line) for a control character in a text
-    that is not whitespace; ``what`` (``"document 'd1': "``) prefixes the message."""
+    that is not whitespace; ``what`` (``"document 'd1': "``) prefixes the message.  ``line``:
+    the file's line to name instead (a record's; None: none), by default the text's line."""
     found = find_control(text)
     if found is not None:
         i, c = found
-        raise CorpusFormatError(path, text.count("\n", 0, i) + 1,
+        raise CorpusFormatError(path, text.count("\n", 0, i) + 1 if line is False else line,
                                 f"{what}control character {c!r} at character {i} of the text "
                                 "(a binary or corrupt file?)")
 

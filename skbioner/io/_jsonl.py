@@ -26,7 +26,7 @@ from ._brat import (
     check_fragments,
     check_new_id,
 )
-from ._decode import decode, find_control, read_bytes
+from ._decode import check_text_controls, decode, read_bytes
 from ._errors import CorpusFormatError
 from ._json import JSONDepthError
 from ._json import loads as _loads
@@ -130,11 +130,7 @@ def read_jsonl(path) -> list[BratDocument]:
     path_str = os.fsdecode(os.fspath(path))
     docs = []
     for lineno, doc_id, text, raw in iter_jsonl_records(path, require_text=True):
-        found = find_control(text)
-        if found is not None:
-            raise CorpusFormatError(path_str, lineno, f"document {doc_id!r}: control character "
-                                                      f"{found[1]!r} at character {found[0]} of "
-                                                      '"text" (a binary or corrupt file?)')
+        check_text_controls(text, path_str, f"document {doc_id!r}: ", lineno)
         entities = []
         for k, (typ, start, end, covered, frags) in enumerate(raw):
             check_fragments(text, frags or [(start, end)], covered, path_str, lineno,
@@ -144,18 +140,6 @@ def read_jsonl(path) -> list[BratDocument]:
     if not docs:
         raise CorpusFormatError(path_str, None, "no JSONL document in the file")
     return docs
-
-
-def render_jsonl(doc: BratDocument) -> str:
-    """One JSONL line for a document (see :func:`write_jsonl`)."""
-    entities = []
-    for e in sorted(doc.entities, key=lambda e: (e.start, e.end, e.type)):
-        item = {"start": e.start, "end": e.end, "type": e.type, "text": e.text}
-        if e.fragments is not None:
-            item["fragments"] = [list(f) for f in e.fragments]
-        entities.append(item)
-    return json.dumps({"id": doc.id, "text": doc.text, "entities": entities},
-                      ensure_ascii=False) + "\n"
 
 
 def write_jsonl(path, documents) -> None:
@@ -168,4 +152,14 @@ def write_jsonl(path, documents) -> None:
         Entities are written sorted by offsets, with ``"fragments"`` when they
         have several.
     """
-    atomic_write_utf8(path, "".join(render_jsonl(doc) for doc in check_documents(documents)))
+    lines = []
+    for doc in check_documents(documents):
+        entities = []
+        for e in sorted(doc.entities, key=lambda e: (e.start, e.end, e.type)):
+            item = {"start": e.start, "end": e.end, "type": e.type, "text": e.text}
+            if e.fragments is not None:
+                item["fragments"] = [list(f) for f in e.fragments]
+            entities.append(item)
+        lines.append(json.dumps({"id": doc.id, "text": doc.text, "entities": entities},
+                                ensure_ascii=False) + "\n")
+    atomic_write_utf8(path, "".join(lines))

@@ -151,29 +151,24 @@ def save_model(model, path, *, trusted=(), metadata=None):
     return path
 
 
-def _versions():
+def _with_metadata(data, metadata):
+    """The skops archive ``data`` with a JSON metadata member added."""
+    import datetime
     import platform
 
     from .._version import __version__
 
-    out = {"python": platform.python_version(), "skbioner": __version__}
+    if metadata is not None and not isinstance(metadata, dict):
+        raise TypeError(f"metadata must be a dict, got {type(metadata).__name__}")
+    versions = {"python": platform.python_version(), "skbioner": __version__}
     for name, module in (("scikit-learn", "sklearn"), ("numpy", "numpy"), ("scipy", "scipy"),
                          ("skops", "skops")):
         try:
-            out[name] = importlib.import_module(module).__version__
+            versions[name] = importlib.import_module(module).__version__
         except Exception:  # pragma: no cover - a broken install: record what is known
             pass
-    return out
-
-
-def _with_metadata(data, metadata):
-    """The skops archive ``data`` with a JSON metadata member added."""
-    import datetime
-
-    if metadata is not None and not isinstance(metadata, dict):
-        raise TypeError(f"metadata must be a dict, got {type(metadata).__name__}")
     record = {"saved": datetime.datetime.now(datetime.timezone.utc).isoformat(
-        timespec="seconds"), "versions": _versions(), **dict(metadata or {})}
+        timespec="seconds"), "versions": versions, **dict(metadata or {})}
     try:
         text = json.dumps(record, ensure_ascii=False, indent=1, allow_nan=False)
     except (TypeError, ValueError) as exc:

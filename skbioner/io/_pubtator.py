@@ -216,20 +216,6 @@ def render_pubtator(doc: BratDocument, lossy: dict) -> str:
     return "".join(lines)
 
 
-def _warn_lossy(lossy):
-    what = {"flattened": "documents whose text has more than one line break or a tab: "
-                         "PubTator holds a title line and an abstract line, so the other line "
-                         "breaks and the tabs are written as spaces (offsets unchanged)",
-            "gapped": "discontinuous entities written as the whole span from the first "
-                      "fragment to the last (PubTator has no fragments)"}
-    for kind, ids in lossy.items():
-        if ids:
-            docs = list(dict.fromkeys(ids))
-            named = ", ".join(repr(d) for d in docs[:3]) + (" ..." if len(docs) > 3 else "")
-            warnings.warn(f"{len(ids)} {what[kind]}; documents {named}", CorpusWarning,
-                          stacklevel=3)
-
-
 def write_pubtator(path, documents) -> None:
     """Write documents as a PubTator file, atomically.
 
@@ -261,5 +247,15 @@ def write_pubtator(path, documents) -> None:
         if problem:
             raise ValueError(f"document id {doc.id!r} cannot be a PubTator id: {problem}")
         parts.append(render_pubtator(doc, lossy))
-    _warn_lossy(lossy)
+    what = {"flattened": "documents whose text has more than one line break or a tab: "
+                         "PubTator holds a title line and an abstract line, so the other line "
+                         "breaks and the tabs are written as spaces (offsets unchanged)",
+            "gapped": "discontinuous entities written as the whole span from the first "
+                      "fragment to the last (PubTator has no fragments)"}
+    for kind, ids in lossy.items():
+        if ids:
+            docs = list(dict.fromkeys(ids))
+            named = ", ".join(repr(d) for d in docs[:3]) + (" ..." if len(docs) > 3 else "")
+            warnings.warn(f"{len(ids)} {what[kind]}; documents {named}", CorpusWarning,
+                          stacklevel=2)
     atomic_write_utf8(path, "\n".join(parts))

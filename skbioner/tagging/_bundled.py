@@ -6,6 +6,7 @@ import os
 import warnings
 from pathlib import Path
 
+from ..io._atomic import same_path
 from ..models._base import densified
 
 __all__ = ["BUNDLED_MODEL", "BUNDLED_MODELS", "bundled_model_path", "load_model"]
@@ -45,7 +46,7 @@ def bundled_model_path(model=None):
     if isinstance(model, str) and model in BUNDLED_MODELS and not os.path.exists(model):
         return BUNDLED_MODELS[model]
     for path in BUNDLED_MODELS.values():
-        if _same_file(model, path):
+        if same_path(model, path):
             return path
     return None
 
@@ -129,12 +130,5 @@ def ready_to_tag(model, name):
         raise ModelFileError(f"{os.fsdecode(os.fspath(name))}: not a model to tag with (a "
                              f"{type(model).__name__}, which has no predict method)")
     return densified(model)
-
-
-def _same_file(path, other):
-    try:
-        return os.path.samefile(path, other)
-    except (OSError, TypeError, ValueError):
-        return False
 
 

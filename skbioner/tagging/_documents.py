@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..io._brat import document_id_problem
+from ..io._corpus import _suffix as suffix_through_gz
 from ..io._decode import check_encoding, file_kind, find_control
 from ..io._json import JSONDepthError
 from ..io._json import loads as _loads
@@ -107,11 +108,8 @@ def _open_binary(path):
 
 def _suffix(path: Path) -> str:
     """The name ending that tells a file's format (``.pubtator`` for ``x.pubtator.gz``)."""
-    name = path.name.lower()
-    if name.endswith(".gz"):
-        inner = os.path.splitext(name[:-3])[1]
-        return inner if inner in _CORPUS_FORMATS else ".gz"
-    return os.path.splitext(name)[1]
+    suffix = suffix_through_gz(path)
+    return suffix if suffix in _CORPUS_FORMATS or not path.name.lower().endswith(".gz") else ".gz"
 
 
 def _skip_reason(path: Path) -> str:

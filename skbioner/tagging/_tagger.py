@@ -350,37 +350,30 @@ def _tag_batch(model_ref, docs, tokenizer, max_token_length, inner_threads=None,
     if inner_threads is None:
         return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length,
                          options)
-    _ignore_ctrl_c_in_worker()
-    # compiled decoding is multi-threaded: fewer threads per worker process avoid
-    # oversubscribing the cores the workers share; restored for later joblib tasks
-    import numba
-
-    before = numba.get_num_threads()
-    numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
-    try:
-        return _tag_docs(_model_of(model_ref, allow_pickle), docs, tokenizer, max_token_length,
-                         options)
-    finally:
-        numba.set_num_threads(before)
-
-
-def _ignore_ctrl_c_in_worker():
-    """In a joblib (loky) worker process, leave SIGINT and SIGTERM to the parent.
-
-    Ctrl-C (and a SIGTERM sent to the process group) reaches every process
-    of the group; the parent stops the batch and shuts its workers down
-    (loky kills them), whereas a worker stopped mid-task would print a
-    traceback, and workers dying while the parent shuts the pool down can
-    stall the shutdown.
-    """
     import multiprocessing
     import signal
     import threading
 
+    import numba
+
+    # In a joblib (loky) worker process, SIGINT and SIGTERM are left to the parent.  Ctrl-C
+    # (and a SIGTERM sent to the process group) reaches every process of the group; the
+    # parent stops the batch and shuts its workers down (loky kills them), whereas a worker
+    # stopped mid-task would print a traceback, and workers dying while the parent shuts
+    # the pool down can stall the shutdown.
     if (multiprocessing.current_process().name.startswith("LokyProcess")
             and threading.current_thread() is threading.main_thread()):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # compiled decoding is multi-threaded: fewer threads per worker process avoid
+    # oversubscribing the cores the workers share; restored for later joblib tasks
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(inner_threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        return _tag_batch(model_ref, docs, tokenizer, max_token_length, None, allow_pickle,
+                          options)
+    finally:
+        numba.set_num_threads(before)
 
 
 # a batch builds a few small objects per token, none of them cyclic garbage: the
@@ -447,7 +440,8 @@ def _tag_docs(model, docs, tokenizer, max_token_length, options=(True, None)):
         doc, sents, offs = item
         sp = spans[pos:pos + len(sents)]
         pos += len(sents)
-        labs = [_iob2(s, len(sent)) if s else ["O"] * len(sent) for s, sent in zip(sp, sents)]
+        labs = [spans_to_labels([t[:3] for t in s], len(sent), "IOB2") if s else ["O"] * len(sent)
+                for s, sent in zip(sp, sents)]
         results.append(TaggedDocument(doc.id, doc.text, doc.source, sents, offs, labs,
                                       _entities_from_spans(doc.text, offs, sp)))
     return results
@@ -499,11 +493,6 @@ def _calls(documents, local, limit=None):
     if pos > start:
         out.append((start, pos))
     return out
-
-
-def _iob2(spans, n):
-    """IOB2 labels of a sentence's predicted ``(type, start, end, confidence)`` spans."""
-    return spans_to_labels([sp[:3] for sp in spans], n, "IOB2")
 
 
 def _check_min_confidence(value):

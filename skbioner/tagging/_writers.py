@@ -5,19 +5,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import sys
 from pathlib import Path
 
 from ..io import BratDocument, write_brat
-from ..io._atomic import atomic_open, utf8
+from ..io._atomic import STDOUT, atomic_open, atomic_write_utf8, utf8
 
 __all__ = ["open_writer", "OUTPUT_FORMATS"]
 
 #: Output formats accepted by :func:`open_writer`.
 OUTPUT_FORMATS = ("brat", "jsonl", "iob2", "bioc-xml", "bioc-json")
-
-#: The output name that means standard output (``jsonl`` and ``iob2``; not atomic).
-STDOUT = "-"
 
 
 #: Digits of the confidences written (JSONL ``"confidence"``, brat notes).
@@ -77,12 +73,9 @@ class _StreamWriter:
 
     def __init__(self, out, stack):
         self.stdout = out == STDOUT
-        if self.stdout:
-            self.fh = sys.stdout.buffer
-            return
-        if Path(out).is_dir():
+        if not self.stdout and Path(out).is_dir():
             raise IsADirectoryError(f"{out}: this output format writes one file")
-        self.fh = stack.enter_context(atomic_open(out, "wb"))
+        self.fh = stack.enter_context(atomic_open(out, "wb"))  # "-": standard output
 
     def write(self, doc):
         self.fh.write(utf8(self.render(doc), f"document {doc.id!r}"))
@@ -131,15 +124,10 @@ class _BiocWriter:
         self.docs.append(new)
 
     def close(self):
-        from ..io._atomic import atomic_write_utf8
         from ..io._bioc import dumps_bioc
 
-        if self.out == STDOUT:
-            sys.stdout.buffer.write(dumps_bioc(self.docs, format=self.format,
-                                               name="standard output").encode("utf-8"))
-            sys.stdout.buffer.flush()
-        else:
-            atomic_write_utf8(self.out, dumps_bioc(self.docs, format=self.format, name=self.out))
+        name = "standard output" if self.out == STDOUT else self.out
+        atomic_write_utf8(self.out, dumps_bioc(self.docs, format=self.format, name=name))
 
 
 @contextlib.contextmanager

@@ -532,8 +532,3 @@ class LexiconMatcher(
         return [Sentence._checked(s, {**s._cols, name: tuple(values[a:b]) if h else blank[b - a]},
                                   s.doc_id)
                 for s, a, b, h in zip(sentences, bounds[:-1], bounds[1:], hit.tolist())]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = True
-        return tags

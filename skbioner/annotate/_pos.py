@@ -553,9 +553,3 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         super().__setstate__(state)
         if "model_" in self.__dict__:
             self.model_ = densified(self.model_)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = True
-        tags.non_deterministic = False
-        return tags

@@ -319,11 +319,6 @@ class WordClassAnnotator(
             setattr(self, name, getattr(table, name))
         return self
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = True
-        return tags
-
 
 def count_corpus(sentences, normalize, min_count):
     """Vocabulary and token ids of unlabeled sentences.

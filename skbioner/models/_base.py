@@ -311,9 +311,9 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         return table
 
     def __getstate__(self):
-        state = dict(super().__getstate__())
-        state.pop("_segment_table_cache", None)
-        return state
+        # the caches (``_..._cache``, here and in subclasses) are derived, not state
+        return {k: v for k, v in super().__getstate__().items()
+                if not (k.startswith("_") and k.endswith("_cache"))}
 
     @available_if(_has_probabilities)
     def predict_marginals(self, X):

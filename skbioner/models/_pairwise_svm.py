@@ -610,11 +610,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.__dict__["_layout_cache"] = (self.coef_columns_, layout)
         return layout
 
-    def __getstate__(self):
-        state = dict(super().__getstate__())
-        state.pop("_layout_cache", None)
-        return state
-
     def _fit_sigmoids(self, X, matrix, z, seeds, prev):
         """Platt sigmoids of the pairs from models trained without the held-out documents."""
         train, held = holdout_split(X, float(self.validation_fraction))

@@ -108,7 +108,7 @@ class SegmentFeaturizer:
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
         self.n_raw_ = X.shape[1]
         self.columns_ = np.unique(X.indices)
-        return self._compact(X), seg_offsets
+        return X[:, self.columns_], seg_offsets
 
     def transform(self, matrix, spans_per_sentence, offsets):
         """Rows of the segments over the columns kept by :meth:`fit_transform`.
@@ -131,7 +131,7 @@ class SegmentFeaturizer:
             Sentence ``i``'s segments are rows ``segment_offsets[i]:segment_offsets[i + 1]``.
         """
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
-        return self._compact(X), seg_offsets
+        return X[:, self.columns_], seg_offsets
 
     def get_feature_names_out(self, token_names):
         """Names of the segment feature columns kept in ``fit``.
@@ -167,17 +167,6 @@ class SegmentFeaturizer:
             raise ValueError(f"token_names has {n} names: these segment features were not "
                              "built from those token features")
         return names[self.columns_]
-
-    def _compact(self, X):
-        lookup = np.full(self.n_raw_, -1, dtype=np.int64)
-        lookup[self.columns_] = np.arange(len(self.columns_))
-        new = lookup[X.indices]
-        keep = new >= 0
-        rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
-        counts = np.bincount(rows[keep], minlength=X.shape[0])
-        indptr = np.concatenate([[0], np.cumsum(counts)])
-        return sp.csr_matrix((X.data[keep], new[keep], indptr),
-                             shape=(X.shape[0], len(self.columns_)))
 
 
 def _segment_spans(y):

@@ -400,8 +400,9 @@ class LexiconMatcher(
             types = kinds if given is None else given
             unknown = sorted(set(types) - set(kinds))
             if unknown:
+                known = set(kinds) | {kind for _, kind, _ in _entries(self._path())}
                 raise ValueError(f"types {unknown} are not in the lexicon {self._path()}, whose "
-                                 f"types are {sorted(set(kinds) | set(self._available()))}")
+                                 f"types are {sorted(known)}")
             columns, embedded = [kinds.index(t) for t in types], None
             if str(self.lexicons) != "bundled":  # a user's file travels with the model
                 keys, masks, kinds_ = _keyed(_selected(self._path(), given))
@@ -461,9 +462,6 @@ class LexiconMatcher(
             for i, s in zip(inside.tolist(), sub.transform([X[i] for i in inside])):
                 out[i] = s
         return out
-
-    def _available(self):
-        return {kind for _, kind, _ in _entries(self._path())}
 
     def __getstate__(self):
         state = dict(super().__getstate__())

@@ -392,9 +392,6 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             )
         return self.model
 
-    def _corpus_name(self):
-        return self.corpus if isinstance(self.corpus, str | os.PathLike) else "(X, tags)"
-
     def _fit_folds(self):
         """The fold taggers and the corpus index (cached per process for corpus files)."""
         key = _fold_cache_key(self.model, self.corpus, self.jackknife)
@@ -403,9 +400,10 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         CX, Ctags, groups = _read_pos_corpus(self.corpus)
         n_groups = len(set(groups))
         if n_groups < self.jackknife:
+            corpus = self.corpus if isinstance(self.corpus, str | os.PathLike) else "(X, tags)"
             raise ValueError(
                 f"jackknife={self.jackknife} folds need as many documents in the POS corpus "
-                f"{self._corpus_name()}, which has {n_groups} (document lines "
+                f"{corpus}, which has {n_groups} (document lines "
                 "###MEDLINE:<id> or -DOCSTART- separate documents)"
             )
         keys, docs, names = _index_corpus(CX, groups)

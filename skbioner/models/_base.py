@@ -297,11 +297,9 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         list of list of str
         """
         problem = self._chain_scores(X)
+        well_formed = bool(getattr(self, "constrained", True))
         return LabelSequences(self.label_space_.decode(problem.paths(), problem.offsets,
-                                                       well_formed=self._well_formed()))
-
-    def _well_formed(self):
-        return bool(getattr(self, "constrained", True))
+                                                       well_formed=well_formed))
 
     def _segment_table(self):
         table = self.__dict__.get("_segment_table_cache")

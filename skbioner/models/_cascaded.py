@@ -153,16 +153,11 @@ class SegmentFeaturizer:
             raise ValueError("this SegmentFeaturizer is not fitted")
         token_names = np.asarray(token_names, dtype=object)
         n = token_names.size
-        edges = list(_LENGTH_BUCKETS) + [None]
-        lengths = [str(a) if b is None or b == a + 1 else f"{a}-{b - 1}"
-                   for a, b in zip(edges[:-1], edges[1:])]
-        lengths[-1] = f"{_LENGTH_BUCKETS[-1]}+"
-        parts = {"bag": [f"bag:{t}" for t in token_names],
-                 "head": [f"head:{t}" for t in token_names],
-                 "first": [f"first:{t}" for t in token_names],
-                 "length": [f"length:{x}" for x in lengths],
-                 "type": [f"type:{t}" for t in self.types]}
-        names = np.asarray([x for b in self.blocks for x in parts[b]], dtype=object)
+        edges = _LENGTH_BUCKETS.tolist()
+        lengths = [str(a) if b == a + 1 else f"{a}-{b - 1}" for a, b in zip(edges, edges[1:])]
+        parts = {"bag": token_names, "head": token_names, "first": token_names,
+                 "length": [*lengths, f"{edges[-1]}+"], "type": self.types}
+        names = np.asarray([f"{b}:{x}" for b in self.blocks for x in parts[b]], dtype=object)
         if names.size != self.n_raw_:
             raise ValueError(f"token_names has {n} names: these segment features were not "
                              "built from those token features")

@@ -350,9 +350,6 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
 
-    def _tagger(self):
-        return _open_tagger(self.model_bytes_)
-
     def predict(self, X):
         """IOB2 label lists for featurizer output ``X``.
 
@@ -366,7 +363,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         """
         X = check_fitted_features(self, X, "model_bytes_")
         matrix, offsets = _canonical(X.matrix), X.offsets
-        tagger = self._tagger()
+        tagger = _open_tagger(self.model_bytes_)
         scheme = self.scheme_
         out = []
         for items in _iter_items(matrix, offsets):

@@ -128,11 +128,7 @@ def read_lexicon(path):
     CorpusFormatError
         Naming the file and line of the first malformed entry.
     """
-    names, types, ids = [], [], []
-    for name, kind, ident in _entries(path):
-        names.append(name)
-        types.append(kind)
-        ids.append(ident)
+    names, types, ids = (list(column) for column in zip(*_entries(path)))
     return names, types, ids
 
 

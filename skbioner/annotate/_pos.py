@@ -449,10 +449,6 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
              self.doc_folds_) = self._fit_folds()
         return self
 
-    def _annotate(self, X, tags):
-        with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
-            return [s.with_annotations(**{self.column: t}) for s, t in zip(X, tags)]
-
     def _folds_of(self, X):
         """The fold tagger of each sentence of ``X`` (-1: the full model)."""
         if getattr(self, "fold_models_", None) is None:
@@ -460,14 +456,16 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         found = _documents_of(X, self.corpus_keys_, self.corpus_docs_)
         return np.where(found >= 0, self.doc_folds_[np.maximum(found, 0)], -1)
 
-    def _tag(self, X, fold):
+    def _tagged(self, X, fold):
+        """``X`` with the ``column`` of tags of each sentence's fold tagger (-1: the full model)."""
         tags = [None] * len(X)
         for k in np.unique(fold):
             idx = np.flatnonzero(fold == k)
             model = self.model_ if k < 0 else self.fold_models_[k]
             for i, t in zip(idx, model.predict([X[i] for i in idx])):
                 tags[i] = t
-        return tags
+        with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
+            return [s.with_annotations(**{self.column: t}) for s, t in zip(X, tags)]
 
     def transform(self, X):
         """Return new sentences with the ``column`` annotation added (inputs unchanged).
@@ -487,7 +485,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "model_")
         X = check_sentences(X)
-        return self._annotate(X, self._tag(X, self._folds_of(X)))
+        return self._tagged(X, self._folds_of(X))
 
     def fit_transform(self, X, y=None):
         """Fit, then annotate ``X`` (out of fold with ``jackknife``; see the class doc).
@@ -509,7 +507,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         fold = self._folds_of(X)
         if self.jackknife is not None:
             self.jackknife_coverage_ = float(np.mean(fold >= 0)) if len(X) else 0.0
-        return self._annotate(X, self._tag(X, fold))
+        return self._tagged(X, fold)
 
     def in_sample(self, X):
         """Which sentences of ``X`` :meth:`transform` would tag with a model trained on them.

@@ -86,12 +86,9 @@ def _official_sentence_counts(y_true, y_pred):
 
 
 def _span_sentence_counts(y_true, y_pred, scheme):
-    spans_t, spans_p = [], []
-    check_label_sequences(y_true, scheme=scheme, name="y_true")
-    check_label_sequences(y_pred, scheme=scheme, name="y_pred")
-    for t, p in zip(y_true, y_pred, strict=True):
-        spans_t.append(labels_to_spans(t, scheme))
-        spans_p.append(labels_to_spans(p, scheme))
+    spans_t, spans_p = ([labels_to_spans(labels, scheme)
+                         for labels in check_label_sequences(y, scheme=scheme, name=name)]
+                        for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
     classes = sorted({s[0] for ss in spans_t + spans_p for s in ss})
     cid = {c: k for k, c in enumerate(classes)}
     n_cls = len(classes)

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.metrics import make_scorer
 
 from ..schemes import check_label_sequences, check_scheme, labels_to_spans
-from ._official import official_token_tallies
+from ._official import _check_y, official_token_tallies
 from ._report import ClassScore, EntityReport
 
 __all__ = [
@@ -22,14 +22,6 @@ __all__ = [
 ]
 
 MODES = ("official", "spans")
-
-
-def _check_y(y_true, y_pred):
-    """Both as lists of label lists, ``y_pred`` as long as ``y_true`` (labels not checked:
-    the scorers count what they are given, as the official script does)."""
-    y_true = check_label_sequences(y_true, scheme=False, name="y_true")
-    return y_true, check_label_sequences(y_pred, map(len, y_true), scheme=False, name="y_pred",
-                                         unit="labels in y_true")
 
 
 def sentence_counts(y_true, y_pred, *, mode="official", scheme="IOB2"):

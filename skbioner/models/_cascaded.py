@@ -169,10 +169,6 @@ def _segment_spans(y):
     return [[(SEGMENT_TYPE, s, e) for _, s, e in labels_to_spans(labels)] for labels in y]
 
 
-def _typed_spans(y):
-    return [labels_to_spans(labels) for labels in y]
-
-
 def _fit_predict_fold(segmenter, X, y_seg, train, test):
     """Fit on ``train``; return the predictions on ``test``, or the model if ``test`` is None.
 
@@ -301,11 +297,11 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         self.classes_ = iob2_classes(self.types_)
         n = len(y)
         if self.typed_segmenter:
-            y_seg, spans_of, seg_types = y, _typed_spans, self.types_
+            y_seg, seg_types = y, self.types_
         else:
             gold_seg = _segment_spans(y)
             y_seg = [spans_to_labels(s, len(lab), "IOB2") for s, lab in zip(gold_seg, y)]
-            spans_of, seg_types = _segment_spans, [SEGMENT_TYPE]
+            seg_types = [SEGMENT_TYPE]
 
         t0 = time.perf_counter()
         # the final segmenter (on all data) trains alongside the out-of-fold ones
@@ -341,7 +337,8 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         log(self, f"segmenters trained; out-of-fold segmentation F1 "
                   f"{self.oof_segment_f1_:.4f} ({time.perf_counter() - t0:.1f} s)")
 
-        cand = spans_of(oof)
+        cand = ([labels_to_spans(labels) for labels in oof] if self.typed_segmenter
+                else _segment_spans(oof))
         gold = [{(s, e): t for t, s, e in labels_to_spans(labels)} for labels in y]
         y2 = [["B-" + g[(s, e)] if (s, e) in g else "O" for _, s, e in c]
               for c, g in zip(cand, gold)]

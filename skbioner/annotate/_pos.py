@@ -257,12 +257,6 @@ def write_corpus_fingerprints(corpus, path):
     return int(keys.size)
 
 
-def _bundled_fingerprints():
-    resource = files("skbioner.annotate").joinpath(GENIA_POS_FINGERPRINTS)
-    with resource.open("rb") as fh, np.load(fh, allow_pickle=False) as data:
-        return data["keys"], data["docs"]
-
-
 #: Fold models of the last jackknife, kept per process: they depend on the POS corpus
 #: and the tagger's recipe only, not on the sentences to tag, so the pipelines of a grid
 #: search share them instead of training k taggers per candidate.
@@ -533,7 +527,9 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             CX, _, groups = _read_pos_corpus(self.corpus)
             keys, docs, _ = _index_corpus(CX, groups)
         elif isinstance(self.model, str) and self.model == "genia":
-            keys, docs = _bundled_fingerprints()
+            resource = files("skbioner.annotate").joinpath(GENIA_POS_FINGERPRINTS)
+            with resource.open("rb") as fh, np.load(fh, allow_pickle=False) as data:
+                keys, docs = data["keys"], data["docs"]
         else:
             return np.zeros(len(X), dtype=bool)
         return _documents_of(X, keys, docs) >= 0

@@ -142,13 +142,6 @@ def _fit_fold(template, X, tags):
     return model
 
 
-def _unfrozen(model):
-    """The estimator inside a ``FrozenEstimator`` (whose clones would not refit)."""
-    from sklearn.frozen import FrozenEstimator
-
-    return model.estimator if isinstance(model, FrozenEstimator) else model
-
-
 def _compact(model):
     """A copy of ``model`` whose tagger stores its coefficients sparse, when that is exact.
 
@@ -407,7 +400,11 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         for k, (_, held) in enumerate(folds):
             for i in held:
                 doc_folds[ordinal[groups[i]]] = k
-        template = clone(_unfrozen(self.model_))  # unfitted: only parameters go to the workers
+        from sklearn.frozen import FrozenEstimator
+
+        model = self.model_  # the estimator inside a FrozenEstimator, whose clones would not refit
+        model = model.estimator if isinstance(model, FrozenEstimator) else model
+        template = clone(model)  # unfitted: only parameters go to the workers
         models = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(
             delayed(_fit_fold)(clone(template), [CX[i] for i in train],
                                [Ctags[i] for i in train])

@@ -510,7 +510,10 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         rs = check_random_state(self.random_state)
         seeds = rs.randint(np.iinfo(np.int32).max, size=(2, len(self.pairs_)))
         prev = _gold_history(gold, X.offsets, self.history_)
-        matrix = self._mapped(X, np.arange(X.matrix.shape[0], dtype=np.int64), prev)
+        # the explicit map of every token: CSR arrays, the values left out (implied by the
+        # columns) when the features are binary
+        matrix = expand(_csr(X.matrix), np.arange(X.matrix.shape[0], dtype=np.int64), prev,
+                        self._spec(), not np.all(X.matrix.data == 1))
         log(self, f"{len(order)} classes, {len(self.pairs_)} pairs, {X.matrix.shape[0]} "
                   f"tokens, {self.n_features_in_} features, {matrix[1].size} mapped entries")
         results = self._train(matrix, z, np.arange(X.matrix.shape[0]), seeds[0])
@@ -523,11 +526,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.fit_seconds_ = time.perf_counter() - t0
         log(self, f"trained in {self.fit_seconds_:.1f} s")
         return self
-
-    def _mapped(self, X, rows, prev):
-        """The explicit map of token ``rows``: CSR arrays, the values left out (implied by
-        the columns) when the features are binary."""
-        return expand(_csr(X.matrix), rows, prev, self._spec(), not np.all(X.matrix.data == 1))
 
     def _n_mapped(self):
         return n_mapped(int(self.n_features_in_), len(self.classes_), self.history_,

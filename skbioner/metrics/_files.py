@@ -197,7 +197,10 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
     if mode == "spans":
         scheme = check_scheme(scheme)
         for blocks in (gold, pred):
-            _check_labels(blocks, scheme)
+            bad = _invalid(blocks, scheme)
+            if bad:
+                raise ScoringInputError(f"{blocks.path}:{bad[0][0]}: label {bad[0][1]!r} is not "
+                                        f"a valid {scheme} label")
     for message in _overlooked(gold, pred):
         warnings.warn(message, ScoringInputWarning, stacklevel=2)
     if exclude_documents is not None:
@@ -215,13 +218,6 @@ def _invalid(blocks, scheme):
     bad = {lab for labels in blocks.labels for lab in labels if not is_valid_label(lab, scheme)}
     return [(blocks.line(i, j), lab) for i, labels in enumerate(blocks.labels)
             for j, lab in enumerate(labels) if lab in bad] if bad else []
-
-
-def _check_labels(blocks, scheme):
-    bad = _invalid(blocks, scheme)
-    if bad:
-        raise ScoringInputError(f"{blocks.path}:{bad[0][0]}: label {bad[0][1]!r} is not a valid "
-                                f"{scheme} label")
 
 
 def _named(path, lines, what):

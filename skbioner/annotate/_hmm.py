@@ -395,14 +395,6 @@ class HMMStateClusterer(
 
     # ------------------------------------------------------------------- EM
 
-    def _init_params(self, obs_counts, rng):
-        S = self.n_states
-        start = rng.dirichlet(np.ones(S))
-        trans = rng.dirichlet(np.ones(S), size=S)
-        emit = (obs_counts + 1.0)[None, :] * rng.gamma(_INIT_SHAPE, size=(S, obs_counts.shape[0]))
-        emit /= emit.sum(axis=1, keepdims=True)
-        return start, trans, emit
-
     @staticmethod
     def _m_step(acc_start, acc_trans, acc_emit):
         start = acc_start + _PSEUDO_COUNT
@@ -445,9 +437,12 @@ class HMMStateClusterer(
         n_tokens = int(ids.shape[0])
 
         rng = check_random_state(self.random_state)
-        start, trans, emit = self._init_params(obs_counts, rng)
-        batches = make_batches(ids, offsets, _BATCH_TOKENS)
         S = self.n_states
+        start = rng.dirichlet(np.ones(S))
+        trans = rng.dirichlet(np.ones(S), size=S)
+        emit = (obs_counts + 1.0)[None, :] * rng.gamma(_INIT_SHAPE, size=(S, n_obs))
+        emit /= emit.sum(axis=1, keepdims=True)
+        batches = make_batches(ids, offsets, _BATCH_TOKENS)
         history = []
         converged = False
 

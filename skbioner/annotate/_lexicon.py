@@ -128,11 +128,7 @@ def read_lexicon(path):
     CorpusFormatError
         Naming the file and line of the first malformed entry.
     """
-    names, types, ids = [], [], []
-    for name, kind, ident in _entries(path):
-        names.append(name)
-        types.append(kind)
-        ids.append(ident)
+    names, types, ids = (list(column) for column in zip(*_entries(path)))
     return names, types, ids
 
 
@@ -400,8 +396,9 @@ class LexiconMatcher(
             types = kinds if given is None else given
             unknown = sorted(set(types) - set(kinds))
             if unknown:
+                known = set(kinds) | {kind for _, kind, _ in _entries(self._path())}
                 raise ValueError(f"types {unknown} are not in the lexicon {self._path()}, whose "
-                                 f"types are {sorted(set(kinds) | set(self._available()))}")
+                                 f"types are {sorted(known)}")
             columns, embedded = [kinds.index(t) for t in types], None
             if str(self.lexicons) != "bundled":  # a user's file travels with the model
                 keys, masks, kinds_ = _keyed(_selected(self._path(), given))
@@ -461,9 +458,6 @@ class LexiconMatcher(
             for i, s in zip(inside.tolist(), sub.transform([X[i] for i in inside])):
                 out[i] = s
         return out
-
-    def _available(self):
-        return {kind for _, kind, _ in _entries(self._path())}
 
     def __getstate__(self):
         state = dict(super().__getstate__())
@@ -532,8 +526,3 @@ class LexiconMatcher(
         return [Sentence._checked(s, {**s._cols, name: tuple(values[a:b]) if h else blank[b - a]},
                                   s.doc_id)
                 for s, a, b, h in zip(sentences, bounds[:-1], bounds[1:], hit.tolist())]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = True
-        return tags

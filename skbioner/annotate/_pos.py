@@ -142,13 +142,6 @@ def _fit_fold(template, X, tags):
     return model
 
 
-def _unfrozen(model):
-    """The estimator inside a ``FrozenEstimator`` (whose clones would not refit)."""
-    from sklearn.frozen import FrozenEstimator
-
-    return model.estimator if isinstance(model, FrozenEstimator) else model
-
-
 def _compact(model):
     """A copy of ``model`` whose tagger stores its coefficients sparse, when that is exact.
 
@@ -255,12 +248,6 @@ def write_corpus_fingerprints(corpus, path):
     with open(path, "wb") as fh:
         np.savez_compressed(fh, keys=keys, docs=docs)
     return int(keys.size)
-
-
-def _bundled_fingerprints():
-    resource = files("skbioner.annotate").joinpath(GENIA_POS_FINGERPRINTS)
-    with resource.open("rb") as fh, np.load(fh, allow_pickle=False) as data:
-        return data["keys"], data["docs"]
 
 
 #: Fold models of the last jackknife, kept per process: they depend on the POS corpus
@@ -392,9 +379,6 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             )
         return self.model
 
-    def _corpus_name(self):
-        return self.corpus if isinstance(self.corpus, str | os.PathLike) else "(X, tags)"
-
     def _fit_folds(self):
         """The fold taggers and the corpus index (cached per process for corpus files)."""
         key = _fold_cache_key(self.model, self.corpus, self.jackknife)
@@ -403,9 +387,10 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         CX, Ctags, groups = _read_pos_corpus(self.corpus)
         n_groups = len(set(groups))
         if n_groups < self.jackknife:
+            corpus = self.corpus if isinstance(self.corpus, str | os.PathLike) else "(X, tags)"
             raise ValueError(
                 f"jackknife={self.jackknife} folds need as many documents in the POS corpus "
-                f"{self._corpus_name()}, which has {n_groups} (document lines "
+                f"{corpus}, which has {n_groups} (document lines "
                 "###MEDLINE:<id> or -DOCSTART- separate documents)"
             )
         keys, docs, names = _index_corpus(CX, groups)
@@ -415,7 +400,11 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         for k, (_, held) in enumerate(folds):
             for i in held:
                 doc_folds[ordinal[groups[i]]] = k
-        template = clone(_unfrozen(self.model_))  # unfitted: only parameters go to the workers
+        from sklearn.frozen import FrozenEstimator
+
+        model = self.model_  # the estimator inside a FrozenEstimator, whose clones would not refit
+        model = model.estimator if isinstance(model, FrozenEstimator) else model
+        template = clone(model)  # unfitted: only parameters go to the workers
         models = Parallel(n_jobs=self.n_jobs, verbose=self.verbose)(
             delayed(_fit_fold)(clone(template), [CX[i] for i in train],
                                [Ctags[i] for i in train])
@@ -451,10 +440,6 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
              self.doc_folds_) = self._fit_folds()
         return self
 
-    def _annotate(self, X, tags):
-        with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
-            return [s.with_annotations(**{self.column: t}) for s, t in zip(X, tags)]
-
     def _folds_of(self, X):
         """The fold tagger of each sentence of ``X`` (-1: the full model)."""
         if getattr(self, "fold_models_", None) is None:
@@ -462,14 +447,16 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         found = _documents_of(X, self.corpus_keys_, self.corpus_docs_)
         return np.where(found >= 0, self.doc_folds_[np.maximum(found, 0)], -1)
 
-    def _tag(self, X, fold):
+    def _tagged(self, X, fold):
+        """``X`` with the ``column`` of tags of each sentence's fold tagger (-1: the full model)."""
         tags = [None] * len(X)
         for k in np.unique(fold):
             idx = np.flatnonzero(fold == k)
             model = self.model_ if k < 0 else self.fold_models_[k]
             for i, t in zip(idx, model.predict([X[i] for i in idx])):
                 tags[i] = t
-        return tags
+        with gc_paused():  # a new sentence per sentence, none of them cyclic garbage
+            return [s.with_annotations(**{self.column: t}) for s, t in zip(X, tags)]
 
     def transform(self, X):
         """Return new sentences with the ``column`` annotation added (inputs unchanged).
@@ -489,7 +476,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "model_")
         X = check_sentences(X)
-        return self._annotate(X, self._tag(X, self._folds_of(X)))
+        return self._tagged(X, self._folds_of(X))
 
     def fit_transform(self, X, y=None):
         """Fit, then annotate ``X`` (out of fold with ``jackknife``; see the class doc).
@@ -511,7 +498,7 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         fold = self._folds_of(X)
         if self.jackknife is not None:
             self.jackknife_coverage_ = float(np.mean(fold >= 0)) if len(X) else 0.0
-        return self._annotate(X, self._tag(X, fold))
+        return self._tagged(X, fold)
 
     def in_sample(self, X):
         """Which sentences of ``X`` :meth:`transform` would tag with a model trained on them.
@@ -537,7 +524,9 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
             CX, _, groups = _read_pos_corpus(self.corpus)
             keys, docs, _ = _index_corpus(CX, groups)
         elif isinstance(self.model, str) and self.model == "genia":
-            keys, docs = _bundled_fingerprints()
+            resource = files("skbioner.annotate").joinpath(GENIA_POS_FINGERPRINTS)
+            with resource.open("rb") as fh, np.load(fh, allow_pickle=False) as data:
+                keys, docs = data["keys"], data["docs"]
         else:
             return np.zeros(len(X), dtype=bool)
         return _documents_of(X, keys, docs) >= 0
@@ -553,9 +542,3 @@ class POSTagger(SentenceTransformerMixin, TransformerMixin, BaseEstimator):
         super().__setstate__(state)
         if "model_" in self.__dict__:
             self.model_ = densified(self.model_)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = True
-        tags.non_deterministic = False
-        return tags

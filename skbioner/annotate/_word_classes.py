@@ -158,9 +158,7 @@ class _ClassTable:
 
     def _values_per_row(self, j):
         """Values of column ``j`` per word row, plus :data:`UNKNOWN` at row ``n_words``."""
-        vals = np.empty(len(self.values_[j]) + 1, dtype=object)
-        vals[:-1] = self.values_[j]
-        vals[-1] = UNKNOWN
+        vals = np.array([*self.values_[j], UNKNOWN], dtype=object)
         codes = np.append(self.codes_[:, j], len(self.values_[j]))
         return vals[codes]
 
@@ -318,11 +316,6 @@ class WordClassAnnotator(
                      "notes_", "_row", "_column_values"):
             setattr(self, name, getattr(table, name))
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = True
-        return tags
 
 
 def count_corpus(sentences, normalize, min_count):

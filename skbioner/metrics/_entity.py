@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.metrics import make_scorer
 
 from ..schemes import check_label_sequences, check_scheme, labels_to_spans
-from ._official import official_token_tallies
+from ._official import _check_y, official_token_tallies
 from ._report import ClassScore, EntityReport
 
 __all__ = [
@@ -22,14 +22,6 @@ __all__ = [
 ]
 
 MODES = ("official", "spans")
-
-
-def _check_y(y_true, y_pred):
-    """Both as lists of label lists, ``y_pred`` as long as ``y_true`` (labels not checked:
-    the scorers count what they are given, as the official script does)."""
-    y_true = check_label_sequences(y_true, scheme=False, name="y_true")
-    return y_true, check_label_sequences(y_pred, map(len, y_true), scheme=False, name="y_pred",
-                                         unit="labels in y_true")
 
 
 def sentence_counts(y_true, y_pred, *, mode="official", scheme="IOB2"):
@@ -86,12 +78,9 @@ def _official_sentence_counts(y_true, y_pred):
 
 
 def _span_sentence_counts(y_true, y_pred, scheme):
-    spans_t, spans_p = [], []
-    check_label_sequences(y_true, scheme=scheme, name="y_true")
-    check_label_sequences(y_pred, scheme=scheme, name="y_pred")
-    for t, p in zip(y_true, y_pred, strict=True):
-        spans_t.append(labels_to_spans(t, scheme))
-        spans_p.append(labels_to_spans(p, scheme))
+    spans_t, spans_p = ([labels_to_spans(labels, scheme)
+                         for labels in check_label_sequences(y, scheme=scheme, name=name)]
+                        for y, name in ((y_true, "y_true"), (y_pred, "y_pred")))
     classes = sorted({s[0] for ss in spans_t + spans_p for s in ss})
     cid = {c: k for k, c in enumerate(classes)}
     n_cls = len(classes)

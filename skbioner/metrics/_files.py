@@ -92,19 +92,16 @@ def _read_blocks(path, sep="\t") -> _Blocks:
     path = os.fspath(path)
     try:
         data = read_bytes(path, os.fsdecode(path))
+        text = data.decode("utf-8")
+        # a NUL in a label would be scored as a class of its own ('prot\x00ein')
+        check_controls(text, os.fsdecode(path), "\t" if sep == "auto" else sep)
     except CorpusFormatError as exc:
         raise ScoringInputError(str(exc)) from None
-    try:
-        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise ScoringInputError(
             f"{path}:{line}: bytes that are not UTF-8 at byte offset {exc.start}"
         ) from None
-    try:  # a NUL in a label would be scored as a class of its own ('prot\x00ein')
-        check_controls(text, os.fsdecode(path), "\t" if sep == "auto" else sep)
-    except CorpusFormatError as exc:
-        raise ScoringInputError(str(exc)) from None
     if sep == "auto":
         from ..io._columns import detect_separator
 
@@ -114,7 +111,7 @@ def _read_blocks(path, sep="\t") -> _Blocks:
         lines.pop()
     out = _Blocks(os.fsdecode(path))
     cur, cur_tokens, doc = [], [], None
-    for no, line in enumerate(lines, 1):
+    for no, line in enumerate([*lines, ""], 1):  # the last line ends the last block
         if line == "" or line.startswith("###MEDLIN"):
             if cur:
                 out.labels.append(cur)
@@ -135,10 +132,6 @@ def _read_blocks(path, sep="\t") -> _Blocks:
             out.one_field.append(no)
         cur.append(fields[-1] if fields else "")
         cur_tokens.append(fields[0] if fields else "")
-    if cur:
-        out.labels.append(cur)
-        out.tokens.append(cur_tokens)
-        out.docs.append(doc)
     return out
 
 
@@ -204,7 +197,10 @@ def evaluate_files(gold_path, pred_path, *, mode="official", scheme="IOB2", sep=
     if mode == "spans":
         scheme = check_scheme(scheme)
         for blocks in (gold, pred):
-            _check_labels(blocks, scheme)
+            bad = _invalid(blocks, scheme)
+            if bad:
+                raise ScoringInputError(f"{blocks.path}:{bad[0][0]}: label {bad[0][1]!r} is not "
+                                        f"a valid {scheme} label")
     for message in _overlooked(gold, pred):
         warnings.warn(message, ScoringInputWarning, stacklevel=2)
     if exclude_documents is not None:
@@ -222,13 +218,6 @@ def _invalid(blocks, scheme):
     bad = {lab for labels in blocks.labels for lab in labels if not is_valid_label(lab, scheme)}
     return [(blocks.line(i, j), lab) for i, labels in enumerate(blocks.labels)
             for j, lab in enumerate(labels) if lab in bad] if bad else []
-
-
-def _check_labels(blocks, scheme):
-    bad = _invalid(blocks, scheme)
-    if bad:
-        raise ScoringInputError(f"{blocks.path}:{bad[0][0]}: label {bad[0][1]!r} is not a valid "
-                                f"{scheme} label")
 
 
 def _named(path, lines, what):

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..schemes import check_label_sequences
+
 __all__ = ["official_token_tallies", "OfficialTallies"]
 
 @dataclass
@@ -63,6 +65,14 @@ class OfficialTallies:
     sentence_offsets: np.ndarray
 
 
+def _check_y(y_true, y_pred):
+    """Both as lists of label lists, ``y_pred`` as long as ``y_true`` (labels not checked:
+    the scorers count what they are given, as the official script does)."""
+    y_true = check_label_sequences(y_true, scheme=False, name="y_true")
+    return y_true, check_label_sequences(y_pred, map(len, y_true), scheme=False, name="y_pred",
+                                         unit="labels in y_true")
+
+
 def official_token_tallies(y_true: Sequence[Sequence[str]], y_pred: Sequence[Sequence[str]]):
     """Compute the official scorer's per-token tallies for gold and answer.
 
@@ -78,16 +88,8 @@ def official_token_tallies(y_true: Sequence[Sequence[str]], y_pred: Sequence[Seq
     -------
     OfficialTallies
     """
-    if len(y_true) != len(y_pred):
-        raise ValueError(
-            f"gold has {len(y_true)} sentences but the answer has {len(y_pred)}"
-        )
-    lengths = np.fromiter((len(s) for s in y_true), dtype=np.int64, count=len(y_true))
-    for i, (t, p) in enumerate(zip(y_true, y_pred, strict=True)):
-        if len(t) != len(p):
-            raise ValueError(
-                f"sentence {i}: gold has {len(t)} tokens but the answer has {len(p)}"
-            )
+    y_true, y_pred = _check_y(y_true, y_pred)
+    lengths = np.fromiter(map(len, y_true), dtype=np.int64, count=len(y_true))
     offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     n = int(offsets[-1])

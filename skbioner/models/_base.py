@@ -297,11 +297,9 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         list of list of str
         """
         problem = self._chain_scores(X)
+        well_formed = bool(getattr(self, "constrained", True))
         return LabelSequences(self.label_space_.decode(problem.paths(), problem.offsets,
-                                                       well_formed=self._well_formed()))
-
-    def _well_formed(self):
-        return bool(getattr(self, "constrained", True))
+                                                       well_formed=well_formed))
 
     def _segment_table(self):
         table = self.__dict__.get("_segment_table_cache")
@@ -311,9 +309,9 @@ class ChainTaggerMixin(SequenceTaggerMixin):
         return table
 
     def __getstate__(self):
-        state = dict(super().__getstate__())
-        state.pop("_segment_table_cache", None)
-        return state
+        # the caches (``_..._cache``, here and in subclasses) are derived, not state
+        return {k: v for k, v in super().__getstate__().items()
+                if not (k.startswith("_") and k.endswith("_cache"))}
 
     @available_if(_has_probabilities)
     def predict_marginals(self, X):

@@ -83,10 +83,9 @@ class MajorityTagger(SequenceTaggerMixin, BaseEstimator):
             for w, c in counts.items()
             if sum(c.values()) >= self.min_count
         }
-        seen = {lab for labels in y for lab in labels}
-        self.classes_ = (np.array(sorted(seen), dtype=object) if self.scheme is None
-                         else iob2_classes(label_types(y)))
         overall = Counter(lab for labels in y for lab in labels)
+        self.classes_ = (np.array(sorted(overall), dtype=object) if self.scheme is None
+                         else iob2_classes(label_types(y)))
         self.default_label_ = (max(overall.items(), key=lambda kv: (kv[1], kv[0]))[0]
                                if self.scheme is None and overall else "O")
         return self

@@ -108,7 +108,7 @@ class SegmentFeaturizer:
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
         self.n_raw_ = X.shape[1]
         self.columns_ = np.unique(X.indices)
-        return self._compact(X), seg_offsets
+        return X[:, self.columns_], seg_offsets
 
     def transform(self, matrix, spans_per_sentence, offsets):
         """Rows of the segments over the columns kept by :meth:`fit_transform`.
@@ -131,7 +131,7 @@ class SegmentFeaturizer:
             Sentence ``i``'s segments are rows ``segment_offsets[i]:segment_offsets[i + 1]``.
         """
         X, seg_offsets = self._raw(matrix, spans_per_sentence, offsets)
-        return self._compact(X), seg_offsets
+        return X[:, self.columns_], seg_offsets
 
     def get_feature_names_out(self, token_names):
         """Names of the segment feature columns kept in ``fit``.
@@ -153,40 +153,20 @@ class SegmentFeaturizer:
             raise ValueError("this SegmentFeaturizer is not fitted")
         token_names = np.asarray(token_names, dtype=object)
         n = token_names.size
-        edges = list(_LENGTH_BUCKETS) + [None]
-        lengths = [str(a) if b is None or b == a + 1 else f"{a}-{b - 1}"
-                   for a, b in zip(edges[:-1], edges[1:])]
-        lengths[-1] = f"{_LENGTH_BUCKETS[-1]}+"
-        parts = {"bag": [f"bag:{t}" for t in token_names],
-                 "head": [f"head:{t}" for t in token_names],
-                 "first": [f"first:{t}" for t in token_names],
-                 "length": [f"length:{x}" for x in lengths],
-                 "type": [f"type:{t}" for t in self.types]}
-        names = np.asarray([x for b in self.blocks for x in parts[b]], dtype=object)
+        edges = _LENGTH_BUCKETS.tolist()
+        lengths = [str(a) if b == a + 1 else f"{a}-{b - 1}" for a, b in zip(edges, edges[1:])]
+        parts = {"bag": token_names, "head": token_names, "first": token_names,
+                 "length": [*lengths, f"{edges[-1]}+"], "type": self.types}
+        names = np.asarray([f"{b}:{x}" for b in self.blocks for x in parts[b]], dtype=object)
         if names.size != self.n_raw_:
             raise ValueError(f"token_names has {n} names: these segment features were not "
                              "built from those token features")
         return names[self.columns_]
 
-    def _compact(self, X):
-        lookup = np.full(self.n_raw_, -1, dtype=np.int64)
-        lookup[self.columns_] = np.arange(len(self.columns_))
-        new = lookup[X.indices]
-        keep = new >= 0
-        rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
-        counts = np.bincount(rows[keep], minlength=X.shape[0])
-        indptr = np.concatenate([[0], np.cumsum(counts)])
-        return sp.csr_matrix((X.data[keep], new[keep], indptr),
-                             shape=(X.shape[0], len(self.columns_)))
-
 
 def _segment_spans(y):
     """Entity spans with every type collapsed to one segment type."""
     return [[(SEGMENT_TYPE, s, e) for _, s, e in labels_to_spans(labels)] for labels in y]
-
-
-def _typed_spans(y):
-    return [labels_to_spans(labels) for labels in y]
 
 
 def _fit_predict_fold(segmenter, X, y_seg, train, test):
@@ -317,11 +297,11 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         self.classes_ = iob2_classes(self.types_)
         n = len(y)
         if self.typed_segmenter:
-            y_seg, spans_of, seg_types = y, _typed_spans, self.types_
+            y_seg, seg_types = y, self.types_
         else:
             gold_seg = _segment_spans(y)
             y_seg = [spans_to_labels(s, len(lab), "IOB2") for s, lab in zip(gold_seg, y)]
-            spans_of, seg_types = _segment_spans, [SEGMENT_TYPE]
+            seg_types = [SEGMENT_TYPE]
 
         t0 = time.perf_counter()
         # the final segmenter (on all data) trains alongside the out-of-fold ones
@@ -357,7 +337,8 @@ class CascadedNER(SequenceTaggerMixin, BaseEstimator):
         log(self, f"segmenters trained; out-of-fold segmentation F1 "
                   f"{self.oof_segment_f1_:.4f} ({time.perf_counter() - t0:.1f} s)")
 
-        cand = spans_of(oof)
+        cand = ([labels_to_spans(labels) for labels in oof] if self.typed_segmenter
+                else _segment_spans(oof))
         gold = [{(s, e): t for t, s, e in labels_to_spans(labels)} for labels in y]
         y2 = [["B-" + g[(s, e)] if (s, e) in g else "O" for _, s, e in c]
               for c, g in zip(cand, gold)]

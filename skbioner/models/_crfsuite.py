@@ -32,18 +32,6 @@ _ITERATION_KEYS = ("num", "loss", "feature_norm", "error_norm", "active_features
 # --------------------------------------------------------------------------
 
 
-def _column_names(matrix):
-    """Attribute name (``b"<column>"``) of every column used in ``matrix``.
-
-    Built once per call with vectorised numpy; unused columns stay ``None``.
-    """
-    names = np.empty(matrix.shape[1], dtype=object)
-    if matrix.nnz:
-        used = np.flatnonzero(np.bincount(matrix.indices, minlength=matrix.shape[1]))
-        names[used] = used.astype(np.bytes_).astype(object)
-    return names
-
-
 def _canonical(matrix):
     if not matrix.has_canonical_format:
         matrix = matrix.copy()
@@ -59,7 +47,10 @@ def _iter_items(matrix, offsets):
     names are sliced out of a per-column table: no string is formatted per
     feature occurrence.
     """
-    names = _column_names(matrix)
+    names = np.empty(matrix.shape[1], dtype=object)  # b"<column>" of each column used, once
+    if matrix.nnz:
+        used = np.flatnonzero(np.bincount(matrix.indices, minlength=matrix.shape[1]))
+        names[used] = used.astype(np.bytes_).astype(object)
     indptr, indices, data = matrix.indptr, matrix.indices, matrix.data
     weighted = bool(matrix.nnz) and not np.all(data == 1)
     for s in range(offsets.size - 1):
@@ -350,9 +341,6 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ prediction
 
-    def _tagger(self):
-        return _open_tagger(self.model_bytes_)
-
     def predict(self, X):
         """IOB2 label lists for featurizer output ``X``.
 
@@ -366,7 +354,7 @@ class CRFsuiteTagger(SequenceTaggerMixin, BaseEstimator):
         """
         X = check_fitted_features(self, X, "model_bytes_")
         matrix, offsets = _canonical(X.matrix), X.offsets
-        tagger = self._tagger()
+        tagger = _open_tagger(self.model_bytes_)
         scheme = self.scheme_
         out = []
         for items in _iter_items(matrix, offsets):

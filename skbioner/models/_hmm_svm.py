@@ -220,12 +220,6 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    def _seed(self):
-        rs = self.random_state
-        if rs is None or isinstance(rs, Integral):
-            return rs
-        return int(rs.randint(np.iinfo(np.int32).max))
-
     @fit_context
     def fit(self, X, y):
         """Fit the SVMs, their sigmoids and the tag model.
@@ -250,7 +244,9 @@ class HMMSVMTagger(ChainTaggerMixin, BaseEstimator):
         codes = space.encode(y)
         L = space.n_labels
         matrix, offsets = X.matrix, X.offsets
-        seed = self._seed()
+        seed = self.random_state  # an int or None as given, a RandomState drawn from once
+        if not (seed is None or isinstance(seed, Integral)):
+            seed = int(seed.randint(np.iinfo(np.int32).max))
         timing = {}
 
         # out-of-fold decision values -> Platt sigmoids

@@ -430,8 +430,9 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
                 self.n_iter_ = epoch + 1
                 if val_idx is not None:
                     self._finalize()
-                    sub = X[val_idx]
-                    score = self._validation_score([y[i] for i in val_idx], self.predict(sub))
+                    gold, pred = [y[i] for i in val_idx], self.predict(X[val_idx])
+                    score = (token_accuracy_score(gold, pred) if self.scheme is None
+                             else entity_f1_score(gold, pred, mode="spans"))
                     record[self._validation_key] = score
                     monitored = 1.0 - score
                 else:
@@ -612,8 +613,3 @@ class OnlinePACRF(ChainTaggerMixin, BaseEstimator):
     @property
     def _validation_key(self):
         return "validation_accuracy" if self.scheme is None else "validation_f1"
-
-    def _validation_score(self, y, pred):
-        if self.scheme is None:
-            return token_accuracy_score(y, pred)
-        return entity_f1_score(y, pred, mode="spans")

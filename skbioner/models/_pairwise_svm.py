@@ -19,7 +19,6 @@ libsvm's kernel SVM, grew super-linearly: hours for JNLPBA; it was removed,
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
 
@@ -28,6 +27,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 
+from .._progress import log
 from .._validation import Integral, Interval, Real, StrOptions, fit_context
 from ..base import LabelSequences
 from ..decoding import greedy_decode
@@ -362,10 +362,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
 
     # -- helpers -----------------------------------------------------------
 
-    def _log(self, msg):
-        if self.verbose:
-            print(f"[PairwiseSVMTagger] {msg}", file=sys.stderr, flush=True)
-
     def _spec(self):
         """The map (:data:`MapSpec`): the features scaled by ``sqrt(2 r g + g^2)``, their
         products by ``sqrt(2) g``."""
@@ -514,8 +510,11 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         rs = check_random_state(self.random_state)
         seeds = rs.randint(np.iinfo(np.int32).max, size=(2, len(self.pairs_)))
         prev = _gold_history(gold, X.offsets, self.history_)
-        matrix = self._mapped(X, np.arange(X.matrix.shape[0], dtype=np.int64), prev)
-        self._log(f"{len(order)} classes, {len(self.pairs_)} pairs, {X.matrix.shape[0]} "
+        # the explicit map of every token: CSR arrays, the values left out (implied by the
+        # columns) when the features are binary
+        matrix = expand(_csr(X.matrix), np.arange(X.matrix.shape[0], dtype=np.int64), prev,
+                        self._spec(), not np.all(X.matrix.data == 1))
+        log(self, f"{len(order)} classes, {len(self.pairs_)} pairs, {X.matrix.shape[0]} "
                   f"tokens, {self.n_features_in_} features, {matrix[1].size} mapped entries")
         results = self._train(matrix, z, np.arange(X.matrix.shape[0]), seeds[0])
         if self.decoding != "viterbi":
@@ -525,13 +524,8 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         if self.decoding == "viterbi":
             self._fit_sigmoids(X, matrix, z, seeds[1], prev)
         self.fit_seconds_ = time.perf_counter() - t0
-        self._log(f"trained in {self.fit_seconds_:.1f} s")
+        log(self, f"trained in {self.fit_seconds_:.1f} s")
         return self
-
-    def _mapped(self, X, rows, prev):
-        """The explicit map of token ``rows``: CSR arrays, the values left out (implied by
-        the columns) when the features are binary."""
-        return expand(_csr(X.matrix), rows, prev, self._spec(), not np.all(X.matrix.data == 1))
 
     def _n_mapped(self):
         return n_mapped(int(self.n_features_in_), len(self.classes_), self.history_,
@@ -567,7 +561,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
             results[p] = blocks.keep(res)
             if self.verbose >= 3 or (self.verbose >= 2 and (done % 50 == 0
                                                              or done == len(by_size))):
-                self._log(f"{done}/{len(results)} pairs ({time.perf_counter() - t0:.1f} s)")
+                log(self, f"{done}/{len(results)} pairs ({time.perf_counter() - t0:.1f} s)")
         return results
 
     def _store(self, results):
@@ -614,11 +608,6 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         self.__dict__["_layout_cache"] = (self.coef_columns_, layout)
         return layout
 
-    def __getstate__(self):
-        state = dict(super().__getstate__())
-        state.pop("_layout_cache", None)
-        return state
-
     def _fit_sigmoids(self, X, matrix, z, seeds, prev):
         """Platt sigmoids of the pairs from models trained without the held-out documents."""
         train, held = holdout_split(X, float(self.validation_fraction))
@@ -632,7 +621,7 @@ class PairwiseSVMTagger(ChainTaggerMixin, BaseEstimator):
         # pairs with a class absent from the rest: sigmoid on the final model's decisions
         # of the held-out tokens (which it was trained on: optimistic, for those pairs only)
         fallback = (n_of[self.pairs_[:, 0]] == 0) | (n_of[self.pairs_[:, 1]] == 0)
-        self._log(f"Platt sigmoids: pairs trained on {tok.size} tokens, "
+        log(self, f"Platt sigmoids: pairs trained on {tok.size} tokens, "
                   f"{hold.size} held out ({int(fallback.sum())} pairs without a class)")
         final_dec = self._all_decisions(X, matrix, hold, prev) if fallback.any() else None
         names = ("pairs_", "intercept_", "n_support_total_", "coef_columns_", "coef_ptr_",

@@ -162,6 +162,13 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
             out.append(spans_to_labels([s[:3] for s in spans], len(sent), "IOB2"))
         return LabelSequences(out)
 
+    def _recut_head(self, X):
+        """``(X, owners, tagger's final step, re-cut X as that step reads it)``."""
+        check_is_fitted(self, "tagger_")
+        X = check_sentences(X)
+        sents, owners = recut(X, self.cuts)
+        return X, owners, *head_transform(self.tagger_, sents)[::-1]
+
     @available_if(_has("predict_entities"))
     def predict_entities(self, X):
         """Entities of the input tokens, with the tagger's probabilities.
@@ -179,10 +186,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
             Per sentence, ``(type, start, end, probability)`` in input-token
             offsets (end excluded).
         """
-        check_is_fitted(self, "tagger_")
-        X = check_sentences(X)
-        sents, owners = recut(X, self.cuts)
-        Xt, final = head_transform(self.tagger_, sents)
+        X, owners, final, Xt = self._recut_head(X)
         spans = final.predict_entities(Xt)
         return [list(sp) if own is None else _back(sp, own)
                 for own, sp in zip(owners, spans, strict=True)]
@@ -200,10 +204,7 @@ class RecutTagger(SequenceTaggerMixin, BaseEstimator):
         list of ndarray of shape (n_tokens, n_classes)
             Columns in the order of ``classes_``.
         """
-        check_is_fitted(self, "tagger_")
-        X = check_sentences(X)
-        sents, owners = recut(X, self.cuts)
-        Xt, final = head_transform(self.tagger_, sents)
+        X, owners, final, Xt = self._recut_head(X)
         marg = final.predict_marginals(Xt)
         return [m if own is None else m[np.searchsorted(own[:, 1], np.arange(len(s)))]
                 for s, own, m in zip(X, owners, marg, strict=True)]

@@ -83,21 +83,6 @@ class SegmentEncoder(TransformerMixin, BaseEstimator):
         self.classes_ = np.array(scheme_labels(self.scheme_, types), dtype=object)
         return self
 
-    def fit_transform(self, y):
-        """Fit to ``y``, then convert it to ``scheme``.
-
-        Parameters
-        ----------
-        y : list of list of str
-            Label sequences in ``from_scheme``.
-
-        Returns
-        -------
-        list of list of str
-            The same entities written in ``scheme``.
-        """
-        return self.fit(y).transform(y)
-
     def transform(self, y):
         """Convert ``y`` from ``from_scheme`` to ``scheme`` (new lists).
 

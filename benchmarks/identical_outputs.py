@@ -12,6 +12,7 @@ change, once after:
     PYTHONPATH=../before python benchmarks/identical_outputs.py --save /tmp/before.json
     python benchmarks/identical_outputs.py --save /tmp/after.json --compare /tmp/before.json
     python benchmarks/identical_outputs.py --systems '' --models vote4.skops --save /tmp/v.json
+    python benchmarks/identical_outputs.py --systems vote:online-crf+cascaded,two-pass:online-crf
 
 Labels and entity spans must be equal; probabilities within ``--tol`` (default 1e-9).
 Last line of stdout: one JSON object (``identical``: true or false, and the differences).
@@ -28,10 +29,15 @@ import harness
 
 
 def _tagger(name):
+    """A preset, or a combination of presets: ``vote:online-crf+cascaded``, ``stack:...``,
+    ``two-pass:online-crf``."""
     from skbioner import pipelines
 
     make = getattr(pipelines, "make_tagger", None) or pipelines.make_pipeline  # older checkouts
-    return make(name)
+    model, _, members = name.partition(":")
+    if model == "two-pass":
+        return make(members, two_pass=True)
+    return make(model, members=members.replace("+", ",")) if members else make(name)
 
 
 def outputs(systems, data, models=()):

@@ -44,6 +44,8 @@ autodoc_default_options = {
     "member-order": "bysource",
     "show-inheritance": True,
     "undoc-members": True,
+    # skbioner's own mixins' methods are shown; Python's are not (nor scikit-learn's: _skip_member)
+    "inherited-members": "object,tuple,list,dict,Exception",
 }
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
@@ -62,12 +64,18 @@ nitpicky = False
 
 
 def _skip_member(app, what, name, obj, skip, options):
-    """Leave out scikit-learn's generated ``set_*_request`` metadata-routing methods.
+    """Leave out members inherited from outside skbioner (scikit-learn's ``get_params``,
+    its generated ``set_*_request`` metadata-routing methods...).
 
-    Their docstrings belong to scikit-learn and refer to its glossary.
+    Their docstrings belong to scikit-learn and refer to its glossary; the
+    methods of skbioner's own mixins (``predict_entities`` of a stack) are shown.
     """
     if name.startswith("set_") and name.endswith("_request"):
         return True
+    if what == "class":  # a member inherited from scikit-learn, numpy or Python: theirs to document
+        home = getattr(inspect.unwrap(getattr(obj, "fget", obj)), "__module__", None) or ""
+        if home and not home.startswith("skbioner"):
+            return True
     return None
 
 

@@ -141,6 +141,16 @@ class SequenceTaggerMixin:
 
         Taggers of plain labels (``scheme=None``: part of speech, chunks)
         score token accuracy instead.
+
+        Parameters
+        ----------
+        X : list of Sentence
+        y : list of list of str
+            The gold labels.
+
+        Returns
+        -------
+        float
         """
         from .metrics import entity_f1_score, token_accuracy_score
 

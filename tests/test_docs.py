@@ -78,3 +78,18 @@ def test_every_exported_name_documented(html, module):
     missing = set(importlib.import_module(module).__all__) - documented
     # A constant is not picked up by automodule: add ``.. autodata::`` to docs/api/<module>.rst.
     assert not missing, f"{module}: not in the API reference: {sorted(missing)}"
+
+
+def test_methods_from_the_suites_mixins_are_on_the_pages_sklearns_are_not(html):
+    # a stack's predict and predict_entities come from skbioner's delegating mixin, an online
+    # CRF's predict_entities and score from its chain mixin: a user reads them on the class;
+    # get_params of a plain estimator and set_output are scikit-learn's to document
+    ensemble = (html / "api" / "skbioner.ensemble.html").read_text(encoding="utf-8")
+    models = (html / "api" / "skbioner.models.html").read_text(encoding="utf-8")
+    for page, name in [(ensemble, "ensemble.StackedTagger.predict"),
+                       (ensemble, "ensemble.StackedTagger.predict_entities"),
+                       (models, "models.OnlinePACRF.predict_entities"),
+                       (models, "models.OnlinePACRF.score")]:
+        assert f'id="skbioner.{name}"' in page, name
+    assert 'id="skbioner.models.OnlinePACRF.get_params"' not in models
+    assert "set_output" not in models

@@ -209,7 +209,14 @@ class _ClassTable:
         return list(map(dict, map(zip, repeat(wanted), zip(*per_column))))
 
     def table(self):
-        """The fitted classes as ``(words, {column: list of str})``."""
+        """The fitted classes, as :func:`skbioner.io.write_word_classes` writes them.
+
+        Returns
+        -------
+        words : list of str
+        columns : dict of str to list of str
+            Per class column, each word's class.
+        """
         check_is_fitted(self, "codes_")
         return (self.words_.tolist(),
                 {name: np.asarray(self.values_[j], dtype=object)[self.codes_[:, j]].tolist()
